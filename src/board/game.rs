@@ -1,0 +1,257 @@
+//! [`Game`]: a board with its history, so that repetition and the move limit can end it, and
+//! the game's [`Status`] with its reason.
+
+use super::{Board, ParseError};
+use crate::rules::Rules;
+use crate::types::{Move, Side};
+use std::fmt;
+
+/// Why a side won.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum WinReason {
+    /// The king reached an edge square (defenders win).
+    KingEscaped,
+    /// The king was captured (attackers win).
+    KingCaptured,
+    /// No defender can reach the edge (attackers win; `Encirclement` only).
+    Encircled,
+    /// The side to move had no legal move and lost.
+    NoMoves,
+}
+
+/// Why the game was drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum DrawReason {
+    /// The same placement with the same side to move occurred `RepetitionDraw` times.
+    Repetition,
+    /// `MoveLimit` plies were played.
+    MoveLimit,
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Status {
+    /// Nobody has won and the game is not drawn.
+    Ongoing,
+    /// `Side` won for the reason given.
+    Win(Side, WinReason),
+    /// Drawn for the reason given.
+    Draw(DrawReason),
+}
+
+impl Status {
+    /// Whether the game has ended.
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => f.write_str("ongoing"),
+            Status::Win(side, why) => {
+                let why = match why {
+                    WinReason::KingEscaped => "the king reached the edge",
+                    WinReason::KingCaptured => "the king was captured",
+                    WinReason::Encircled => "the defenders are encircled",
+                    WinReason::NoMoves => match side {
+                        Side::Attackers => "the defenders have no legal move",
+                        Side::Defenders => "the attackers have no legal move",
+                    },
+                };
+                write!(f, "{side} win: {why}")
+            }
+            Status::Draw(DrawReason::Repetition) => {
+                f.write_str("draw: the same position occurred again (repetition)")
+            }
+            Status::Draw(DrawReason::MoveLimit) => f.write_str("draw: the move limit was reached"),
+        }
+    }
+}
+
+impl Board {
+    /// The status judged from this board alone (no repetition): escape, capture, encirclement
+    /// when on, no legal move, and the move limit, in the order of the rules.
+    pub fn status(&self, rules: &Rules) -> Status {
+        match self.king() {
+            Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),
+            None => return Status::Win(Side::Attackers, WinReason::KingCaptured),
+            Some(_) => {}
+        }
+        if rules.encirclement && self.is_encircled() {
+            return Status::Win(Side::Attackers, WinReason::Encircled);
+        }
+        if self.count_moves(rules) == 0 {
+            return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);
+        }
+        if rules.move_limit > 0 && self.plies() >= rules.move_limit {
+            return Status::Draw(DrawReason::MoveLimit);
+        }
+        Status::Ongoing
+    }
+}
+
+/// An error from [`Game`]: a bad position string, or a move that is not legal.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum GameError {
+    /// The position string is malformed.
+    Position(ParseError),
+    /// The move (by its index in a list, from 0) is malformed or illegal.
+    Move {
+        /// Position of the move in the list it came from.
+        index: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The game has already ended.
+    Over(Status),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Position(e) => write!(f, "bad position: {e}"),
+            GameError::Move { index, message } => write!(f, "move {}: {message}", index + 1),
+            GameError::Over(s) => write!(f, "the game is over ({s})"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A game: the rules, the position it started from, the moves played, and the keys of every
+/// position so far for repetition.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    start: Board,
+    board: Board,
+    moves: Vec<Move>,
+    /// Key of the start position and of the position after each move.
+    keys: Vec<u64>,
+    status: Status,
+}
+
+impl Game {
+    /// A game from `board` (its first occurrence counts for repetition).
+    pub fn new(rules: Rules, board: Board) -> Game {
+        let mut g = Game {
+            rules,
+            start: board,
+            board,
+            moves: Vec::new(),
+            keys: vec![board.hash()],
+            status: Status::Ongoing,
+        };
+        g.status = g.compute_status();
+        g
+    }
+
+    /// A game from the start position.
+    pub fn start(rules: Rules) -> Game {
+        Game::new(rules, Board::start(&rules))
+    }
+
+    /// A game from `startpos` or a position string, then the given moves. Any error leaves
+    /// nothing behind and names the move at fault.
+    pub fn from_moves<'a>(
+        rules: Rules,
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Game, GameError> {
+        let board = match fen {
+            None => Board::start(&rules),
+            Some(text) => Board::from_fen(text).map_err(GameError::Position)?,
+        };
+        let mut game = Game::new(rules, board);
+        for (index, text) in moves.into_iter().enumerate() {
+            game.play_text(text).map_err(|e| match e {
+                GameError::Move { message, .. } => GameError::Move { index, message },
+                GameError::Over(s) => GameError::Move {
+                    index,
+                    message: format!("'{text}' comes after the end of the game ({s})"),
+                },
+                other => other,
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board the game started from.
+    pub fn start_board(&self) -> &Board {
+        &self.start
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of every position so far, the start position first.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// The status after the last move.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// How often the current position (placement and side to move) has occurred.
+    pub fn occurrences(&self) -> usize {
+        let key = self.board.hash();
+        self.keys.iter().filter(|&&k| k == key).count()
+    }
+
+    fn compute_status(&self) -> Status {
+        match self.board.status(&self.rules) {
+            Status::Ongoing | Status::Draw(_)
+                if self.occurrences() >= self.rules.repetition_draw as usize =>
+            {
+                Status::Draw(DrawReason::Repetition)
+            }
+            s => s,
+        }
+    }
+
+    /// Plays a legal move and returns the new status.
+    pub fn play(&mut self, mv: Move) -> Result<Status, GameError> {
+        if self.status.is_over() {
+            return Err(GameError::Over(self.status));
+        }
+        self.board
+            .check_move(&self.rules, mv)
+            .map_err(|message| GameError::Move {
+                index: self.moves.len(),
+                message,
+            })?;
+        self.board.play(&self.rules, mv);
+        self.moves.push(mv);
+        self.keys.push(self.board.hash());
+        self.status = self.compute_status();
+        Ok(self.status)
+    }
+
+    /// Parses and plays a move given as text.
+    pub fn play_text(&mut self, text: &str) -> Result<Status, GameError> {
+        if self.status.is_over() {
+            return Err(GameError::Over(self.status));
+        }
+        let mv = crate::types::Move::parse(text).map_err(|message| GameError::Move {
+            index: self.moves.len(),
+            message,
+        })?;
+        self.play(mv)
+    }
+}

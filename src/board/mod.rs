@@ -1,0 +1,417 @@
+//! [`Board`]: the placement of the pieces, the side to move and the ply count, with legal move
+//! generation, captures and the game-end checks that depend on the board alone.
+//!
+//! The board keeps each side's soldiers twice, once by ranks and once transposed (by files), so
+//! that both the rank and the file of any square can be read as a 9-bit line with a shift.
+//! Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than undoing.
+
+mod game;
+mod movegen;
+pub mod tables;
+mod text;
+
+pub use game::{DrawReason, Game, GameError, Status, WinReason};
+pub use movegen::{MAX_MOVES, MoveList};
+pub use text::{ParseError, START_FEN};
+
+use crate::bitboard::Bitboard;
+use crate::rules::{KingCapture, Rules};
+use crate::types::{Direction, Move, Piece, Side, Square};
+use crate::zobrist;
+use tables::TRANSPOSE;
+
+/// The king's square index after he has been captured.
+const NO_KING: u8 = 81;
+
+/// A Tablut position: pieces, side to move, plies played.
+///
+/// `Board` knows nothing of the game's history; [`Game`] adds the repetition and move-limit
+/// rules. Every method that depends on a rule option takes the [`Rules`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Attacking soldiers, by rank (bit `rank * 9 + file`).
+    att: u128,
+    /// Defending soldiers (not the king), by rank.
+    def: u128,
+    /// Attacking soldiers, transposed (bit `file * 9 + rank`).
+    att_t: u128,
+    /// Defending soldiers, transposed.
+    def_t: u128,
+    /// Zobrist key of placement and side to move.
+    hash: u64,
+    /// Plies played by both sides together.
+    plies: u32,
+    /// The king's square, or [`NO_KING`].
+    king: u8,
+    side: Side,
+}
+
+/// Neighbouring square index in each [`Direction`], or 81 off the board.
+static NEIGHBOUR: [[u8; 4]; 81] = {
+    let mut t = [[81u8; 4]; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let s = Square::from_index(sq);
+        let mut d = 0;
+        while d < 4 {
+            if let Some(n) = s.step(Direction::ALL[d]) {
+                t[sq][d] = n.index() as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// `KING_RING[sq]`: the squares attackers must all hold to capture a king on `sq` when
+/// surrounding is what captures him: all four neighbours, or the three beside the throne.
+/// Empty for edge squares (a king there has escaped).
+static KING_RING: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let s = Square::from_index(sq);
+        if !s.is_edge() {
+            let mut ring = Bitboard::from_square(s).neighbours().0;
+            ring &= !Bitboard::THRONE.0;
+            t[sq] = ring;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The four squares beside the throne.
+const THRONE_RING: u128 = Bitboard::THRONE.neighbours().0;
+
+/// Bit of a square index; zero for index 81 (no king).
+#[inline]
+fn bit(index: u8) -> u128 {
+    (1u128 << index) & ((1u128 << 81) - 1)
+}
+
+/// Bit of a square index in the transposed layout; zero for index 81 (no king).
+#[inline]
+fn bit_t(index: u8) -> u128 {
+    if index < 81 {
+        1u128 << TRANSPOSE[index as usize]
+    } else {
+        0
+    }
+}
+
+impl Board {
+    /// An empty board (no king: not a valid position until pieces are added).
+    fn empty(side: Side) -> Board {
+        Board {
+            att: 0,
+            def: 0,
+            att_t: 0,
+            def_t: 0,
+            hash: zobrist::side_key(side),
+            plies: 0,
+            king: NO_KING,
+            side,
+        }
+    }
+
+    /// The start position, with the side to move given by [`Rules::first_move`].
+    pub fn start(rules: &Rules) -> Board {
+        let mut b = Board::from_fen(START_FEN).expect("the start position string is valid");
+        if b.side != rules.first_move {
+            b.hash ^= zobrist::SIDE_KEY;
+            b.side = rules.first_move;
+        }
+        b
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    fn put(&mut self, piece: Piece, sq: Square) {
+        let (i, t) = (sq.index(), TRANSPOSE[sq.index()]);
+        match piece {
+            Piece::Attacker => {
+                self.att |= 1 << i;
+                self.att_t |= 1 << t;
+            }
+            Piece::Defender => {
+                self.def |= 1 << i;
+                self.def_t |= 1 << t;
+            }
+            Piece::King => self.king = i as u8,
+        }
+        self.hash ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Plies played by both sides together.
+    #[inline]
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Sets the ply count (the key does not depend on it).
+    pub fn set_plies(&mut self, plies: u32) {
+        self.plies = plies;
+    }
+
+    /// Zobrist key of the placement and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The king's square; `None` once he has been captured.
+    #[inline]
+    pub fn king(&self) -> Option<Square> {
+        Square::new(self.king)
+    }
+
+    /// Attacking soldiers.
+    #[inline]
+    pub fn attackers(&self) -> Bitboard {
+        Bitboard(self.att)
+    }
+
+    /// Defending soldiers (without the king).
+    #[inline]
+    pub fn defenders(&self) -> Bitboard {
+        Bitboard(self.def)
+    }
+
+    /// All of a side's pieces, the king included for the defenders.
+    #[inline]
+    pub fn side_pieces(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => Bitboard(self.att),
+            Side::Defenders => Bitboard(self.def | bit(self.king)),
+        }
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.att | self.def | bit(self.king))
+    }
+
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let b = 1u128 << sq.index();
+        if self.att & b != 0 {
+            Some(Piece::Attacker)
+        } else if self.def & b != 0 {
+            Some(Piece::Defender)
+        } else if self.king as usize == sq.index() {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// The key computed from scratch; equals [`Board::hash`] on every reachable board.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::side_key(self.side);
+        for sq in Square::all() {
+            if let Some(p) = self.piece_at(sq) {
+                h ^= zobrist::piece_key(p, sq);
+            }
+        }
+        h
+    }
+
+    /// Whether the game is already won on this board: the king stands on an edge square, has
+    /// been captured, or (under `Encirclement`) the defenders are encircled. A won board has
+    /// no legal moves.
+    #[inline]
+    pub fn is_won(&self, rules: &Rules) -> bool {
+        self.king == NO_KING
+            || Bitboard::EDGE.0 & bit(self.king) != 0
+            || (rules.encirclement && self.is_encircled())
+    }
+
+    /// Whether no defender, the king included, is connected to an edge square through
+    /// orthogonally adjacent empty squares (a defender on an edge square is connected).
+    pub fn is_encircled(&self) -> bool {
+        let defenders = self.side_pieces(Side::Defenders);
+        if (defenders & Bitboard::EDGE) != Bitboard::EMPTY {
+            return false;
+        }
+        let empty = !self.occupied();
+        let mut reach = Bitboard::EDGE & empty;
+        loop {
+            let next = reach | (reach.neighbours() & empty);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        (reach.neighbours() & defenders).is_empty()
+    }
+
+    /// The number of clear straight lines from the king to the edge: 1 is *raichi*,
+    /// 2 or more *tuichu*. 0 when there is no king or he already stands on the edge.
+    pub fn king_open_lines(&self) -> u32 {
+        let Some(k) = self.king() else { return 0 };
+        if k.is_edge() {
+            return 0;
+        }
+        let occ = self.occupied();
+        Direction::ALL
+            .iter()
+            .filter(|&&d| {
+                let mut sq = k;
+                while let Some(n) = sq.step(d) {
+                    if occ.has(n) {
+                        return false;
+                    }
+                    sq = n;
+                }
+                true
+            })
+            .count() as u32
+    }
+
+    /// Plays `mv`, which must be legal (see [`Board::legal_moves`] and
+    /// [`Board::parse_move`]), and returns the soldiers it captured. A captured king shows as
+    /// [`Board::king`] becoming `None`.
+    #[inline]
+    pub fn play(&mut self, rules: &Rules, mv: Move) -> Bitboard {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let (fb, tb) = (1u128 << from, 1u128 << to);
+        let (ft, tt) = (1u128 << TRANSPOSE[from], 1u128 << TRANSPOSE[to]);
+        let side = self.side;
+        let mut captured = 0u128;
+        let mut hash = self.hash ^ zobrist::SIDE_KEY;
+        if side == Side::Attackers {
+            self.att ^= fb | tb;
+            self.att_t ^= ft | tt;
+            hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
+                ^ zobrist::piece_key(Piece::Attacker, mv.to());
+            if Bitboard(tb).neighbours().0 & (self.def | bit(self.king)) != 0 {
+                captured = self.attacker_captures(rules, to, &mut hash);
+            }
+        } else {
+            let is_king = from == self.king as usize;
+            let piece = if is_king {
+                self.king = to as u8;
+                Piece::King
+            } else {
+                self.def ^= fb | tb;
+                self.def_t ^= ft | tt;
+                Piece::Defender
+            };
+            hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
+            if (!is_king || rules.king_armed) && Bitboard(tb).neighbours().0 & self.att != 0 {
+                captured = self.defender_captures(rules, to, &mut hash);
+            }
+        }
+        self.hash = hash;
+        self.side = side.opponent();
+        self.plies += 1;
+        Bitboard(captured)
+    }
+
+    /// Removes the soldier on `sq` of the given kind, updating the key.
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: usize, hash: &mut u64) {
+        let (b, t) = (1u128 << sq, 1u128 << TRANSPOSE[sq]);
+        if piece == Piece::Attacker {
+            self.att ^= b;
+            self.att_t ^= t;
+        } else {
+            self.def ^= b;
+            self.def_t ^= t;
+        }
+        *hash ^= zobrist::piece_key(piece, Square::from_index(sq));
+    }
+
+    /// Captures made by an attacker that has just arrived on `to`.
+    fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+        let mut captured = 0u128;
+        for d in 0..4 {
+            let n = NEIGHBOUR[to][d];
+            if n == NO_KING {
+                continue;
+            }
+            if n == self.king {
+                if self.king_is_taken(rules, d) {
+                    *hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
+                    self.king = NO_KING;
+                }
+                continue;
+            }
+            if self.def >> n & 1 == 0 {
+                continue;
+            }
+            let far = NEIGHBOUR[n as usize][d];
+            if far == NO_KING {
+                continue;
+            }
+            let anvil = self.att >> far & 1 != 0
+                || (far as usize == Square::THRONE.index()
+                    && if self.king as usize == Square::THRONE.index() {
+                        // Rule 10: the besieged king is the anvil against his last guard.
+                        let others = THRONE_RING & !(1u128 << n);
+                        rules.throne_guard_capture && self.att & others == others
+                    } else {
+                        rules.throne_hostile
+                    });
+            if anvil {
+                self.remove(Piece::Defender, n as usize, hash);
+                captured |= 1u128 << n;
+            }
+        }
+        captured
+    }
+
+    /// Whether the king, next to an attacker that has just arrived from direction `d`'s
+    /// opposite (the king is one step in direction `d` from the mover), is now captured.
+    #[inline]
+    fn king_is_taken(&self, rules: &Rules, d: usize) -> bool {
+        let k = self.king as usize;
+        let ring = KING_RING[k];
+        let surrounded = ring != 0 && self.att & ring == ring;
+        if k == Square::THRONE.index()
+            || THRONE_RING >> k & 1 != 0
+            || rules.king_capture == KingCapture::English
+        {
+            return surrounded;
+        }
+        let far = NEIGHBOUR[k][d];
+        far != NO_KING && self.att >> far & 1 != 0
+    }
+
+    /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`.
+    fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+        let mut captured = 0u128;
+        let partners = self.def | if rules.king_armed { bit(self.king) } else { 0 };
+        let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
+        for d in 0..4 {
+            let n = NEIGHBOUR[to][d];
+            if n == NO_KING || self.att >> n & 1 == 0 {
+                continue;
+            }
+            let far = NEIGHBOUR[n as usize][d];
+            if far == NO_KING {
+                continue;
+            }
+            if partners >> far & 1 != 0 || (throne_anvil && far as usize == Square::THRONE.index())
+            {
+                self.remove(Piece::Attacker, n as usize, hash);
+                captured |= 1u128 << n;
+            }
+        }
+        captured
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({})", self.to_fen())
+    }
+}

@@ -1,0 +1,182 @@
+//! Lookup tables for sliding moves along one line (a rank or a file) of nine squares,
+//! all computed at compile time.
+//!
+//! A line is a 9-bit mask, bit `i` for the square at position `i` along it. Files are read from
+//! the transposed bitboards the board keeps, so one set of tables serves ranks and files.
+
+/// `SLIDES[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied
+/// squares are `occ` (the piece's own bit is ignored): empty squares up to the first blocker.
+pub static SLIDES: [[u16; 512]; 9] = make_slides();
+
+const fn make_slides() -> [[u16; 512]; 9] {
+    let mut t = [[0u16; 512]; 9];
+    let mut p = 0;
+    while p < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let mut bits = 0u16;
+            let mut i = p + 1;
+            while i < 9 && occ & (1 << i) == 0 {
+                bits |= 1 << i;
+                i += 1;
+            }
+            let mut i = p as i32 - 1;
+            while i >= 0 && occ & (1 << i) == 0 {
+                bits |= 1 << i;
+                i -= 1;
+            }
+            t[p][occ] = bits;
+            occ += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// `TERNARY[mask]`: the 9-bit mask read as base-3 digits (bit `i` → 3^i). A line's state as
+/// one number is `TERNARY[occupied] + TERNARY[movers]`: digit 0 empty, 1 another piece,
+/// 2 a piece of the side being counted.
+pub static TERNARY: [u16; 512] = make_ternary();
+
+const fn make_ternary() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut v = 0u16;
+        let mut pow = 1u16;
+        let mut i = 0;
+        while i < 9 {
+            if m & (1 << i) != 0 {
+                v += pow;
+            }
+            pow *= 3;
+            i += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+}
+
+/// Number of line states in base 3.
+pub const LINE_STATES: usize = 19683;
+
+/// `LINE_MOVES[state]`: how many moves the side's pieces have along a line in that ternary
+/// state (see [`TERNARY`]).
+pub static LINE_MOVES: [u8; LINE_STATES] = make_line_moves(false);
+
+/// As [`LINE_MOVES`], for the middle rank or file, whose centre square (position 4) is the
+/// throne: if empty it may be crossed but not stopped on. (When the throne may not be crossed,
+/// the caller marks it occupied.)
+pub static LINE_MOVES_THRONE: [u8; LINE_STATES] = make_line_moves(true);
+
+const fn make_line_moves(throne: bool) -> [u8; LINE_STATES] {
+    let mut t = [0u8; LINE_STATES];
+    let mut state = 0;
+    while state < LINE_STATES {
+        let mut digits = [0u8; 9];
+        let mut s = state;
+        let mut i = 0;
+        while i < 9 {
+            digits[i] = (s % 3) as u8;
+            s /= 3;
+            i += 1;
+        }
+        let mut count = 0u8;
+        let mut p = 0;
+        while p < 9 {
+            if digits[p] == 2 {
+                let mut i = p + 1;
+                while i < 9 && digits[i] == 0 {
+                    if !(throne && i == 4) {
+                        count += 1;
+                    }
+                    i += 1;
+                }
+                let mut i = p as i32 - 1;
+                while i >= 0 && digits[i as usize] == 0 {
+                    if !(throne && i == 4) {
+                        count += 1;
+                    }
+                    i -= 1;
+                }
+            }
+            p += 1;
+        }
+        t[state] = count;
+        state += 1;
+    }
+    t
+}
+
+/// `TRANSPOSE[sq]`: the index of square `sq` in the transposed bitboards (`file * 9 + rank`).
+pub static TRANSPOSE: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = ((sq % 9) * 9 + sq / 9) as u8;
+        sq += 1;
+    }
+    t
+};
+
+/// `SPREAD_FILE[f][bits]`: a 9-bit mask along file `f` (bit `i` = rank `i`) as a board set.
+pub static SPREAD_FILE: [[u128; 512]; 9] = {
+    let mut t = [[0u128; 512]; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut m = 0;
+        while m < 512 {
+            let mut b = 0u128;
+            let mut i = 0;
+            while i < 9 {
+                if m & (1 << i) != 0 {
+                    b |= 1u128 << (i * 9 + f);
+                }
+                i += 1;
+            }
+            t[f][m] = b;
+            m += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slides_stop_before_blockers() {
+        // piece at position 2, blockers at 0 and 6: reaches 1, 3, 4, 5
+        assert_eq!(SLIDES[2][0b1_000_101], 0b0_111_010);
+        assert_eq!(SLIDES[0][0], 0b1_1111_1110);
+        assert_eq!(SLIDES[8][0b0100_0000], 0b1000_0000);
+    }
+
+    #[test]
+    fn line_moves_agree_with_slides() {
+        for occ in 0..512usize {
+            // every subset of the occupied squares as movers
+            let mut movers = occ;
+            loop {
+                let state = TERNARY[occ] as usize + TERNARY[movers] as usize;
+                let mut plain = 0;
+                let mut throne = 0;
+                for p in 0..9 {
+                    if movers & (1 << p) != 0 {
+                        plain += SLIDES[p][occ].count_ones();
+                        throne += (SLIDES[p][occ] & !(1 << 4)).count_ones();
+                    }
+                }
+                assert_eq!(LINE_MOVES[state] as u32, plain);
+                assert_eq!(LINE_MOVES_THRONE[state] as u32, throne);
+                if movers == 0 {
+                    break;
+                }
+                movers = (movers - 1) & occ;
+            }
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! [`Rules`]: every rule option of Tablut as Konakis plays it, with defaults, ranges and
+//! parsing by name and value text.
+//!
+//! The defaults are the play site's reading of Linnaeus (the project's reference rules). The
+//! option table [`Rules::OPTIONS`] is what the protocol's `uci` reply and `setoption` are built
+//! from, so a new option needs only a new row here.
+
+use crate::types::Side;
+use std::fmt;
+
+/// How the king is captured away from the throne and its four neighbours.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum KingCapture {
+    /// Two attackers sandwich the king along a rank or file, like a soldier (Linnaeus' Latin).
+    Original,
+    /// Attackers on all four sides (the 1811 English translation, rule 9).
+    English,
+}
+
+/// The type and range of one option, as the protocol announces it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OptionKind {
+    /// `true` / `false`.
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: u32,
+        /// Smallest allowed value.
+        min: u32,
+        /// Largest allowed value.
+        max: u32,
+    },
+    /// One of a fixed list of words.
+    Combo {
+        /// Default value (one of `values`).
+        default: &'static str,
+        /// Allowed values, spelled as announced.
+        values: &'static [&'static str],
+    },
+}
+
+/// One row of the option table.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleOption {
+    /// The name used by `setoption`, spelled as announced (matching ignores case).
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: OptionKind,
+    /// One line on what the option does.
+    pub help: &'static str,
+}
+
+/// A rule option name or value that is not allowed; the message lists what is.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RulesError(pub String);
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Every rule option. `Rules::default()` is the reference game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Rules {
+    /// `KingCapture`: how the king is captured away from the throne.
+    pub king_capture: KingCapture,
+    /// `FirstMove`: which side moves first in the start position.
+    pub first_move: Side,
+    /// `KingArmed`: the king may be one of the two capturing pieces (as mover or partner).
+    pub king_armed: bool,
+    /// `ThroneHostile`: the empty throne is a capturing partner against soldiers of both sides.
+    pub throne_hostile: bool,
+    /// `KingReentersThrone`: the king may stop on the throne again after leaving it.
+    pub king_reenters_throne: bool,
+    /// `ThronePassable`: any piece may cross the empty throne. When false, only a king who may
+    /// stop on it may cross it.
+    pub throne_passable: bool,
+    /// `ThroneGuardCapture`: Linnaeus' rule 10 (a defender guarding the besieged king on the
+    /// throne is captured against the king).
+    pub throne_guard_capture: bool,
+    /// `RepetitionDraw`: the occurrence of a position (placement and side to move) that draws.
+    pub repetition_draw: u32,
+    /// `MoveLimit`: plies after which the game is drawn; 0 = no limit.
+    pub move_limit: u32,
+    /// `Encirclement`: the attackers win when no defender can reach an edge square through
+    /// empty squares.
+    pub encirclement: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            king_capture: KingCapture::Original,
+            first_move: Side::Attackers,
+            king_armed: true,
+            throne_hostile: false,
+            king_reenters_throne: true,
+            throne_passable: true,
+            throne_guard_capture: true,
+            repetition_draw: 3,
+            move_limit: 200,
+            encirclement: false,
+        }
+    }
+}
+
+const KING_CAPTURE_VALUES: &[&str] = &["Original", "English"];
+const FIRST_MOVE_VALUES: &[&str] = &["Attackers", "Defenders"];
+
+impl Rules {
+    /// The option table, in the order `uci` announces it.
+    pub const OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "KingCapture",
+            kind: OptionKind::Combo {
+                default: "Original",
+                values: KING_CAPTURE_VALUES,
+            },
+            help: "away from the throne the king is taken by 2 attackers (Original) or 4 (English)",
+        },
+        RuleOption {
+            name: "FirstMove",
+            kind: OptionKind::Combo {
+                default: "Attackers",
+                values: FIRST_MOVE_VALUES,
+            },
+            help: "the side that moves first from the start position",
+        },
+        RuleOption {
+            name: "KingArmed",
+            kind: OptionKind::Check { default: true },
+            help: "the king helps to capture, as the moving piece or the partner",
+        },
+        RuleOption {
+            name: "ThroneHostile",
+            kind: OptionKind::Check { default: false },
+            help: "the empty throne captures soldiers of both sides against an enemy",
+        },
+        RuleOption {
+            name: "KingReentersThrone",
+            kind: OptionKind::Check { default: true },
+            help: "the king may stop on the throne again after leaving it",
+        },
+        RuleOption {
+            name: "ThronePassable",
+            kind: OptionKind::Check { default: true },
+            help: "any piece may cross the empty throne (else only a king who may stop on it)",
+        },
+        RuleOption {
+            name: "ThroneGuardCapture",
+            kind: OptionKind::Check { default: true },
+            help: "Linnaeus' rule 10: the guard of a besieged king on the throne can be captured",
+        },
+        RuleOption {
+            name: "RepetitionDraw",
+            kind: OptionKind::Spin {
+                default: 3,
+                min: 2,
+                max: 10,
+            },
+            help: "the occurrence of the same position and side to move that draws",
+        },
+        RuleOption {
+            name: "MoveLimit",
+            kind: OptionKind::Spin {
+                default: 200,
+                min: 0,
+                max: 10000,
+            },
+            help: "plies after which the game is a draw (0 = no limit)",
+        },
+        RuleOption {
+            name: "Encirclement",
+            kind: OptionKind::Check { default: false },
+            help: "the attackers win when no defender can reach an edge through empty squares",
+        },
+    ];
+
+    /// The table row for `name` (case-insensitive).
+    pub fn option(name: &str) -> Option<&'static RuleOption> {
+        Rules::OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Sets the option `name` from its value text; both are matched without regard to case.
+    /// On error nothing changes and the message lists what is allowed.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
+        let option = Rules::option(name).ok_or_else(|| {
+            let names: Vec<&str> = Rules::OPTIONS.iter().map(|o| o.name).collect();
+            RulesError(format!(
+                "unknown rule option '{}' (rule options: {})",
+                name.trim(),
+                names.join(", ")
+            ))
+        })?;
+        let value = value.trim();
+        let bad = |allowed: String| {
+            RulesError(format!(
+                "invalid value '{value}' for {} (allowed: {allowed})",
+                option.name
+            ))
+        };
+        match option.kind {
+            OptionKind::Check { .. } => {
+                let v = if value.eq_ignore_ascii_case("true") {
+                    true
+                } else if value.eq_ignore_ascii_case("false") {
+                    false
+                } else {
+                    return Err(bad("true, false".into()));
+                };
+                match option.name {
+                    "KingArmed" => self.king_armed = v,
+                    "ThroneHostile" => self.throne_hostile = v,
+                    "KingReentersThrone" => self.king_reenters_throne = v,
+                    "ThronePassable" => self.throne_passable = v,
+                    "ThroneGuardCapture" => self.throne_guard_capture = v,
+                    "Encirclement" => self.encirclement = v,
+                    other => unreachable!("check option {other} has no field"),
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let v = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| (min..=max).contains(v))
+                    .ok_or_else(|| bad(format!("an integer from {min} to {max}")))?;
+                match option.name {
+                    "RepetitionDraw" => self.repetition_draw = v,
+                    "MoveLimit" => self.move_limit = v,
+                    other => unreachable!("spin option {other} has no field"),
+                }
+            }
+            OptionKind::Combo { values, .. } => {
+                let i = values
+                    .iter()
+                    .position(|v| v.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| bad(values.join(", ")))?;
+                match option.name {
+                    "KingCapture" => {
+                        self.king_capture = [KingCapture::Original, KingCapture::English][i]
+                    }
+                    "FirstMove" => self.first_move = [Side::Attackers, Side::Defenders][i],
+                    other => unreachable!("combo option {other} has no field"),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses `Name=Value` and sets it.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), RulesError> {
+        let (name, value) = pair.split_once('=').ok_or_else(|| {
+            RulesError(format!(
+                "'{pair}' is not a rule setting (expected Name=Value)"
+            ))
+        })?;
+        self.set(name, value)
+    }
+
+    /// The current value of option `name` as text, spelled as the table spells it.
+    pub fn get(&self, name: &str) -> Option<String> {
+        let option = Rules::option(name)?;
+        Some(match option.name {
+            "KingCapture" => KING_CAPTURE_VALUES[self.king_capture as usize].to_string(),
+            "FirstMove" => FIRST_MOVE_VALUES[self.first_move.index()].to_string(),
+            "KingArmed" => self.king_armed.to_string(),
+            "ThroneHostile" => self.throne_hostile.to_string(),
+            "KingReentersThrone" => self.king_reenters_throne.to_string(),
+            "ThronePassable" => self.throne_passable.to_string(),
+            "ThroneGuardCapture" => self.throne_guard_capture.to_string(),
+            "RepetitionDraw" => self.repetition_draw.to_string(),
+            "MoveLimit" => self.move_limit.to_string(),
+            "Encirclement" => self.encirclement.to_string(),
+            other => unreachable!("option {other} has no field"),
+        })
+    }
+
+    /// The rules of the tafl hub page (seed `001`): English king capture, hostile throne that
+    /// nobody re-enters, no rule 10.
+    pub fn tafl_hub() -> Rules {
+        Rules {
+            king_capture: KingCapture::English,
+            throne_hostile: true,
+            king_reenters_throne: false,
+            throne_guard_capture: false,
+            ..Rules::default()
+        }
+    }
+
+    /// The rules of the encyclopedia article (seed `003`): as the hub, but the defenders move
+    /// first and the king does not fight.
+    pub fn encyclopedia() -> Rules {
+        Rules {
+            first_move: Side::Defenders,
+            king_armed: false,
+            ..Rules::tafl_hub()
+        }
+    }
+
+    /// OpenTafl's "Tablut": the reference rules with a hostile throne nobody re-enters, and
+    /// encirclement.
+    pub fn opentafl() -> Rules {
+        Rules {
+            throne_hostile: true,
+            king_reenters_throne: false,
+            encirclement: true,
+            ..Rules::default()
+        }
+    }
+
+    /// May the king cross the empty throne?
+    #[inline]
+    pub(crate) fn king_passes_throne(&self) -> bool {
+        self.throne_passable || self.king_reenters_throne
+    }
+}
+
+impl fmt::Display for Rules {
+    /// `Name=Value` pairs separated by spaces, in table order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, o) in Rules::OPTIONS.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}={}", o.name, self.get(o.name).unwrap_or_default())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_defaults_equal_rules_default() {
+        let d = Rules::default();
+        for o in Rules::OPTIONS {
+            let want = match o.kind {
+                OptionKind::Check { default } => default.to_string(),
+                OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Combo { default, .. } => default.to_string(),
+            };
+            assert_eq!(d.get(o.name).unwrap(), want, "{}", o.name);
+            let mut r = Rules::default();
+            r.set(o.name, &want).unwrap();
+            assert_eq!(r, d);
+        }
+    }
+
+    #[test]
+    fn names_and_values_ignore_case() {
+        let mut r = Rules::default();
+        r.set("kingcapture", "ENGLISH").unwrap();
+        assert_eq!(r.king_capture, KingCapture::English);
+        r.set("FIRSTMOVE", "defenders").unwrap();
+        assert_eq!(r.first_move, Side::Defenders);
+        r.set("thronehostile", "TRUE").unwrap();
+        assert!(r.throne_hostile);
+        r.set("MoveLimit", "0").unwrap();
+        assert_eq!(r.move_limit, 0);
+    }
+
+    #[test]
+    fn bad_names_and_values_change_nothing_and_say_what_is_allowed() {
+        let mut r = Rules::default();
+        let e = r.set("KingCaptur", "English").unwrap_err();
+        assert!(
+            e.0.contains("KingCapture") && e.0.contains("Encirclement"),
+            "{e}"
+        );
+        let e = r.set("KingCapture", "Salmi").unwrap_err();
+        assert!(e.0.contains("Original, English"), "{e}");
+        let e = r.set("RepetitionDraw", "1").unwrap_err();
+        assert!(e.0.contains("2 to 10"), "{e}");
+        assert!(r.set("RepetitionDraw", "11").is_err());
+        assert!(r.set("MoveLimit", "-1").is_err());
+        assert!(r.set("MoveLimit", "10001").is_err());
+        assert!(r.set("KingArmed", "yes").is_err());
+        assert!(r.set_pair("KingArmed").is_err());
+        assert_eq!(r, Rules::default());
+    }
+
+    #[test]
+    fn display_lists_every_option_and_parses_back() {
+        let r = Rules::encyclopedia();
+        let text = r.to_string();
+        let mut back = Rules::default();
+        for pair in text.split(' ') {
+            back.set_pair(pair).unwrap();
+        }
+        assert_eq!(back, r);
+    }
+}
