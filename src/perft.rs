@@ -12,6 +12,7 @@ pub fn perft(board: &Board, rules: &Rules, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => board.count_moves(rules) as u64,
+        2 => board.count_replies(rules),
         _ => {
             let mut total = 0;
             board.for_each_piece_moves(rules, |from, dests| {

@@ -4,7 +4,7 @@
 //! an empty square that respects the throne rules is a legal move. Generation writes into a
 //! fixed-capacity [`MoveList`] and never allocates.
 
-use super::tables::{LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY};
+use super::tables::{LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY, TRANSPOSE};
 use super::{Board, NO_KING, bit, bit_t};
 use crate::bitboard::Bitboard;
 use crate::rules::Rules;
@@ -74,18 +74,12 @@ impl Board {
     /// The squares the king may move to (he is on the board).
     #[inline]
     fn king_targets(&self, rules: &Rules) -> u128 {
-        let k = Square::from_index(self.king as usize);
-        let mut block = self.att | self.def;
-        let mut block_t = self.att_t | self.def_t;
-        if !rules.king_passes_throne() {
-            block |= 1 << THRONE;
-            block_t |= 1 << THRONE;
-        }
-        let mut dests = slide_targets(k, block, block_t);
-        if !rules.king_reenters_throne {
-            dests &= !(1u128 << THRONE);
-        }
-        dests
+        king_targets_among(
+            rules,
+            Square::from_index(self.king as usize),
+            self.att | self.def,
+            self.att_t | self.def_t,
+        )
     }
 
     /// Appends every legal move of the side to move to `list`.
@@ -128,6 +122,105 @@ impl Board {
             count += self.king_targets(rules).count_ones();
         }
         count
+    }
+
+    /// The sum over all legal moves of the number of legal moves after it: perft's last two
+    /// plies.
+    ///
+    /// A move that cannot capture and does not end the game changes only the lines through its
+    /// two squares, so the opponent's moves after it are the opponent's per-line counts here with
+    /// those (at most three) lines counted again. Other moves are played and counted in full.
+    pub(crate) fn count_replies(&self, rules: &Rules) -> u64 {
+        if self.is_won(rules) {
+            return 0;
+        }
+        let me = self.side;
+        let opp = me.opponent();
+        let (block, block_t) = self.soldier_blockers(rules);
+        let forced = if rules.throne_passable {
+            0
+        } else {
+            1u128 << THRONE
+        };
+        let (om, om_t) = match opp {
+            Side::Attackers => (self.att, self.att_t),
+            Side::Defenders => (self.def, self.def_t),
+        };
+        let mut ranks = [0u32; 9];
+        let mut files = [0u32; 9];
+        let mut base = 0;
+        for line in 0..9 {
+            ranks[line] = count_line(block, om, line);
+            files[line] = count_line(block_t, om_t, line);
+            base += ranks[line] + files[line];
+        }
+        // Squares where the arriving piece captures, and (for the attackers) those next to the
+        // king: a move there takes the full path.
+        let on_throne = self.king as usize == THRONE;
+        let throne_anvil = if on_throne {
+            me == Side::Attackers && rules.throne_guard_capture
+        } else {
+            rules.throne_hostile
+        };
+        let throne = if throne_anvil { 1u128 << THRONE } else { 0 };
+        let (enemies, anvils, near_king) = match me {
+            Side::Attackers => (
+                self.def,
+                self.att | throne,
+                Bitboard(bit(self.king)).neighbours().0,
+            ),
+            Side::Defenders => {
+                let armed = if rules.king_armed { bit(self.king) } else { 0 };
+                (self.att, self.def | armed | throne, 0)
+            }
+        };
+        let captures = capture_squares(enemies, anvils) | near_king;
+        let king = Square::new(self.king);
+        let mut total = 0u64;
+        self.for_each_piece_moves(rules, |from, dests| {
+            let is_king = Some(from) == king;
+            let full = if rules.encirclement {
+                dests.0
+            } else if is_king {
+                Bitboard::EDGE.0 | if rules.king_armed { captures } else { 0 }
+            } else {
+                captures
+            };
+            for to in Bitboard(dests.0 & full) {
+                let mut child = *self;
+                child.play(rules, Move::new(from, to));
+                total += child.count_moves(rules) as u64;
+            }
+            let (fr, ff) = (from.rank() as usize, from.file() as usize);
+            let (fb, ft) = (1u128 << from.index(), 1u128 << TRANSPOSE[from.index()]);
+            for to in Bitboard(dests.0 & !full) {
+                let (tr, tf) = (to.rank() as usize, to.file() as usize);
+                let moved = fb | 1u128 << to.index();
+                let moved_t = ft | 1u128 << TRANSPOSE[to.index()];
+                let cb = (block ^ moved) | forced;
+                let cbt = (block_t ^ moved_t) | forced;
+                let mut n = base - ranks[fr] - files[ff]
+                    + count_line(cb, om, fr)
+                    + count_line(cbt, om_t, ff);
+                if tr != fr {
+                    n = n - ranks[tr] + count_line(cb, om, tr);
+                }
+                if tf != ff {
+                    n = n - files[tf] + count_line(cbt, om_t, tf);
+                }
+                if let (Side::Defenders, Some(k)) = (opp, king) {
+                    n += king_targets_among(
+                        rules,
+                        k,
+                        (self.att ^ moved) | self.def,
+                        (self.att_t ^ moved_t) | self.def_t,
+                    )
+                    .count_ones();
+                }
+                total += n as u64;
+            }
+        });
+        total
     }
 
     /// Whether `mv` is legal here; the error says why not.
@@ -175,6 +268,37 @@ impl Board {
     }
 }
 
+/// The squares from which an enemy soldier lies one step away with an anvil one step beyond
+/// it, in the same direction: where an arriving piece would capture.
+#[inline]
+fn capture_squares(enemies: u128, anvils: u128) -> u128 {
+    const NOT_A: u128 = !Bitboard::FILE_A.0;
+    const NOT_I: u128 = !Bitboard::FILE_I.0;
+    const ALL: u128 = Bitboard::FULL.0;
+    // north: anvil two ranks up
+    let north = (enemies & (anvils >> 9)) >> 9;
+    let south = ((enemies & (anvils << 9)) << 9) & ALL;
+    let east = (enemies & ((anvils & NOT_A) >> 1) & NOT_A) >> 1;
+    let west = ((enemies & ((anvils & NOT_I) << 1) & NOT_I) << 1) & ALL;
+    north | south | east | west
+}
+
+/// The squares a king on `k` may move to, given the soldiers by rank (`soldiers`) and
+/// transposed (`soldiers_t`).
+#[inline]
+fn king_targets_among(rules: &Rules, k: Square, mut soldiers: u128, mut soldiers_t: u128) -> u128 {
+    if !rules.king_passes_throne() {
+        soldiers |= 1 << THRONE;
+        soldiers_t |= 1 << THRONE;
+    }
+    let dests = slide_targets(k, soldiers, soldiers_t);
+    if rules.king_reenters_throne {
+        dests
+    } else {
+        dests & !(1u128 << THRONE)
+    }
+}
+
 /// The empty squares a piece on `from` reaches along its rank and file, given the blockers by
 /// rank (`block`) and transposed (`block_t`).
 #[inline]
@@ -185,6 +309,20 @@ fn slide_targets(from: Square, block: u128, block_t: u128) -> u128 {
     let along_rank = (SLIDES[f][rank_line] as u128) << (9 * r);
     let along_file = SPREAD_FILE[f][SLIDES[r][file_line] as usize];
     along_rank | along_file
+}
+
+/// Moves of the pieces `movers` along line `line` (a rank, or a file when given transposed
+/// sets) with blockers `block`.
+#[inline]
+fn count_line(block: u128, movers: u128, line: usize) -> u32 {
+    let shift = 9 * line;
+    let state = TERNARY[(block >> shift) as usize & 511] as usize
+        + TERNARY[(movers >> shift) as usize & 511] as usize;
+    if line == 4 {
+        LINE_MOVES_THRONE[state] as u32
+    } else {
+        LINE_MOVES[state] as u32
+    }
 }
 
 /// Moves of the pieces `movers` along the nine lines (ranks, or files when given transposed
