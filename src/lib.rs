@@ -21,8 +21,10 @@
 #[macro_use]
 mod bitboard;
 pub mod board;
+pub mod eval;
 pub mod perft;
 pub mod rules;
+pub mod search;
 pub mod types;
 pub mod zobrist;
 

@@ -4,7 +4,9 @@
 //! an empty square that respects the throne rules is a legal move. Generation writes into a
 //! fixed-capacity [`MoveList`] and never allocates.
 
-use super::tables::{LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY, TRANSPOSE};
+use super::tables::{
+    EDGE_VIEW, LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY, TRANSPOSE,
+};
 use super::{Board, NO_KING, bit, bit_t};
 use crate::bitboard::Bitboard;
 use crate::rules::Rules;
@@ -82,6 +84,31 @@ impl Board {
         )
     }
 
+    /// The squares the king may move to now (empty when he has been captured), whichever side is
+    /// to move.
+    #[inline]
+    pub fn king_moves(&self, rules: &Rules) -> Bitboard {
+        if self.king == NO_KING {
+            Bitboard::EMPTY
+        } else {
+            Bitboard(self.king_targets(rules))
+        }
+    }
+
+    /// Inner squares from which a piece standing there could slide to an edge square along its
+    /// rank or file (the square itself may be occupied).
+    pub fn edge_view(&self) -> Bitboard {
+        let occ = self.att | self.def | bit(self.king);
+        let occ_t = self.att_t | self.def_t | bit_t(self.king);
+        let mut view = 0u128;
+        for line in 1..8 {
+            let shift = 9 * line;
+            view |= (EDGE_VIEW[(occ >> shift) as usize & 511] as u128) << shift;
+            view |= SPREAD_FILE[line][EDGE_VIEW[(occ_t >> shift) as usize & 511] as usize];
+        }
+        Bitboard(view & !Bitboard::EDGE.0)
+    }
+
     /// Appends every legal move of the side to move to `list`.
     pub fn legal_moves_into(&self, rules: &Rules, list: &mut MoveList) {
         self.for_each_piece_moves(rules, |from, dests| {
@@ -154,27 +181,13 @@ impl Board {
             files[line] = count_line(block_t, om_t, line);
             base += ranks[line] + files[line];
         }
-        // Squares where the arriving piece captures, and (for the attackers) those next to the
-        // king: a move there takes the full path.
-        let on_throne = self.king as usize == THRONE;
-        let throne_anvil = if on_throne {
-            me == Side::Attackers && rules.throne_guard_capture
-        } else {
-            rules.throne_hostile
+        // Moves that may capture take the full path, and so do attackers' moves next to the
+        // king, who might be taken.
+        let near_king = match me {
+            Side::Attackers => Bitboard(bit(self.king)).neighbours().0,
+            Side::Defenders => 0,
         };
-        let throne = if throne_anvil { 1u128 << THRONE } else { 0 };
-        let (enemies, anvils, near_king) = match me {
-            Side::Attackers => (
-                self.def,
-                self.att | throne,
-                Bitboard(bit(self.king)).neighbours().0,
-            ),
-            Side::Defenders => {
-                let armed = if rules.king_armed { bit(self.king) } else { 0 };
-                (self.att, self.def | armed | throne, 0)
-            }
-        };
-        let captures = capture_squares(enemies, anvils) | near_king;
+        let captures = self.capture_targets(rules).0 | near_king;
         let king = Square::new(self.king);
         let mut total = 0u64;
         self.for_each_piece_moves(rules, |from, dests| {
@@ -221,6 +234,36 @@ impl Board {
             }
         });
         total
+    }
+
+    /// The squares where a soldier of the side to move (or the armed king) arriving would
+    /// capture at least one enemy soldier. (A king capture is not included.)
+    #[inline]
+    pub fn capture_targets(&self, rules: &Rules) -> Bitboard {
+        let on_throne = self.king as usize == THRONE;
+        let me = self.side;
+        let throne_anvil = if on_throne {
+            me == Side::Attackers && rules.throne_guard_capture
+        } else {
+            rules.throne_hostile
+        };
+        let throne = if throne_anvil { 1u128 << THRONE } else { 0 };
+        let (enemies, anvils) = match me {
+            Side::Attackers => (self.def, self.att | throne),
+            Side::Defenders => {
+                let armed = if rules.king_armed { bit(self.king) } else { 0 };
+                (self.att, self.def | armed | throne)
+            }
+        };
+        Bitboard(capture_squares(enemies, anvils))
+    }
+
+    /// Passes the move to the other side without moving (the search's null move).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= crate::zobrist::SIDE_KEY;
+        self.plies += 1;
     }
 
     /// Whether `mv` is legal here; the error says why not.

@@ -143,9 +143,43 @@ pub static SPREAD_FILE: [[u128; 512]; 9] = {
     t
 };
 
+/// `EDGE_VIEW[occ]`: the inner positions (1..=7) of a line from which a piece can slide to
+/// one of the line's two end squares, given the occupied squares `occ` (the piece's own square
+/// is ignored): everything between it and that end, the end included, is empty.
+pub static EDGE_VIEW: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut bits = 0u16;
+        let mut p = 1;
+        while p < 8 {
+            let low_clear = occ & ((1 << p) - 1) == 0;
+            let high_clear = occ & (0x1ff & !((1 << (p + 1)) - 1)) == 0;
+            if low_clear || high_clear {
+                bits |= 1 << p;
+            }
+            p += 1;
+        }
+        t[occ] = bits;
+        occ += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edge_view_needs_a_clear_path_to_an_end() {
+        assert_eq!(EDGE_VIEW[0], 0b0_1111_1110);
+        // blockers at 0 and 8: nothing sees an end
+        assert_eq!(EDGE_VIEW[0b1_0000_0001], 0);
+        // blocker at 3: positions 1, 2 see the low end; 4..7 see the high end; 3 itself too
+        assert_eq!(EDGE_VIEW[0b0_0000_1000], 0b0_1111_1110);
+        // blockers at 2 and 6: 1 (low), 7 (high) only
+        assert_eq!(EDGE_VIEW[0b0_0100_0100], 0b0_1000_0010);
+    }
 
     #[test]
     fn slides_stop_before_blockers() {

@@ -1,0 +1,597 @@
+//! The search: iterative deepening over a principal variation search, a shared lock-free
+//! transposition table, and several threads.
+//!
+//! [`Engine`] is the facade. [`Engine::go`] starts a search on its own thread and returns at
+//! once; the search reports through a callback ([`Report`]) and never prints. [`Engine::stop`]
+//! ends it, [`Engine::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
+
+mod time;
+pub mod tt;
+mod worker;
+
+pub use time::{Budget, budget};
+
+use crate::board::{Game, Status};
+use crate::rules::Rules;
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+use worker::Worker;
+
+/// The score of a win on the spot; a win `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Above every score.
+pub const INFINITE: i32 = 31_000;
+/// The deepest ply the search goes.
+pub const MAX_PLY: usize = 128;
+
+/// What `go` asks for. Times are in milliseconds; `w` is the defenders' clock, `b` the
+/// attackers'.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search to this depth.
+    pub depth: Option<u32>,
+    /// Search about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search this long.
+    pub movetime: Option<u64>,
+    /// Defenders' clock.
+    pub wtime: Option<u64>,
+    /// Attackers' clock.
+    pub btime: Option<u64>,
+    /// Defenders' increment.
+    pub winc: Option<u64>,
+    /// Attackers' increment.
+    pub binc: Option<u64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Search for a win in this many moves.
+    pub mate: Option<u32>,
+    /// Only these root moves.
+    pub searchmoves: Vec<Move>,
+}
+
+/// A score for the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centi-soldiers, from the side to move's point of view.
+    Cp(i32),
+    /// The side to move wins with its n-th own move (n > 0), or loses after the opponent's
+    /// n-th move (negative).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// Whether a reported score is exact or a bound from an aspiration window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// Exact.
+    Exact,
+    /// At least this.
+    Lower,
+    /// At most this.
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Rank of this line (1 = best).
+    pub multipv: u32,
+    /// Score.
+    pub score: Score,
+    /// Exact or bound.
+    pub bound: ScoreBound,
+    /// Nodes by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since `go`.
+    pub time_ms: u64,
+    /// Permille of the table in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a search reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// A finished (or failed-high/low) iteration.
+    Info(Info),
+    /// The root move being searched (sent after the first second).
+    CurrMove {
+        /// Iteration depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its number, from 1.
+        number: u32,
+    },
+    /// The game is over before the search: nothing to search.
+    GameOver(Status),
+    /// The result; exactly one per `go`, always the last report.
+    BestMove {
+        /// The move to play; `None` when the game is over.
+        best: Option<Move>,
+        /// The expected reply.
+        ponder: Option<Move>,
+    },
+}
+
+/// State all search threads share.
+pub(crate) struct Shared {
+    pub(crate) tt: TranspositionTable,
+    pub(crate) stop: AtomicBool,
+    pub(crate) pondering: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    /// Hard deadline in ms after `start`, or `u64::MAX`.
+    pub(crate) hard_ms: AtomicU64,
+    /// Soft limit in ms after `start`, or `u64::MAX`.
+    pub(crate) soft_ms: AtomicU64,
+    /// Budget to apply from `ponderhit`.
+    pub(crate) ponder_budget: Mutex<Option<Budget>>,
+    pub(crate) start: Mutex<Instant>,
+}
+
+impl Shared {
+    fn new(hash_mib: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mib),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            hard_ms: AtomicU64::new(u64::MAX),
+            soft_ms: AtomicU64::new(u64::MAX),
+            ponder_budget: Mutex::new(None),
+            start: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start
+            .lock()
+            .map(|s| s.elapsed().as_millis() as u64)
+            .unwrap_or(0)
+    }
+}
+
+/// Engine settings that are not rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+        }
+    }
+}
+
+/// The search engine: owns the table and runs one search at a time on its own thread.
+pub struct Engine {
+    shared: Arc<Shared>,
+    settings: Settings,
+    handle: Option<JoinHandle<()>>,
+    running: Arc<AtomicBool>,
+    /// Histories carried between searches of one game.
+    histories: Arc<Mutex<Vec<i32>>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(Settings::default())
+    }
+}
+
+impl Engine {
+    /// A new engine.
+    pub fn new(settings: Settings) -> Engine {
+        Engine {
+            shared: Arc::new(Shared::new(settings.hash_mib)),
+            settings,
+            handle: None,
+            running: Arc::new(AtomicBool::new(false)),
+            histories: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Current settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
+    pub fn set(&mut self, settings: Settings) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("cannot change settings while searching".into());
+        }
+        self.wait();
+        if settings.hash_mib != self.settings.hash_mib {
+            self.shared = Arc::new(Shared::new(settings.hash_mib));
+        }
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Empties the table and the histories (a new game).
+    pub fn clear(&mut self) {
+        self.stop();
+        self.wait();
+        self.shared.tt.clear();
+        if let Ok(mut h) = self.histories.lock() {
+            h.clear();
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Asks the running search to stop; it reports its best move at once.
+    pub fn stop(&self) {
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a timed search.
+    pub fn ponderhit(&self) {
+        if let Ok(b) = self.shared.ponder_budget.lock()
+            && let Some(b) = *b
+        {
+            let now = self.shared.elapsed_ms();
+            self.shared
+                .soft_ms
+                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
+            self.shared
+                .hard_ms
+                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
+        }
+        self.shared.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Waits for the running search, if any, to finish.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Total nodes of the last or current search.
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Starts searching the game's current position and returns at once. `report` receives
+    /// progress and, last, exactly one [`Report::BestMove`].
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: impl FnMut(Report) + Send + 'static,
+    ) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("a search is already running".into());
+        }
+        self.wait();
+        let shared = Arc::clone(&self.shared);
+        shared.stop.store(false, Ordering::SeqCst);
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        shared.nodes.store(0, Ordering::SeqCst);
+        if let Ok(mut s) = shared.start.lock() {
+            *s = Instant::now();
+        }
+        let side = game.board().side_to_move();
+        let budget = time::budget(&limits, side, self.settings.move_overhead_ms);
+        let (soft, hard) = match budget {
+            Some(b) if !limits.ponder && !limits.infinite => {
+                (b.soft.as_millis() as u64, b.hard.as_millis() as u64)
+            }
+            _ => (u64::MAX, u64::MAX),
+        };
+        shared.soft_ms.store(soft, Ordering::SeqCst);
+        shared.hard_ms.store(hard, Ordering::SeqCst);
+        if let Ok(mut p) = shared.ponder_budget.lock() {
+            *p = if limits.ponder { budget } else { None };
+        }
+        self.running.store(true, Ordering::SeqCst);
+        let running = Arc::clone(&self.running);
+        let settings = self.settings;
+        let game = game.clone();
+        let histories = Arc::clone(&self.histories);
+        self.handle = Some(std::thread::spawn(move || {
+            let mut report = report;
+            let (best, ponder) = run(&shared, &settings, &game, &limits, &histories, &mut report);
+            // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
+            while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+                && !shared.stop.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            running.store(false, Ordering::SeqCst);
+            report(Report::BestMove { best, ponder });
+        }));
+        Ok(())
+    }
+
+    /// Searches to completion on the calling thread and returns the best move, its score and
+    /// the nodes searched (for `bench`, tests and tools).
+    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
+        let last = Arc::new(Mutex::new(None));
+        let best = Arc::new(Mutex::new(None));
+        let (l, b) = (Arc::clone(&last), Arc::clone(&best));
+        let started = self.go(game, limits, move |r| match r {
+            Report::Info(i) if i.multipv == 1 => {
+                if let Ok(mut g) = l.lock() {
+                    *g = Some(i);
+                }
+            }
+            Report::BestMove { best, .. } => {
+                if let Ok(mut g) = b.lock() {
+                    *g = best;
+                }
+            }
+            _ => {}
+        });
+        if started.is_err() {
+            return (None, None);
+        }
+        self.wait();
+        let best = best.lock().ok().and_then(|g| *g);
+        let info = last.lock().ok().and_then(|g| g.clone());
+        (best, info)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// The search proper, on the search thread: iterative deepening on the main worker, with
+/// helper threads searching the same tree (sharing the table) when `threads > 1`.
+fn run(
+    shared: &Shared,
+    settings: &Settings,
+    game: &Game,
+    limits: &Limits,
+    histories: &Mutex<Vec<i32>>,
+    report: &mut (dyn FnMut(Report) + Send),
+) -> (Option<Move>, Option<Move>) {
+    let board = *game.board();
+    let rules: Rules = *game.rules();
+    let status = game.status();
+    let mut root_moves: Vec<Move> = board.legal_moves(&rules).to_vec();
+    if !limits.searchmoves.is_empty() {
+        root_moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    if status.is_over() || root_moves.is_empty() {
+        let status = if status.is_over() {
+            status
+        } else {
+            board.status(&rules)
+        };
+        report(Report::GameOver(status));
+        return (None, None);
+    }
+    shared.tt.new_search();
+    let max_depth = limits
+        .depth
+        .map(|d| d.clamp(1, MAX_PLY as u32 - 1))
+        .or(limits.mate.map(|m| (2 * m.max(1)).min(MAX_PLY as u32 - 1)))
+        .unwrap_or(MAX_PLY as u32 - 1) as i32;
+
+    let helpers = settings.threads.max(1) - 1;
+    let mut result = (Some(root_moves[0]), None);
+    std::thread::scope(|scope| {
+        for t in 0..helpers {
+            let keys = game.keys();
+            let root_moves = root_moves.clone();
+            scope.spawn(move || {
+                let mut w = Worker::new(shared, rules, keys);
+                w.main = false;
+                w.root_moves = root_moves;
+                // Helpers start one ply apart so that they fill the table with different work.
+                let mut depth = 1 + (t as i32 % 2);
+                while depth <= max_depth && !w.stopped {
+                    w.search_root(&board, depth, -INFINITE, INFINITE);
+                    depth += 1;
+                }
+                w.flush_nodes();
+            });
+        }
+        let mut w = Worker::new(shared, rules, game.keys());
+        if let Ok(h) = histories.lock()
+            && h.len() == 2 * 81 * 81
+        {
+            w.set_history(&h);
+        }
+        w.root_moves = root_moves.clone();
+        w.node_limit = limits.nodes;
+        w.sink = Some(report);
+        result = iterate(
+            &mut w,
+            shared,
+            settings,
+            &board,
+            limits,
+            max_depth,
+            &root_moves,
+        );
+        if let Ok(mut h) = histories.lock() {
+            *h = w.history().to_vec();
+        }
+        // The main thread is done: stop the helpers (the answer may still wait for `stop`).
+        // Under `infinite` or `ponder` the helpers run on until `stop`.
+        if !(limits.infinite || shared.pondering.load(Ordering::SeqCst)) {
+            shared.stop.store(true, Ordering::SeqCst);
+        }
+    });
+    result
+}
+
+/// Iterative deepening with aspiration windows and MultiPV on the main worker.
+fn iterate(
+    w: &mut Worker,
+    shared: &Shared,
+    settings: &Settings,
+    board: &crate::board::Board,
+    limits: &Limits,
+    max_depth: i32,
+    root_moves: &[Move],
+) -> (Option<Move>, Option<Move>) {
+    let mut best: Option<Move> = Some(root_moves[0]);
+    let mut ponder: Option<Move> = None;
+    let mut prev_score = 0;
+    let mut stable_iterations = 0;
+    let multipv = settings.multipv.clamp(1, root_moves.len());
+    for depth in 1..=max_depth {
+        w.age_history();
+        let mut lines: Vec<(i32, Vec<Move>, ScoreBound)> = Vec::new();
+        w.excluded.clear();
+        for pv_index in 0..multipv {
+            let mut delta = 25;
+            let (mut alpha, mut beta) = if depth >= 4 && pv_index == 0 {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let score = loop {
+                let s = w.search_root(board, depth, alpha, beta);
+                if w.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITE);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITE);
+                    if w.main {
+                        let pv = w.pv();
+                        if !pv.is_empty() && pv_index == 0 {
+                            best = Some(pv[0]);
+                        }
+                    }
+                } else {
+                    break s;
+                }
+                delta += delta / 2;
+                if delta > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            };
+            if w.stopped {
+                break;
+            }
+            let pv = w.pv();
+            if pv.is_empty() {
+                break;
+            }
+            w.excluded.push(pv[0]);
+            lines.push((score, pv, ScoreBound::Exact));
+        }
+        if lines.is_empty() {
+            break;
+        }
+        // A partial MultiPV iteration is still reported for the lines it finished.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.0));
+        let elapsed = shared.elapsed_ms();
+        let nodes = shared.nodes.load(Ordering::Relaxed) + w.unflushed();
+        for (i, (score, pv, bound)) in lines.iter().enumerate() {
+            w.emit(Report::Info(Info {
+                depth: depth as u32,
+                seldepth: w.seldepth as u32,
+                multipv: i as u32 + 1,
+                score: Score::from_internal(*score),
+                bound: *bound,
+                nodes,
+                nps: nodes * 1000 / elapsed.max(1),
+                time_ms: elapsed,
+                hashfull: shared.tt.hashfull(),
+                pv: pv.clone(),
+            }));
+        }
+        let (score, pv, _) = &lines[0];
+        if best == Some(pv[0]) {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        best = Some(pv[0]);
+        ponder = pv.get(1).copied();
+        let drop = prev_score - score;
+        prev_score = *score;
+        if w.stopped {
+            break;
+        }
+        if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(*score))
+            && n > 0
+            && n as u32 <= m
+        {
+            break;
+        }
+        if score.abs() >= MATE_BOUND && depth as u32 >= 2 * (MATE - score.abs()) as u32 + 2 {
+            // A forced result found with room to spare: deeper search will not change it.
+            if limits.depth.is_none() && limits.mate.is_none() && !limits.infinite {
+                break;
+            }
+        }
+        // Time: stop starting iterations after the soft limit, scaled by stability.
+        let soft = shared.soft_ms.load(Ordering::Relaxed);
+        if soft != u64::MAX && !shared.pondering.load(Ordering::Relaxed) {
+            let mut scale = if stable_iterations >= 3 { 0.6 } else { 1.0 };
+            if stable_iterations == 0 {
+                scale = 1.4;
+            }
+            if drop > 30 {
+                scale *= 1.5;
+            }
+            if elapsed as f64 >= soft as f64 * scale * 0.6 {
+                break;
+            }
+        }
+    }
+    w.flush_nodes();
+    (best, ponder)
+}

@@ -1,0 +1,616 @@
+//! One search thread: principal variation search with a tafl-aware quiescence search.
+//!
+//! Per-thread state (killers, history, PV, path keys) lives here; what threads share (the
+//! transposition table, the stop flag, the node counter) is in [`Shared`].
+
+use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
+use crate::Bitboard;
+use crate::board::{Board, MoveList};
+use crate::eval::evaluate;
+use crate::rules::Rules;
+use crate::types::{Direction, Move, Side, Square};
+use ahash::AHashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Nodes between checks of the clock and the stop flag.
+const POLL_NODES: u64 = 1024;
+/// Deepest quiescence plies that may follow escape threats.
+const QUIET_THREAT_PLIES: usize = 2;
+
+/// Per-thread search state.
+pub(crate) struct Worker<'a> {
+    pub(crate) shared: &'a Shared,
+    pub(crate) rules: Rules,
+    /// How often each position occurred in the game before the root (root included).
+    game_counts: AHashMap<u64, u32>,
+    /// Keys of the positions on the current path, root at index 0.
+    path: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// History of quiet moves by side, from and to.
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Nodes searched by this thread.
+    pub(crate) nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unreported: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    /// Root moves to leave out (MultiPV lines already found).
+    pub(crate) excluded: Vec<Move>,
+    /// Root moves allowed (`searchmoves`); empty for all.
+    pub(crate) root_moves: Vec<Move>,
+    /// When the search started (the shared time limits count from here).
+    start: Instant,
+    /// Depth of the current iteration.
+    root_depth: i32,
+    /// Where the main thread sends its reports.
+    pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report) + Send)>,
+    /// Node limit, if any (for this thread).
+    pub(crate) node_limit: Option<u64>,
+    /// Is this the thread that reports?
+    pub(crate) main: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
+        let mut game_counts = AHashMap::new();
+        for &k in game_keys {
+            *game_counts.entry(k).or_insert(0) += 1;
+        }
+        Worker {
+            shared,
+            rules,
+            game_counts,
+            path: Vec::with_capacity(MAX_PLY + 2),
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 81 * 81],
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            unreported: 0,
+            seldepth: 0,
+            stopped: false,
+            excluded: Vec::new(),
+            root_moves: Vec::new(),
+            start: shared
+                .start
+                .lock()
+                .map(|s| *s)
+                .unwrap_or_else(|_| Instant::now()),
+            root_depth: 0,
+            sink: None,
+            node_limit: None,
+            main: true,
+        }
+    }
+
+    /// Ages the history between iterations or searches.
+    pub(crate) fn age_history(&mut self) {
+        for h in &mut self.history {
+            *h /= 2;
+        }
+    }
+
+    /// The principal variation of the last root search.
+    pub(crate) fn pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn poll(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.main && !self.shared.pondering.load(Ordering::Relaxed) {
+            let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+            if hard != u64::MAX && self.elapsed_ms() >= hard {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let Some(n) = self.node_limit
+            && self.shared.nodes.load(Ordering::Relaxed) >= n
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds one node and checks the limits now and then.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= POLL_NODES {
+            self.poll();
+        }
+    }
+
+    /// Milliseconds since the search started.
+    pub(crate) fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Sends a report, if this worker reports.
+    pub(crate) fn emit(&mut self, report: super::Report) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink(report);
+        }
+    }
+
+    /// Nodes counted but not yet added to the shared counter.
+    pub(crate) fn unflushed(&self) -> u64 {
+        self.unreported
+    }
+
+    /// The history table (to carry it to the next search of the same game).
+    pub(crate) fn history(&self) -> &[i32] {
+        &self.history
+    }
+
+    /// Restores a history table saved by [`Worker::history`].
+    pub(crate) fn set_history(&mut self, h: &[i32]) {
+        if h.len() == self.history.len() {
+            self.history.copy_from_slice(h);
+        }
+    }
+
+    /// Flushes the node count to the shared counter.
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+    }
+
+    /// Is the position at `ply` (key already pushed on the path) drawn by repetition or the
+    /// move limit?
+    fn is_draw(&self, board: &Board, ply: usize) -> bool {
+        if self.rules.move_limit > 0 && board.plies() >= self.rules.move_limit {
+            return true;
+        }
+        let key = board.hash();
+        let in_path = self.path[..ply]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&k| k == key);
+        let path_count = in_path.count() as u32;
+        if path_count > 0 {
+            // A repetition inside the tree is scored as a draw: either side can repeat again.
+            return true;
+        }
+        let earlier = self.game_counts.get(&key).copied().unwrap_or(0);
+        earlier + 1 >= self.rules.repetition_draw
+    }
+
+    /// Root search with a window; returns the score, the PV is in `pv()`.
+    pub(crate) fn search_root(&mut self, board: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.path.clear();
+        self.path.push(board.hash());
+        self.seldepth = 0;
+        self.root_depth = depth;
+        self.search(board, alpha, beta, depth, 0, true)
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        let rules = self.rules;
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if ply > 0 {
+            if board.is_won(&rules) {
+                return -(MATE - ply as i32);
+            }
+            if self.is_draw(board, ply) {
+                return 0;
+            }
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch(board, alpha, beta, ply, 0);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(board, &rules);
+        }
+
+        let side = board.side_to_move();
+        let king_moves = board.king_moves(&rules);
+        // The king walks out: a win with this move.
+        if side == Side::Defenders && !(king_moves & Bitboard::EDGE).is_empty() && ply > 0 {
+            return MATE - ply as i32 - 1;
+        }
+
+        let key = board.hash();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv);
+        if let Some(e) = tt
+            && !pv_node
+            && ply > 0
+            && e.depth as i32 >= depth
+        {
+            let s = score_from_tt(e.score as i32, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if fits {
+                return s;
+            }
+        }
+        let static_eval = tt.map_or_else(|| evaluate(board, &rules), |e| e.eval as i32);
+        let threatened = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+
+        // Null move: give the opponent a free move; if we still beat beta, cut.
+        if !pv_node
+            && allow_null
+            && !threatened
+            && depth >= 3
+            && ply > 0
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            let mut null = *board;
+            null.pass();
+            let r = 3 + depth / 4;
+            self.path.push(null.hash());
+            let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta && s < MATE_BOUND {
+                return s;
+            }
+        }
+
+        let mut moves = MoveList::new();
+        board.legal_moves_into(&rules, &mut moves);
+        if ply == 0 {
+            if !self.root_moves.is_empty() {
+                moves.retain(|m| self.root_moves.contains(m));
+            }
+            moves.retain(|m| !self.excluded.contains(m));
+        }
+        if moves.is_empty() {
+            // No move: the side to move loses (at the root with every move excluded, the
+            // caller never asks).
+            return -(MATE - ply as i32);
+        }
+        let captures = board.capture_targets(&rules);
+        let blocks = if threatened {
+            escape_paths(board)
+        } else {
+            Bitboard::EMPTY
+        };
+        let mut scores: smallvec::SmallVec<[i32; 128]> = moves
+            .iter()
+            .map(|&m| self.order_score(board, m, tt_move, captures, blocks, ply))
+            .collect();
+
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let original_alpha = alpha;
+        for i in 0..moves.len() {
+            // selection sort step: bring the best remaining move forward
+            let mut j = i;
+            for k in i + 1..moves.len() {
+                if scores[k] > scores[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let mv = moves[i];
+            if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
+                let depth = self.root_depth as u32;
+                self.emit(super::Report::CurrMove {
+                    depth,
+                    mv,
+                    number: i as u32 + 1,
+                });
+            }
+            let quiet = scores[i] < KILLER_SCORE - 10 && !captures.has(mv.to());
+
+            let mut child = *board;
+            let taken = child.play(&rules, mv);
+            // Escape threats extend: the attackers must answer them.
+            let gives_threat = side == Side::Defenders
+                && !(child.king_moves(&rules) & Bitboard::EDGE).is_empty()
+                && ply < MAX_PLY / 2;
+            let ext = i32::from(gives_threat);
+            self.path.push(child.hash());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+            } else {
+                // Late move reductions for quiet moves.
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened {
+                    r = lmr(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.pv[ply][ply] = mv;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for p in ply + 1..child_len {
+                        self.pv[ply][p] = self.pv[ply + 1][p];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(side, mv, depth, ply, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if ply > 0 || self.excluded.is_empty() {
+            self.shared.tt.store(
+                key,
+                Entry {
+                    mv: best_move.or(tt_move),
+                    score: score_to_tt(best, ply) as i16,
+                    eval: static_eval.clamp(-30000, 30000) as i16,
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    age: 0,
+                },
+            );
+        }
+        best
+    }
+
+    fn order_score(
+        &self,
+        board: &Board,
+        mv: Move,
+        tt_move: Option<Move>,
+        captures: Bitboard,
+        blocks: Bitboard,
+        ply: usize,
+    ) -> i32 {
+        if Some(mv) == tt_move {
+            return 1 << 30;
+        }
+        let to = mv.to();
+        let is_king = board.king() == Some(mv.from());
+        if is_king && to.is_edge() {
+            return 1 << 29;
+        }
+        if captures.has(to) {
+            return (1 << 28) + near_king_bonus(board, to);
+        }
+        if blocks.has(to) {
+            return 1 << 27;
+        }
+        if self.killers[ply][0] == Some(mv) {
+            return KILLER_SCORE;
+        }
+        if self.killers[ply][1] == Some(mv) {
+            return KILLER_SCORE - 1;
+        }
+        self.history[history_index(board.side_to_move(), mv)]
+    }
+
+    fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[history_index(side, mv)];
+        *h += bonus - *h * bonus / 16384;
+        for &m in tried {
+            let h = &mut self.history[history_index(side, m)];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    /// Quiescence: captures, escape threats and their answers, so that no leaf hides a king
+    /// one move from the edge.
+    fn qsearch(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        let rules = self.rules;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.is_won(&rules) {
+            return -(MATE - ply as i32);
+        }
+        if rules.move_limit > 0 && board.plies() >= rules.move_limit {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(board, &rules);
+        }
+        let side = board.side_to_move();
+        let king_moves = board.king_moves(&rules);
+        let open = king_moves & Bitboard::EDGE;
+        if side == Side::Defenders && !open.is_empty() {
+            return MATE - ply as i32 - 1;
+        }
+        let mut moves = MoveList::new();
+        board.legal_moves_into(&rules, &mut moves);
+        if moves.is_empty() {
+            return -(MATE - ply as i32);
+        }
+        let captures = board.capture_targets(&rules);
+        if side == Side::Attackers && !open.is_empty() {
+            // The king sees the edge: only a block or his capture can save the attackers.
+            let paths = escape_paths(board);
+            let king_ring = board
+                .king()
+                .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
+            let mut best = -(MATE - ply as i32 - 2);
+            for &mv in moves.iter() {
+                let to = mv.to();
+                if !(paths.has(to) || (captures.has(to) && king_ring.has(to))) {
+                    continue;
+                }
+                let mut child = *board;
+                child.play(&rules, mv);
+                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+                if self.stopped {
+                    return 0;
+                }
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+
+        let stand = evaluate(board, &rules);
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let threats = if side == Side::Defenders && qply < QUIET_THREAT_PLIES {
+            board.edge_view()
+        } else {
+            Bitboard::EMPTY
+        };
+        let king = board.king();
+        for &mv in moves.iter() {
+            let to = mv.to();
+            let is_threat = Some(mv.from()) == king && threats.has(to);
+            if !captures.has(to) && !is_threat {
+                continue;
+            }
+            let mut child = *board;
+            child.play(&rules, mv);
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+const KILLER_SCORE: i32 = 1 << 26;
+
+#[inline]
+fn history_index(side: Side, mv: Move) -> usize {
+    side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+}
+
+/// Late move reduction in plies.
+#[inline]
+fn lmr(depth: i32, index: usize) -> i32 {
+    let d = (depth as f32).ln();
+    let i = (index as f32).ln();
+    (0.5 + d * i / 2.2) as i32
+}
+
+/// Extra ordering for captures next to the king.
+fn near_king_bonus(board: &Board, to: Square) -> i32 {
+    match board.king() {
+        Some(k) if Bitboard::from_square(k).neighbours().has(to) => 100,
+        _ => 0,
+    }
+}
+
+/// The squares between the king and the edge along his open lines, edge squares included.
+fn escape_paths(board: &Board) -> Bitboard {
+    let Some(k) = board.king() else {
+        return Bitboard::EMPTY;
+    };
+    let occ = board.occupied();
+    let mut paths = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let mut ray = Bitboard::EMPTY;
+        let mut sq = k;
+        let mut open = true;
+        while let Some(n) = sq.step(d) {
+            if occ.has(n) {
+                open = false;
+                break;
+            }
+            ray.set(n);
+            sq = n;
+        }
+        if open {
+            paths |= ray;
+        }
+    }
+    paths
+}
