@@ -23,8 +23,10 @@ mod bitboard;
 pub mod board;
 pub mod eval;
 pub mod perft;
+pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tools;
 pub mod types;
 pub mod zobrist;
 

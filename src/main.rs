@@ -1,14 +1,38 @@
-use konakis::{Board, Rules, perft::perft};
-use std::time::Instant;
+//! The `konakis` command: the engine protocol on stdin/stdout, or one of the tools.
 
-fn main() {
-    let rules = Rules::default();
-    let board = Board::start(&rules);
-    print!("{}", board.diagram());
-    println!("{}", board.to_fen());
-    for d in 1..=5 {
-        let t = Instant::now();
-        let n = perft(&board, &rules, d);
-        println!("perft({d}) = {n} in {:.3}s", t.elapsed().as_secs_f64());
+use clap::{Parser, Subcommand};
+use konakis::tools;
+use std::process::ExitCode;
+
+/// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
+/// protocol.md) and answers on stdout.
+#[derive(Parser)]
+#[command(name = "konakis", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search the built-in bench positions to a fixed depth and print the node count (the
+    /// build's signature) and the speed.
+    Bench(tools::bench::BenchArgs),
+    /// Count the leaves of the legal-move tree (perft), split by first move.
+    Perft(tools::perft::PerftArgs),
+    /// Play a match or tournament between engines that speak the protocol.
+    Match(tools::matches::MatchArgs),
+    /// Write random, roughly balanced opening positions for matches.
+    Openings(tools::openings::OpeningsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => konakis::protocol::run_stdio(),
+        Some(Command::Bench(args)) => tools::bench::run(args),
+        Some(Command::Perft(args)) => tools::perft::run(args),
+        Some(Command::Match(args)) => tools::matches::run(args),
+        Some(Command::Openings(args)) => tools::openings::run(args),
     }
 }

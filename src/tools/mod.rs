@@ -1,0 +1,6 @@
+//! The command-line tools: bench, perft, the match runner and the openings generator.
+
+pub mod bench;
+pub mod matches;
+pub mod openings;
+pub mod perft;
