@@ -1,0 +1,59 @@
+//! Perft from the start position against the reference figures of the rules, and the fast
+//! perft (bulk counting of the last two plies) against the plain one under other rule options.
+
+use konakis::perft::{perft, perft_slow};
+use konakis::{Board, Rules};
+
+#[test]
+fn start_position_perft_1_to_5_matches_the_reference_figures() {
+    let rules = Rules::default();
+    let board = Board::start(&rules);
+    let expected = [80u64, 4_400, 353_200, 19_913_864, 1_611_674_360];
+    for (depth, &want) in (1..=5).zip(expected.iter()) {
+        assert_eq!(perft(&board, &rules, depth), want, "perft({depth})");
+    }
+}
+
+#[test]
+fn bulk_counting_agrees_with_plain_perft_under_every_preset() {
+    let presets = [
+        ("default", Rules::default()),
+        ("tafl hub", Rules::tafl_hub()),
+        ("encyclopedia", Rules::encyclopedia()),
+        ("opentafl", Rules::opentafl()),
+        (
+            "throne blocks",
+            Rules {
+                throne_passable: false,
+                ..Rules::default()
+            },
+        ),
+        (
+            "throne blocks, no re-entry",
+            Rules {
+                throne_passable: false,
+                king_reenters_throne: false,
+                ..Rules::default()
+            },
+        ),
+    ];
+    let positions = [
+        "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0",
+        // king off the throne on the middle rank, pieces around the throne
+        "3bbb3/4b4/2w1w4/b3w3b/bbw2Kw1b/b3b3b/4w4/4b4/3b1b3 w 12",
+        // an open middle game with captures available for both sides
+        "3b1b3/2b1b4/1w2w1b2/b2w1w2b/1b1wK1w1b/b4w2b/2b1w4/4b1b2/3b1b3 b 20",
+    ];
+    for (name, rules) in presets {
+        for fen in positions {
+            let board = Board::from_fen(fen).unwrap();
+            for depth in 1..=3 {
+                assert_eq!(
+                    perft(&board, &rules, depth),
+                    perft_slow(&board, &rules, depth),
+                    "{name}, {fen}, depth {depth}"
+                );
+            }
+        }
+    }
+}
