@@ -73,6 +73,34 @@ impl Board {
         }
     }
 
+    /// Whether `mv` is legal here: a fast test for moves from elsewhere (the transposition
+    /// table, killers), without messages; [`Board::check_move`] says why a move is not legal.
+    #[inline]
+    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
+        if self.is_won(rules) {
+            return false;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let dests = if from.index() == self.king as usize {
+            if self.side != Side::Defenders {
+                return false;
+            }
+            self.king_targets(rules)
+        } else {
+            let own = if self.side == Side::Attackers {
+                self.att
+            } else {
+                self.def
+            };
+            if own >> from.index() & 1 == 0 {
+                return false;
+            }
+            let (block, block_t) = self.soldier_blockers(rules);
+            slide_targets(from, block, block_t) & !(1u128 << THRONE)
+        };
+        dests >> to.index() & 1 != 0
+    }
+
     /// The squares the king may move to (he is on the board).
     #[inline]
     fn king_targets(&self, rules: &Rules) -> u128 {
@@ -110,11 +138,17 @@ impl Board {
     }
 
     /// Appends every legal move of the side to move to `list`.
+    #[inline]
     pub fn legal_moves_into(&self, rules: &Rules, list: &mut MoveList) {
+        self.legal_moves_to(rules, Bitboard::FULL, list);
+    }
+
+    /// Appends the legal moves of the side to move that end on a square of `targets`.
+    #[inline]
+    pub fn legal_moves_to(&self, rules: &Rules, targets: Bitboard, list: &mut MoveList) {
         self.for_each_piece_moves(rules, |from, dests| {
-            for to in dests {
-                list.push(Move::new(from, to));
-            }
+            // The exact size hint lets `extend` reserve once and write without checks.
+            list.extend((dests & targets).map(|to| Move::new(from, to)));
         });
     }
 

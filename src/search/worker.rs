@@ -191,6 +191,11 @@ impl<'a> Worker<'a> {
         earlier + 1 >= self.rules.repetition_draw
     }
 
+    /// Whether a root move is to be searched (`searchmoves`, and MultiPV lines already found).
+    fn root_allows(&self, m: Move) -> bool {
+        (self.root_moves.is_empty() || self.root_moves.contains(&m)) && !self.excluded.contains(&m)
+    }
+
     /// Root search with a window; returns the score, the PV is in `pv()`.
     pub(crate) fn search_root(&mut self, board: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.path.clear();
@@ -262,69 +267,105 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let static_eval = tt.map_or_else(|| evaluate(board, &rules), |e| e.eval as i32);
         let threatened = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+        // The static evaluation is needed only for pruning decisions; computed on demand.
+        let mut static_eval = tt.filter(|e| e.eval != NO_EVAL).map(|e| e.eval as i32);
 
         // Null move: give the opponent a free move; if we still beat beta, cut.
-        if !pv_node
-            && allow_null
-            && !threatened
-            && depth >= 3
-            && ply > 0
-            && static_eval >= beta
-            && beta.abs() < MATE_BOUND
+        if !pv_node && allow_null && !threatened && depth >= 3 && ply > 0 && beta.abs() < MATE_BOUND
         {
-            let mut null = *board;
-            null.pass();
-            let r = 3 + depth / 4;
-            self.path.push(null.hash());
-            let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
-            self.path.pop();
-            if self.stopped {
-                return 0;
-            }
-            if s >= beta && s < MATE_BOUND {
-                return s;
+            let eval = *static_eval.get_or_insert_with(|| evaluate(board, &rules));
+            if eval >= beta {
+                let mut null = *board;
+                null.pass();
+                let r = 3 + depth / 4;
+                self.path.push(null.hash());
+                let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta && s < MATE_BOUND {
+                    return s;
+                }
             }
         }
 
-        let mut moves = MoveList::new();
-        board.legal_moves_into(&rules, &mut moves);
-        if ply == 0 {
-            if !self.root_moves.is_empty() {
-                moves.retain(|m| self.root_moves.contains(m));
-            }
-            moves.retain(|m| !self.excluded.contains(m));
-        }
-        if moves.is_empty() {
-            // No move: the side to move loses (at the root with every move excluded, the
-            // caller never asks).
-            return -(MATE - ply as i32);
-        }
+        // The table's move is tried before the others are generated: it often cuts at once.
         let captures = board.capture_targets(&rules);
-        let blocks = if threatened {
-            escape_paths(board)
-        } else {
-            Bitboard::EMPTY
-        };
-        let mut scores: smallvec::SmallVec<[i32; 128]> = moves
-            .iter()
-            .map(|&m| self.order_score(board, m, tt_move, captures, blocks, ply))
-            .collect();
+        let mut moves = MoveList::new();
+        let mut scores: smallvec::SmallVec<[i32; 128]> = smallvec::SmallVec::new();
+        let mut generated = false;
+        match tt_move {
+            Some(m) if board.is_legal(&rules, m) && (ply > 0 || self.root_allows(m)) => {
+                moves.push(m);
+                scores.push(1 << 30);
+            }
+            _ => {}
+        }
 
         let mut best = -INFINITE;
         let mut best_move = None;
         let original_alpha = alpha;
-        for i in 0..moves.len() {
-            // selection sort step: bring the best remaining move forward
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                let first = moves.first().copied();
+                board.legal_moves_into(&rules, &mut moves);
+                if let Some(f) = first {
+                    // the table's move was already searched: drop its second copy
+                    if let Some(pos) = moves[1..].iter().position(|&m| m == f) {
+                        moves.remove(pos + 1);
+                    }
+                }
+                if ply == 0 {
+                    let keep: MoveList = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| self.root_allows(m))
+                        .collect();
+                    moves = keep;
+                }
+                let blocks = if threatened {
+                    escape_paths(board)
+                } else {
+                    Bitboard::EMPTY
+                };
+                for k in scores.len()..moves.len() {
+                    let sc = self.order_score(board, moves[k], tt_move, captures, blocks, ply);
+                    scores.push(sc);
+                }
+                if i == moves.len() {
+                    break;
                 }
             }
-            moves.swap(i, j);
-            scores.swap(i, j);
+            if i < SELECT_FIRST {
+                // selection sort step: bring the best remaining move forward
+                let mut j = i;
+                for k in i + 1..moves.len() {
+                    if scores[k] > scores[j] {
+                        j = k;
+                    }
+                }
+                moves.swap(i, j);
+                scores.swap(i, j);
+            } else if i == SELECT_FIRST {
+                // The rest (mostly at all-nodes, where every move is searched) in one sort.
+                let mut rest: smallvec::SmallVec<[(i32, Move); 128]> = scores[i..]
+                    .iter()
+                    .copied()
+                    .zip(moves[i..].iter().copied())
+                    .collect();
+                rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
+                for (k, (sc, m)) in rest.into_iter().enumerate() {
+                    scores[i + k] = sc;
+                    moves[i + k] = m;
+                }
+            }
             let mv = moves[i];
             if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
                 let depth = self.root_depth as u32;
@@ -389,6 +430,12 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+            i += 1;
+        }
+        if moves.is_empty() {
+            // No move: the side to move loses. (At the root every move being excluded or
+            // outside `searchmoves` never reaches here: the caller checks first.)
+            return -(MATE - ply as i32);
         }
 
         let bound = if best >= beta {
@@ -404,7 +451,7 @@ impl<'a> Worker<'a> {
                 Entry {
                     mv: best_move.or(tt_move),
                     score: score_to_tt(best, ply) as i16,
-                    eval: static_eval.clamp(-30000, 30000) as i16,
+                    eval: static_eval.map_or(NO_EVAL, |e| e.clamp(-30000, 30000) as i16),
                     depth: depth.clamp(0, 255) as u8,
                     bound,
                     age: 0,
@@ -491,24 +538,23 @@ impl<'a> Worker<'a> {
         if side == Side::Defenders && !open.is_empty() {
             return MATE - ply as i32 - 1;
         }
-        let mut moves = MoveList::new();
-        board.legal_moves_into(&rules, &mut moves);
-        if moves.is_empty() {
+        if board.count_moves(&rules) == 0 {
             return -(MATE - ply as i32);
         }
         let captures = board.capture_targets(&rules);
+        let mut moves = MoveList::new();
         if side == Side::Attackers && !open.is_empty() {
             // The king sees the edge: only a block or his capture can save the attackers.
-            let paths = escape_paths(board);
             let king_ring = board
                 .king()
                 .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
+            board.legal_moves_to(
+                &rules,
+                escape_paths(board) | (captures & king_ring),
+                &mut moves,
+            );
             let mut best = -(MATE - ply as i32 - 2);
             for &mv in moves.iter() {
-                let to = mv.to();
-                if !(paths.has(to) || (captures.has(to) && king_ring.has(to))) {
-                    continue;
-                }
                 let mut child = *board;
                 child.play(&rules, mv);
                 let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
@@ -534,18 +580,17 @@ impl<'a> Worker<'a> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        let threats = if side == Side::Defenders && qply < QUIET_THREAT_PLIES {
-            board.edge_view()
-        } else {
-            Bitboard::EMPTY
-        };
-        let king = board.king();
-        for &mv in moves.iter() {
-            let to = mv.to();
-            let is_threat = Some(mv.from()) == king && threats.has(to);
-            if !captures.has(to) && !is_threat {
-                continue;
+        board.legal_moves_to(&rules, captures, &mut moves);
+        if side == Side::Defenders
+            && qply < QUIET_THREAT_PLIES
+            && let Some(k) = board.king()
+        {
+            // King moves onto a line to the edge: the attackers must answer at once.
+            for to in king_moves & (board.edge_view() - captures) {
+                moves.push(Move::new(k, to));
             }
+        }
+        for &mv in moves.iter() {
             let mut child = *board;
             child.play(&rules, mv);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
@@ -567,6 +612,12 @@ impl<'a> Worker<'a> {
 }
 
 const KILLER_SCORE: i32 = 1 << 26;
+
+/// Moves picked one by one before the rest of the list is sorted at once.
+const SELECT_FIRST: usize = 4;
+
+/// Stored in the table's evaluation field when the position was not evaluated.
+const NO_EVAL: i16 = i16::MIN;
 
 #[inline]
 fn history_index(side: Side, mv: Move) -> usize {
