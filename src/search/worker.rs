@@ -6,7 +6,7 @@
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
 use crate::Bitboard;
-use crate::board::{Board, MoveList};
+use crate::board::{Board, MAX_MOVES, MoveList};
 use crate::eval::evaluate;
 use crate::rules::Rules;
 use crate::types::{Direction, Move, Side, Square};
@@ -291,17 +291,19 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // The table's move is tried before the others are generated: it often cuts at once.
+        // Moves come in stages, each generated only when the previous ones failed to cut:
+        // the table's move, then captures (and blocks of an escape), then killers, then the
+        // quiet rest by history.
         let captures = board.capture_targets(&rules);
         let mut moves = MoveList::new();
-        let mut scores: smallvec::SmallVec<[i32; 128]> = smallvec::SmallVec::new();
-        let mut generated = false;
-        match tt_move {
-            Some(m) if board.is_legal(&rules, m) && (ply > 0 || self.root_allows(m)) => {
-                moves.push(m);
-                scores.push(1 << 30);
-            }
-            _ => {}
+        let mut scores: smallvec::SmallVec<[i32; MAX_MOVES]> = smallvec::SmallVec::new();
+        let mut stage = Stage::Captures;
+        if let Some(m) = tt_move
+            && board.is_legal(&rules, m)
+            && (ply > 0 || self.root_allows(m))
+        {
+            moves.push(m);
+            scores.push(1 << 30);
         }
 
         let mut best = -INFINITE;
@@ -310,41 +312,69 @@ impl<'a> Worker<'a> {
         let mut i = 0;
         loop {
             if i == moves.len() {
-                if generated {
-                    break;
-                }
-                generated = true;
-                let first = moves.first().copied();
-                board.legal_moves_into(&rules, &mut moves);
-                if let Some(f) = first {
-                    // the table's move was already searched: drop its second copy
-                    if let Some(pos) = moves[1..].iter().position(|&m| m == f) {
-                        moves.remove(pos + 1);
+                let first_new = moves.len();
+                match stage {
+                    Stage::Captures => {
+                        let blocks = if threatened {
+                            escape_paths(board)
+                        } else {
+                            Bitboard::EMPTY
+                        };
+                        board.legal_moves_to(&rules, captures | blocks, &mut moves);
+                        stage = Stage::Killers;
                     }
+                    Stage::Killers => {
+                        for k in self.killers[ply].into_iter().flatten() {
+                            if board.is_legal(&rules, k) && !captures.has(k.to()) {
+                                moves.push(k);
+                            }
+                        }
+                        stage = Stage::Quiets;
+                    }
+                    Stage::Quiets => {
+                        board.legal_moves_to(&rules, !captures, &mut moves);
+                        stage = Stage::Done;
+                    }
+                    Stage::Done => break,
                 }
-                if ply == 0 {
-                    let keep: MoveList = moves
-                        .iter()
-                        .copied()
-                        .filter(|&m| self.root_allows(m))
-                        .collect();
-                    moves = keep;
+                // Drop what an earlier stage already tried, and (at the root) what is not to be
+                // searched.
+                let mut k = first_new;
+                while k < moves.len() {
+                    let m = moves[k];
+                    if moves[..first_new].contains(&m) || (ply == 0 && !self.root_allows(m)) {
+                        moves.remove(k);
+                    } else {
+                        k += 1;
+                    }
                 }
                 let blocks = if threatened {
                     escape_paths(board)
                 } else {
                     Bitboard::EMPTY
                 };
-                for k in scores.len()..moves.len() {
+                for k in first_new..moves.len() {
                     let sc = self.order_score(board, moves[k], tt_move, captures, blocks, ply);
                     scores.push(sc);
                 }
-                if i == moves.len() {
-                    break;
+                if stage == Stage::Done && moves.len() - first_new > 1 {
+                    // The quiet rest in one sort (at all-nodes every one is searched).
+                    let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> = scores
+                        [first_new..]
+                        .iter()
+                        .copied()
+                        .zip(moves[first_new..].iter().copied())
+                        .collect();
+                    rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
+                    for (k, (sc, m)) in rest.into_iter().enumerate() {
+                        scores[first_new + k] = sc;
+                        moves[first_new + k] = m;
+                    }
                 }
+                continue;
             }
-            if i < SELECT_FIRST {
-                // selection sort step: bring the best remaining move forward
+            if stage != Stage::Done {
+                // selection sort step within a short stage
                 let mut j = i;
                 for k in i + 1..moves.len() {
                     if scores[k] > scores[j] {
@@ -353,18 +383,6 @@ impl<'a> Worker<'a> {
                 }
                 moves.swap(i, j);
                 scores.swap(i, j);
-            } else if i == SELECT_FIRST {
-                // The rest (mostly at all-nodes, where every move is searched) in one sort.
-                let mut rest: smallvec::SmallVec<[(i32, Move); 128]> = scores[i..]
-                    .iter()
-                    .copied()
-                    .zip(moves[i..].iter().copied())
-                    .collect();
-                rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
-                for (k, (sc, m)) in rest.into_iter().enumerate() {
-                    scores[i + k] = sc;
-                    moves[i + k] = m;
-                }
             }
             let mv = moves[i];
             if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
@@ -613,8 +631,14 @@ impl<'a> Worker<'a> {
 
 const KILLER_SCORE: i32 = 1 << 26;
 
-/// Moves picked one by one before the rest of the list is sorted at once.
-const SELECT_FIRST: usize = 4;
+/// Move generation stages of an interior node (after the table's move).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Captures,
+    Killers,
+    Quiets,
+    Done,
+}
 
 /// Stored in the table's evaluation field when the position was not evaluated.
 const NO_EVAL: i16 = i16::MIN;
