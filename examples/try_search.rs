@@ -1,4 +1,4 @@
-use konakis::search::{Engine, Limits, Settings};
+use konakis::search::{Engine, Limits, Settings, SmpMode};
 use konakis::{Game, Rules};
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -5,6 +5,7 @@
 //! once; the search reports through a callback ([`Report`]) and never prints. [`Engine::stop`]
 //! ends it, [`Engine::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
 
+mod parallel;
 mod time;
 pub mod tt;
 mod worker;
@@ -181,9 +182,45 @@ impl Shared {
     }
 }
 
+/// How several threads share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmpMode {
+    /// The first root move alone, then the others in parallel on a rayon pool against the
+    /// shared bound, re-searched on fail-high.
+    RootSplit,
+    /// Every thread searches the whole tree from the root, sharing the table (Lazy SMP).
+    Lazy,
+}
+
+impl SmpMode {
+    /// Names as the `SMP Mode` option spells them.
+    pub const NAMES: [&'static str; 2] = ["RootSplit", "Lazy"];
+
+    /// The mode named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<SmpMode> {
+        if name.eq_ignore_ascii_case("RootSplit") {
+            Some(SmpMode::RootSplit)
+        } else if name.eq_ignore_ascii_case("Lazy") {
+            Some(SmpMode::Lazy)
+        } else {
+            None
+        }
+    }
+
+    /// The option value text.
+    pub fn name(self) -> &'static str {
+        match self {
+            SmpMode::RootSplit => "RootSplit",
+            SmpMode::Lazy => "Lazy",
+        }
+    }
+}
+
 /// Engine settings that are not rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
+    /// How threads share the work when `threads > 1`.
+    pub smp: SmpMode,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
     /// Search threads.
@@ -197,6 +234,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
+            smp: SmpMode::RootSplit,
             hash_mib: 16,
             threads: 1,
             multipv: 1,
@@ -213,6 +251,21 @@ pub struct Engine {
     running: Arc<AtomicBool>,
     /// Histories carried between searches of one game.
     histories: Arc<Mutex<Vec<i32>>>,
+    /// The pool for parallel root search (`threads > 1`).
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// A rayon pool of `threads` threads, if more than one.
+fn make_pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    if threads <= 1 {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("konakis-search-{i}"))
+        .build()
+        .ok()
+        .map(Arc::new)
 }
 
 impl Default for Engine {
@@ -230,6 +283,7 @@ impl Engine {
             handle: None,
             running: Arc::new(AtomicBool::new(false)),
             histories: Arc::new(Mutex::new(Vec::new())),
+            pool: make_pool(settings.threads),
         }
     }
 
@@ -246,6 +300,9 @@ impl Engine {
         self.wait();
         if settings.hash_mib != self.settings.hash_mib {
             self.shared = Arc::new(Shared::new(settings.hash_mib));
+        }
+        if settings.threads != self.settings.threads {
+            self.pool = make_pool(settings.threads);
         }
         self.settings = settings;
         Ok(())
@@ -337,9 +394,15 @@ impl Engine {
         let settings = self.settings;
         let game = game.clone();
         let histories = Arc::clone(&self.histories);
+        let pool = self.pool.clone();
         self.handle = Some(std::thread::spawn(move || {
             let mut report = report;
-            let (best, ponder) = run(&shared, &settings, &game, &limits, &histories, &mut report);
+            let context = RunContext {
+                shared: &shared,
+                settings: &settings,
+                pool: pool.as_deref(),
+            };
+            let (best, ponder) = run(&context, &game, &limits, &histories, &mut report);
             // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
             while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
                 && !shared.stop.load(Ordering::SeqCst)
@@ -388,11 +451,17 @@ impl Drop for Engine {
     }
 }
 
+/// What a search runs with.
+struct RunContext<'a> {
+    shared: &'a Shared,
+    settings: &'a Settings,
+    pool: Option<&'a rayon::ThreadPool>,
+}
+
 /// The search proper, on the search thread: iterative deepening on the main worker, with
-/// helper threads searching the same tree (sharing the table) when `threads > 1`.
+/// more threads (parallel root search, or Lazy SMP helpers) when `threads > 1`.
 fn run(
-    shared: &Shared,
-    settings: &Settings,
+    context: &RunContext,
     game: &Game,
     limits: &Limits,
     histories: &Mutex<Vec<i32>>,
@@ -414,6 +483,7 @@ fn run(
         report(Report::GameOver(status));
         return (None, None);
     }
+    let (shared, settings) = (context.shared, context.settings);
     shared.tt.new_search();
     let max_depth = limits
         .depth
@@ -421,7 +491,18 @@ fn run(
         .or(limits.mate.map(|m| (2 * m.max(1)).min(MAX_PLY as u32 - 1)))
         .unwrap_or(MAX_PLY as u32 - 1) as i32;
 
-    let helpers = settings.threads.max(1) - 1;
+    let lazy = settings.smp == SmpMode::Lazy || context.pool.is_none();
+    let helpers = if lazy { settings.threads.max(1) - 1 } else { 0 };
+    let split = match context.pool {
+        Some(pool) if !lazy && settings.multipv <= 1 => Some(parallel::RootSplit::new(
+            pool,
+            shared,
+            rules,
+            game.keys(),
+            limits.nodes,
+        )),
+        _ => None,
+    };
     let mut result = (Some(root_moves[0]), None);
     std::thread::scope(|scope| {
         for t in 0..helpers {
@@ -451,6 +532,7 @@ fn run(
         w.sink = Some(report);
         result = iterate(
             &mut w,
+            split.as_ref(),
             shared,
             settings,
             &board,
@@ -471,8 +553,10 @@ fn run(
 }
 
 /// Iterative deepening with aspiration windows and MultiPV on the main worker.
+#[allow(clippy::too_many_arguments)]
 fn iterate(
     w: &mut Worker,
+    split: Option<&parallel::RootSplit>,
     shared: &Shared,
     settings: &Settings,
     board: &crate::board::Board,
@@ -485,6 +569,8 @@ fn iterate(
     let mut prev_score = 0;
     let mut stable_iterations = 0;
     let multipv = settings.multipv.clamp(1, root_moves.len());
+    // Root moves, best first, for the parallel root search.
+    let mut order: Vec<Move> = root_moves.to_vec();
     for depth in 1..=max_depth {
         w.age_history();
         let mut lines: Vec<(i32, Vec<Move>, ScoreBound)> = Vec::new();
@@ -496,8 +582,20 @@ fn iterate(
             } else {
                 (-INFINITE, INFINITE)
             };
+            let mut line;
             let score = loop {
-                let s = w.search_root(board, depth, alpha, beta);
+                let s = match split {
+                    Some(split) => {
+                        let (s, pv) = split.search(w, board, &order, depth, alpha, beta);
+                        line = pv;
+                        s
+                    }
+                    None => {
+                        let s = w.search_root(board, depth, alpha, beta);
+                        line = w.pv();
+                        s
+                    }
+                };
                 if w.stopped {
                     break s;
                 }
@@ -506,11 +604,8 @@ fn iterate(
                     alpha = (s - delta).max(-INFINITE);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITE);
-                    if w.main {
-                        let pv = w.pv();
-                        if !pv.is_empty() && pv_index == 0 {
-                            best = Some(pv[0]);
-                        }
+                    if !line.is_empty() && pv_index == 0 {
+                        best = Some(line[0]);
                     }
                 } else {
                     break s;
@@ -524,7 +619,7 @@ fn iterate(
             if w.stopped {
                 break;
             }
-            let pv = w.pv();
+            let pv = line;
             if pv.is_empty() {
                 break;
             }
@@ -560,6 +655,9 @@ fn iterate(
         }
         best = Some(pv[0]);
         ponder = pv.get(1).copied();
+        if let Some(pos) = order.iter().position(|&m| m == pv[0]) {
+            order[..=pos].rotate_right(1);
+        }
         let drop = prev_score - score;
         prev_score = *score;
         if w.stopped {

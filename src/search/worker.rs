@@ -205,6 +205,30 @@ impl<'a> Worker<'a> {
         self.search(board, alpha, beta, depth, 0, true)
     }
 
+    /// Searches one root move within `(alpha, beta)` (from the root's point of view) and
+    /// returns its score and principal variation, the move first.
+    pub(crate) fn search_root_move(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<Move>) {
+        self.path.clear();
+        self.path.push(board.hash());
+        self.seldepth = 0;
+        self.root_depth = depth;
+        let mut child = *board;
+        child.play(&self.rules, mv);
+        self.path.push(child.hash());
+        let ext = i32::from(gives_escape_threat(board, &child, &self.rules));
+        let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
+        let mut pv = vec![mv];
+        pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+        (score, pv)
+    }
+
     fn search(
         &mut self,
         board: &Board,
@@ -398,10 +422,7 @@ impl<'a> Worker<'a> {
             let mut child = *board;
             let taken = child.play(&rules, mv);
             // Escape threats extend: the attackers must answer them.
-            let gives_threat = side == Side::Defenders
-                && !(child.king_moves(&rules) & Bitboard::EDGE).is_empty()
-                && ply < MAX_PLY / 2;
-            let ext = i32::from(gives_threat);
+            let ext = i32::from(ply < MAX_PLY / 2 && gives_escape_threat(board, &child, &rules));
             self.path.push(child.hash());
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -646,6 +667,14 @@ const NO_EVAL: i16 = i16::MIN;
 #[inline]
 fn history_index(side: Side, mv: Move) -> usize {
     side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+}
+
+/// Did the defenders' move from `board` to `child` give the king a line to the edge?
+#[inline]
+fn gives_escape_threat(board: &Board, child: &Board, rules: &Rules) -> bool {
+    board.side_to_move() == Side::Defenders
+        && child.king().is_some()
+        && !(child.king_moves(rules) & Bitboard::EDGE).is_empty()
 }
 
 /// Late move reduction in plies.
