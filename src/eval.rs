@@ -1,59 +1,45 @@
 //! Static evaluation, in centi-soldiers: 100 is one attacking soldier.
 //!
-//! The game is asymmetric and so is the evaluation: the terms are computed from the attackers'
-//! point of view (positive is good for them) and the sign flipped for the defenders.
-//! [`breakdown`] lists every term for the `eval` command; [`evaluate`] is the same arithmetic
-//! without the listing.
+//! The game is asymmetric and so is the evaluation. It is linear: a list of [`FEATURES`]
+//! measured on the board from the attackers' point of view, each multiplied by its weight in
+//! [`WEIGHTS`] and summed; the sign is flipped when the defenders are to move. Being linear, the
+//! weights can be fitted to game results (see `konakis tune`), and
+//! [`breakdown`] can list every term for the `eval` command.
 
 use crate::Bitboard;
 use crate::board::Board;
 use crate::rules::Rules;
 use crate::types::{Side, Square};
 
-/// The weights of the evaluation terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Value of an attacking soldier.
-    pub attacker: i32,
-    /// Value of a defending soldier.
-    pub defender: i32,
-    /// Per square the king can reach in one move from which he would see an edge.
-    pub king_escape_square: i32,
-    /// Per square the king can move to.
-    pub king_mobility: i32,
-    /// Per step the king stands from the nearest edge.
-    pub king_edge_distance: i32,
-    /// Per attacker orthogonally next to the king.
-    pub king_adjacent_attacker: i32,
-    /// Per attacker diagonally next to the king or two steps away on his lines.
-    pub king_near_attacker: i32,
-    /// Per move the attackers have, minus per move the defenders have.
-    pub mobility: i32,
-    /// Scale of the attackers' square table.
-    pub attacker_squares: i32,
-    /// For the side to move.
-    pub tempo: i32,
-}
+/// Number of features.
+pub const FEATURE_COUNT: usize = 12;
 
-/// The weights Konakis plays with.
-pub const WEIGHTS: Weights = Weights {
-    attacker: 100,
-    defender: 170,
-    king_escape_square: 45,
-    king_mobility: 4,
-    king_edge_distance: 14,
-    king_adjacent_attacker: 28,
-    king_near_attacker: 9,
-    mobility: 2,
-    attacker_squares: 1,
-    tempo: 10,
-};
+/// Names of the features, in order.
+pub const FEATURES: [&str; FEATURE_COUNT] = [
+    "attackers",
+    "defenders",
+    "king escape squares",
+    "king mobility",
+    "king distance to edge",
+    "attackers next to king",
+    "attackers near king",
+    "defenders next to king",
+    "mobility",
+    "attacker squares",
+    "attackers on edge",
+    "tempo",
+];
+
+/// The weights Konakis plays with, one per feature (attackers' point of view).
+pub const WEIGHTS: [i32; FEATURE_COUNT] = [100, -170, -45, -4, 14, 28, 9, -6, 2, 1, -4, 10];
+
+/// Feature values of a position.
+pub type Features = [i32; FEATURE_COUNT];
 
 /// Attackers' square table: the blockade squares that close the corners' approaches and the
 /// second ring score; the centre, where soldiers are easily captured, does not.
 const ATTACKER_SQUARES: [i8; 81] = [
-    // rank 1 (a..i)
-    0, 6, 10, 4, 0, 4, 10, 6, 0, //
+    0, 6, 10, 4, 0, 4, 10, 6, 0, // rank 1, files a..i
     6, 12, 20, 6, 0, 6, 20, 12, 6, // rank 2
     10, 20, 8, 4, 0, 4, 8, 20, 10, // rank 3
     4, 6, 4, 0, 0, 0, 4, 6, 4, // rank 4
@@ -93,10 +79,44 @@ static NEAR_RING: [u128; 81] = {
     t
 };
 
-/// The evaluation from the side to move's point of view.
+/// Measures every feature (attackers' point of view).
 #[inline]
-pub fn evaluate(board: &Board, rules: &Rules) -> i32 {
-    let score = terms(board, rules, &WEIGHTS, |_, _| {});
+pub fn features(board: &Board, rules: &Rules) -> Features {
+    let mut f = [0i32; FEATURE_COUNT];
+    let att = board.attackers();
+    let def = board.defenders();
+    f[0] = att.len() as i32;
+    f[1] = def.len() as i32;
+    if let Some(k) = board.king() {
+        let king_moves = board.king_moves(rules);
+        f[2] = (king_moves & board.edge_view()).len() as i32;
+        f[3] = king_moves.len() as i32;
+        let (x, y) = (k.file() as i32, k.rank() as i32);
+        f[4] = x.min(8 - x).min(y).min(8 - y);
+        let ring = Bitboard::from_square(k).neighbours();
+        f[5] = (ring & att).len() as i32;
+        f[6] = (Bitboard(NEAR_RING[k.index()]) & att).len() as i32;
+        f[7] = (ring & def).len() as i32;
+    }
+    f[8] = board.count_moves_of(rules, Side::Attackers) as i32
+        - board.count_moves_of(rules, Side::Defenders) as i32;
+    f[9] = att
+        .map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
+        .sum();
+    f[10] = (att & Bitboard::EDGE).len() as i32;
+    f[11] = if board.side_to_move() == Side::Attackers {
+        1
+    } else {
+        -1
+    };
+    f
+}
+
+/// The evaluation with the given weights, from the side to move's point of view.
+#[inline]
+pub fn evaluate_with(board: &Board, rules: &Rules, weights: &[i32; FEATURE_COUNT]) -> i32 {
+    let f = features(board, rules);
+    let score: i32 = f.iter().zip(weights).map(|(a, b)| a * b).sum();
     if board.side_to_move() == Side::Attackers {
         score
     } else {
@@ -104,67 +124,22 @@ pub fn evaluate(board: &Board, rules: &Rules) -> i32 {
     }
 }
 
-/// Every term with its value from the attackers' point of view, and the total from the side to
-/// move's point of view (what [`evaluate`] returns).
-pub fn breakdown(board: &Board, rules: &Rules) -> (Vec<(&'static str, i32)>, i32) {
-    let mut list = Vec::new();
-    terms(board, rules, &WEIGHTS, |name, value| {
-        list.push((name, value))
-    });
-    (list, evaluate(board, rules))
+/// The evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(board: &Board, rules: &Rules) -> i32 {
+    evaluate_with(board, rules, &WEIGHTS)
 }
 
-/// The sum of the terms for the attackers, each also passed to `trace`.
-#[inline]
-pub fn terms(
-    board: &Board,
-    rules: &Rules,
-    w: &Weights,
-    mut trace: impl FnMut(&'static str, i32),
-) -> i32 {
-    let mut total = 0;
-    let mut add = |name, value| {
-        trace(name, value);
-        total += value;
-    };
-    let att = board.attackers();
-    let def = board.defenders();
-    add(
-        "material",
-        w.attacker * att.len() as i32 - w.defender * def.len() as i32,
-    );
-
-    if let Some(k) = board.king() {
-        let king_moves = board.king_moves(rules);
-        let escapes = (king_moves & board.edge_view()).len() as i32;
-        add("king escape squares", -w.king_escape_square * escapes);
-        add("king mobility", -w.king_mobility * king_moves.len() as i32);
-        let (f, r) = (k.file() as i32, k.rank() as i32);
-        let dist = f.min(8 - f).min(r).min(8 - r);
-        add("king distance to edge", w.king_edge_distance * dist);
-        let adjacent = (Bitboard::from_square(k).neighbours() & att).len() as i32;
-        add(
-            "attackers next to king",
-            w.king_adjacent_attacker * adjacent,
-        );
-        let near = (Bitboard(NEAR_RING[k.index()]) & att).len() as i32;
-        add("attackers near king", w.king_near_attacker * near);
-    }
-
-    let mobility = board.count_moves_of(rules, Side::Attackers) as i32
-        - board.count_moves_of(rules, Side::Defenders) as i32;
-    add("mobility", w.mobility * mobility);
-    let squares: i32 = att
-        .map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
-        .sum();
-    add("attacker squares", w.attacker_squares * squares);
-    let tempo = if board.side_to_move() == Side::Attackers {
-        w.tempo
-    } else {
-        -w.tempo
-    };
-    add("tempo", tempo);
-    total
+/// Every term (feature times weight) with its value from the attackers' point of view, and
+/// the total from the side to move's point of view (what [`evaluate`] returns).
+pub fn breakdown(board: &Board, rules: &Rules) -> (Vec<(&'static str, i32)>, i32) {
+    let f = features(board, rules);
+    let list = FEATURES
+        .iter()
+        .zip(f.iter().zip(WEIGHTS))
+        .map(|(&n, (&v, w))| (n, v * w))
+        .collect();
+    (list, evaluate(board, rules))
 }
 
 #[cfg(test)]
@@ -174,11 +149,21 @@ mod tests {
     #[test]
     fn breakdown_adds_up_to_evaluate() {
         let rules = Rules::default();
-        let b = Board::start(&rules);
-        let (list, total) = breakdown(&b, &rules);
-        let sum: i32 = list.iter().map(|&(_, v)| v).sum();
-        assert_eq!(sum, total);
-        assert!(list.iter().any(|&(n, _)| n == "material"));
+        for fen in [
+            "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b",
+            "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let (list, total) = breakdown(&b, &rules);
+            let sum: i32 = list.iter().map(|&(_, v)| v).sum();
+            let sign = if b.side_to_move() == Side::Attackers {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(sign * sum, total);
+            assert_eq!(list.len(), FEATURE_COUNT);
+        }
     }
 
     #[test]
@@ -187,10 +172,7 @@ mod tests {
         let b = Board::from_fen("3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b").unwrap();
         let w = Board::from_fen("3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w").unwrap();
         // Only the tempo term does not change sign with the side to move.
-        assert_eq!(
-            evaluate(&b, &rules) + evaluate(&w, &rules),
-            2 * WEIGHTS.tempo
-        );
+        assert_eq!(evaluate(&b, &rules) + evaluate(&w, &rules), 2 * WEIGHTS[11]);
     }
 
     #[test]
@@ -199,5 +181,23 @@ mod tests {
         let boxed = Board::from_fen("9/9/9/4b4/3bKb3/4b4/9/9/9 b").unwrap();
         let free = Board::from_fen("9/9/9/9/4K4/9/9/9/bbbb5 b").unwrap();
         assert!(evaluate(&boxed, &rules) > evaluate(&free, &rules));
+    }
+
+    #[test]
+    fn features_count_what_they_name() {
+        let rules = Rules::default();
+        // King on c3 with attackers on b3 and c4, a defender on d3, an attacker on a1 (edge).
+        let b = Board::from_fen("9/9/9/9/9/2b6/1bKw5/9/b8 b").unwrap();
+        let f = features(&b, &rules);
+        assert_eq!(f[0], 3, "attackers");
+        assert_eq!(f[1], 1, "defenders");
+        assert_eq!(f[4], 2, "king distance to edge");
+        assert_eq!(f[5], 2, "attackers next to king");
+        assert_eq!(f[7], 1, "defenders next to king");
+        assert_eq!(f[10], 1, "attackers on edge");
+        assert_eq!(f[11], 1, "tempo");
+        // the king moves down file c to c2, c1: c1 is an edge square; c2 sees a2 and i2
+        assert_eq!(f[3], 2, "king mobility");
+        assert_eq!(f[2], 1, "king escape squares");
     }
 }

@@ -24,6 +24,8 @@ enum Command {
     Match(tools::matches::MatchArgs),
     /// Write random, roughly balanced opening positions for matches.
     Openings(tools::openings::OpeningsArgs),
+    /// Fit the evaluation's weights to the results of self-play games.
+    Tune(tools::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +36,6 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => tools::perft::run(args),
         Some(Command::Match(args)) => tools::matches::run(args),
         Some(Command::Openings(args)) => tools::openings::run(args),
+        Some(Command::Tune(args)) => tools::tune::run(args),
     }
 }

@@ -4,3 +4,4 @@ pub mod bench;
 pub mod matches;
 pub mod openings;
 pub mod perft;
+pub mod tune;
