@@ -312,7 +312,7 @@ impl Board {
         }
         self.hash = hash;
         self.side = side.opponent();
-        self.plies += 1;
+        self.plies = self.plies.saturating_add(1);
         Bitboard(captured)
     }
 

@@ -297,7 +297,7 @@ impl Board {
     pub fn pass(&mut self) {
         self.side = self.side.opponent();
         self.hash ^= crate::zobrist::SIDE_KEY;
-        self.plies += 1;
+        self.plies = self.plies.saturating_add(1);
     }
 
     /// Whether `mv` is legal here; the error says why not.
