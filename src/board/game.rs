@@ -262,7 +262,10 @@ mod tests {
 
     #[test]
     fn the_ply_count_saturates_instead_of_overflowing() {
-        let rules = Rules { move_limit: 0, ..Rules::default() };
+        let rules = Rules {
+            move_limit: 0,
+            ..Rules::default()
+        };
         let fen = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967295";
         let mut game = Game::from_moves(rules, Some(fen), ["d1d3"]).unwrap();
         assert_eq!(game.board().plies(), u32::MAX);

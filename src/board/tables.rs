@@ -177,8 +177,9 @@ mod tests {
         assert_eq!(EDGE_VIEW[0b1_0000_0001], 0);
         // blocker at 3: positions 1, 2 see the low end; 4..7 see the high end; 3 itself too
         assert_eq!(EDGE_VIEW[0b0_0000_1000], 0b0_1111_1110);
-        // blockers at 2 and 6: 1 (low), 7 (high) only
-        assert_eq!(EDGE_VIEW[0b0_0100_0100], 0b0_1000_0010);
+        // blockers at 2 and 6: 1 and 2 see the low end, 6 and 7 the high end (a square's own
+        // piece does not block it), 3..5 nothing
+        assert_eq!(EDGE_VIEW[0b0_0100_0100], 0b0_1100_0110);
     }
 
     #[test]

@@ -1,0 +1,1430 @@
+//! The engine protocol, tested against the built `konakis` binary: scripted sessions for every
+//! command with their exact replies, response times while searching, legal answers in many
+//! random positions under several rule sets, a flood of malformed input, and bench.
+
+use konakis::perft::divide;
+use konakis::{Board, Game, Move, Rules, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+const START: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0";
+
+/// Every test holds this lock: the tests run one at a time, so that response times are not
+/// measured while other tests of this file keep both cores busy.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A running `konakis` with its input, its output as a stream of lines, and its error output
+/// gathered for a panic check.
+struct Konakis {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Konakis {
+    fn start() -> Konakis {
+        Konakis::with_args(&[])
+    }
+
+    fn with_args(args: &[&str]) -> Konakis {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("konakis starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if buf.last() == Some(&b'\n') {
+                            buf.pop();
+                        }
+                        let line = String::from_utf8(buf.clone()).expect("output is UTF-8");
+                        if tx.send(line).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let mut err = child.stderr.take().unwrap();
+        let sink = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        let stdin = child.stdin.take();
+        Konakis {
+            child,
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).expect("konakis reads its input");
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn next_within(&self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next line; fails the test after 20 s.
+    fn line(&self) -> String {
+        self.next_within(Duration::from_secs(20))
+            .expect("a reply within 20 s")
+    }
+
+    /// Lines up to and including the first for which `last` holds.
+    fn until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut v = Vec::new();
+        loop {
+            let l = self.line();
+            let end = last(&l);
+            v.push(l);
+            if end {
+                return v;
+            }
+        }
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut v = self.until(|l| l == "readyok");
+        v.pop();
+        v
+    }
+
+    /// Sends the commands, then `isready`, and checks that exactly `expected` came before
+    /// `readyok`.
+    fn expect(&mut self, commands: &[&str], expected: &[&str]) {
+        for c in commands {
+            self.send(c);
+        }
+        assert_eq!(self.sync(), expected, "replies to {commands:?}");
+    }
+
+    /// Lines up to and including `bestmove`.
+    fn search(&mut self, go: &str) -> Vec<String> {
+        self.send(go);
+        self.until(|l| l.starts_with("bestmove"))
+    }
+
+    /// Closes the input and waits for the process to end (at most `limit`).
+    fn close_and_wait(&mut self, limit: Duration) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "konakis did not exit within {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Konakis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The `d` reply for a board, under the given rules and status text.
+fn display(board: &Board, status: &str, rules: &Rules) -> Vec<String> {
+    let mut v: Vec<String> = board.diagram().lines().map(str::to_string).collect();
+    v.push(format!("Position: {}", board.to_fen()));
+    v.push(format!("Side to move: {}", board.side_to_move()));
+    v.push(format!("Plies: {}", board.plies()));
+    v.push(format!("Key: {:016x}", board.hash()));
+    v.push(format!(
+        "King: {}",
+        match board.king_open_lines() {
+            0 => "no open line to the edge".to_string(),
+            1 => "raichi (1 open line to the edge)".to_string(),
+            n => format!("tuichu ({n} open lines to the edge)"),
+        }
+    ));
+    v.push(format!("Status: {status}"));
+    v.push(format!("Rules: {rules}"));
+    v
+}
+
+/// Checks one `info` line of a search against the documented grammar.
+fn check_info(line: &str) {
+    let w: Vec<&str> = line.split(' ').collect();
+    assert_eq!(w[0], "info", "{line}");
+    if w[1] == "string" {
+        return;
+    }
+    if w.get(3) == Some(&"currmove") {
+        assert_eq!(w[1], "depth", "{line}");
+        w[2].parse::<u32>().expect(line);
+        Move::parse(w[4]).expect(line);
+        assert_eq!(w[5], "currmovenumber", "{line}");
+        w[6].parse::<u32>().expect(line);
+        assert_eq!(w.len(), 7, "{line}");
+        return;
+    }
+    let mut i = 1;
+    let take = |i: &mut usize, name: &str| {
+        assert_eq!(w[*i], name, "{line}");
+        let v = w[*i + 1];
+        *i += 2;
+        v
+    };
+    take(&mut i, "depth").parse::<u32>().expect(line);
+    take(&mut i, "seldepth").parse::<u32>().expect(line);
+    if w[i] == "multipv" {
+        take(&mut i, "multipv").parse::<u32>().expect(line);
+    }
+    assert_eq!(w[i], "score", "{line}");
+    assert!(w[i + 1] == "cp" || w[i + 1] == "mate", "{line}");
+    w[i + 2].parse::<i32>().expect(line);
+    i += 3;
+    if w[i] == "lowerbound" || w[i] == "upperbound" {
+        i += 1;
+    }
+    for name in ["nodes", "nps", "time", "hashfull"] {
+        take(&mut i, name).parse::<u64>().expect(line);
+    }
+    if i < w.len() {
+        assert_eq!(w[i], "pv", "{line}");
+        assert!(i + 1 < w.len(), "{line}: empty pv");
+        for m in &w[i + 1..] {
+            Move::parse(m).expect(line);
+        }
+    }
+}
+
+/// Checks a search's lines: info lines well formed, exactly one `bestmove`, last; returns the
+/// best move and the ponder move.
+fn check_search(lines: &[String]) -> (Option<Move>, Option<Move>) {
+    let (last, infos) = lines.split_last().unwrap();
+    for l in infos {
+        assert!(!l.starts_with("bestmove"), "two bestmoves: {lines:?}");
+        check_info(l);
+    }
+    let w: Vec<&str> = last.split(' ').collect();
+    assert_eq!(w[0], "bestmove", "{last}");
+    if w[1] == "(none)" {
+        assert_eq!(w.len(), 2, "{last}");
+        return (None, None);
+    }
+    let best = Move::parse(w[1]).expect(last);
+    let ponder = match w.len() {
+        2 => None,
+        4 => {
+            assert_eq!(w[2], "ponder", "{last}");
+            Some(Move::parse(w[3]).expect(last))
+        }
+        _ => panic!("bad bestmove line: {last}"),
+    };
+    (Some(best), ponder)
+}
+
+/// `setoption` lines that set every rule option to its value in `rules`.
+fn rule_options(rules: &Rules) -> Vec<String> {
+    rules
+        .to_string()
+        .split(' ')
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap();
+            format!("setoption name {name} value {value}")
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scripted sessions.
+
+#[test]
+fn uci_announces_identity_and_every_option() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("uci");
+    let lines = k.until(|l| l == "uciok");
+    let version = env!("CARGO_PKG_VERSION");
+    let mut expected = vec![
+        format!("id name Konakis {version}"),
+        "id author the Konakis developers".to_string(),
+        "option name Hash type spin default 16 min 1 max 16384".to_string(),
+        "option name Threads type spin default 1 min 1 max 512".to_string(),
+        "option name MultiPV type spin default 1 min 1 max 256".to_string(),
+        "option name Ponder type check default false".to_string(),
+        "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
+        "option name SMP Mode type combo default RootSplit var RootSplit var Lazy".to_string(),
+        "option name Clear Hash type button".to_string(),
+    ];
+    expected.extend(
+        [
+            "KingCapture type combo default Original var Original var English",
+            "FirstMove type combo default Attackers var Attackers var Defenders",
+            "KingArmed type check default true",
+            "ThroneHostile type check default false",
+            "KingReentersThrone type check default true",
+            "ThronePassable type check default true",
+            "ThroneGuardCapture type check default true",
+            "RepetitionDraw type spin default 3 min 2 max 10",
+            "MoveLimit type spin default 200 min 0 max 10000",
+            "Encirclement type check default false",
+        ]
+        .iter()
+        .map(|s| format!("option name {s}")),
+    );
+    expected.push("uciok".to_string());
+    assert_eq!(lines, expected);
+    k.expect(&[], &[]);
+}
+
+#[test]
+fn version_and_help_work() {
+    let _serial = serial();
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("konakis {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("bench") && help.contains("perft"), "{help}");
+}
+
+#[test]
+fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.expect(
+        &[
+            "setoption name Hash value 8",
+            "setoption name threads value 2",
+            "setoption NAME MultiPV VALUE 2",
+            "setoption name Ponder value TRUE",
+            "setoption name move overhead value 50",
+            "setoption name smp mode value lazy",
+            "setoption name Clear Hash",
+            "setoption name kingcapture value english",
+            "setoption name RepetitionDraw value 2",
+        ],
+        &[],
+    );
+    k.expect(
+        &[
+            "setoption name Hashes value 8",
+            "setoption name Hash value 0",
+            "setoption name Threads value many",
+            "setoption name KingCapture value Salmi",
+            "setoption name KingArmed value yes",
+            "setoption name MoveLimit value 10001",
+            "setoption name Hash",
+            "setoption name Clear Hash value now",
+            "setoption Hash 8",
+        ],
+        &[
+            "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
+             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, KingCapture, FirstMove, KingArmed, \
+             ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
+             RepetitionDraw, MoveLimit, Encirclement)",
+            "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \
+             to 16384)",
+            "info string error: setoption: invalid value 'many' for Threads (allowed: an integer \
+             from 1 to 512)",
+            "info string error: setoption: invalid value 'Salmi' for KingCapture (allowed: one of \
+             Original, English)",
+            "info string error: setoption: invalid value 'yes' for KingArmed (allowed: true or \
+             false)",
+            "info string error: setoption: invalid value '10001' for MoveLimit (allowed: an \
+             integer from 0 to 10000)",
+            "info string error: setoption: Hash needs a value (setoption name Hash value <an \
+             integer from 1 to 16384>)",
+            "info string error: setoption: invalid value 'now' for Clear Hash (allowed: no value \
+             (it is a button))",
+            "info string error: setoption: expected 'name', found 'Hash' (usage: setoption name \
+             <name> [value <value>])",
+        ],
+    );
+    // The valid settings took effect (MultiPV 2 shows in the info lines), the bad ones did not.
+    let lines = k.search("go depth 2");
+    check_search(&lines);
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    k.send("d");
+    let d = k.until(|l| l.starts_with("Rules:"));
+    assert!(
+        d.last().unwrap().contains("KingCapture=English")
+            && d.last().unwrap().contains("RepetitionDraw=2")
+            && d.last().unwrap().contains("KingArmed=true"),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn position_and_d_show_the_game() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::default();
+    // Before any position: the start position.
+    k.send("d");
+    let start = Board::start(&rules);
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(&start, "ongoing", &rules)
+    );
+    let d = display(&start, "ongoing", &rules);
+    assert_eq!(d[0], "   +-------------------+");
+    assert_eq!(d[5], " 5 | b b w w K w w b b |");
+    assert_eq!(d[11], "     a b c d e f g h i");
+    assert_eq!(d[12], format!("Position: {START}"));
+    assert_eq!(d[13], "Side to move: attackers");
+
+    k.send("position startpos moves d1d3 e3f3");
+    k.send("d");
+    let game = Game::from_moves(rules, None, ["d1d3", "e3f3"]).unwrap();
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(game.board(), "ongoing", &rules)
+    );
+
+    // A position string with moves, the `d1-d3` form, and raichi.
+    let fen = "9/9/9/9/4K4/b8/9/9/3b5 w 17";
+    k.send(&format!("position fen {fen} moves e5e4 a4-a5"));
+    k.send("d");
+    let game = Game::from_moves(rules, Some(fen), ["e5e4", "a4a5"]).unwrap();
+    let lines = k.until(|l| l.starts_with("Rules:"));
+    assert_eq!(lines, display(game.board(), "ongoing", &rules));
+    assert!(lines.contains(&"Plies: 19".to_string()), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("King: tuichu")),
+        "{lines:?}"
+    );
+
+    // A won game shows its result.
+    k.send("position fen 9/9/9/9/9/9/9/9/4K4 b");
+    k.send("d");
+    let lines = k.until(|l| l.starts_with("Rules:"));
+    assert!(
+        lines.contains(&"Status: defenders win: the king reached the edge".to_string()),
+        "{lines:?}"
+    );
+    // Raichi: exactly one open line.
+    k.send("position fen 4b4/9/9/9/b3K3b/9/9/9/9 w");
+    k.send("d");
+    let lines = k.until(|l| l.starts_with("Rules:"));
+    assert!(
+        lines.contains(&"King: raichi (1 open line to the edge)".to_string()),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn bad_positions_name_the_token_and_keep_the_previous_position() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::default();
+    k.expect(&["position startpos moves d1d3"], &[]);
+    k.expect(
+        &[
+            "position startpos moves d1d2 e3e2",
+            "position startpos moves d1d2 e6e1",
+            "position startpos moves d1d2 x9x9",
+            "position startpos moves d1d2 d2e3",
+            "position fen 3bbb3/4b4 b",
+            "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 x",
+            "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3",
+            "position fen 3bbb3/4b4/4w4/b3w3b/bbwwbwwbb/b3w3b/4w4/4b4/3bbb3 b",
+            "position fen",
+            "position startpos d1d2",
+            "position middlegame",
+            "position",
+            "position fen 9/9/9/9/9/9/9/9/4K4 b moves e1e2",
+        ],
+        &[
+            "info string error: position: move 2: e3e2 is not legal: e2 is occupied; the \
+             previous position stays",
+            "info string error: position: move 2: e6e1 is not legal: e1 is occupied; the \
+             previous position stays",
+            "info string error: position: move 2 'x9x9' is not a move: 'x9' is not a square",
+            "info string error: position: move 2 'd2e3' is not a move: pieces move along one \
+             rank or file",
+            "info string error: position: bad position string '3bbb3/4b4 b': the placement has 2 \
+             rank(s) separated by '/', expected 9",
+            "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
+             b3w3b/4w4/…': unknown side to move 'x' (expected b for attackers or w for defenders)",
+            "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
+             b3w3b/4w4/…': missing side to move after the placement (expected b or w)",
+            "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwbwwbb/\
+             b3w3b/4w4/…': a soldier ('b') stands on the throne e5",
+            "info string error: position: missing position string after fen (position \
+             startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+            "info string error: position: unexpected 'd1d2' after startpos (expected 'moves')",
+            "info string error: position: expected startpos or fen, found 'middlegame' \
+             (position startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+            "info string error: position: missing startpos or fen (position startpos|fen \
+             <placement> <side> [<plies>] [moves <move>…])",
+            "info string error: position: move 1: e1e2 comes after the end of the game \
+             (defenders win: the king reached the edge); the previous position stays",
+        ],
+    );
+    k.send("d");
+    let game = Game::from_moves(rules, None, ["d1d3"]).unwrap();
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(game.board(), "ongoing", &rules)
+    );
+}
+
+#[test]
+fn go_searches_and_answers_once_with_a_legal_move() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::default();
+    // `go` before any `position` searches the start position.
+    let lines = k.search("go depth 3");
+    let (best, ponder) = check_search(&lines);
+    assert!(lines.iter().filter(|l| l.starts_with("info depth")).count() >= 3);
+    let start = Board::start(&rules);
+    let best = best.unwrap();
+    start.check_move(&rules, best).unwrap();
+    if let Some(p) = ponder {
+        let mut after = start;
+        after.play(&rules, best);
+        after.check_move(&rules, p).unwrap();
+    }
+    // Nothing more follows the bestmove.
+    assert_eq!(k.sync(), Vec::<String>::new());
+
+    // Every kind of limit ends with a legal bestmove.
+    k.send("position startpos moves d1d3");
+    let game = Game::from_moves(rules, None, ["d1d3"]).unwrap();
+    for go in [
+        "go nodes 2000",
+        "go movetime 50",
+        "go wtime 300 btime 300 winc 10 binc 10",
+        "go wtime 300 btime 300 movestogo 1",
+        "go mate 1 depth 3",
+        "go depth 2 searchmoves e3f3 c5c1",
+        "go wtime -100 btime 0",
+    ] {
+        let lines = k.search(go);
+        let (best, _) = check_search(&lines);
+        game.board().check_move(&rules, best.unwrap()).unwrap();
+        if go.contains("searchmoves") {
+            assert!(["e3f3", "c5c1"].contains(&best.unwrap().to_string().as_str()));
+        }
+    }
+    // Errors in `go` start nothing.
+    k.expect(
+        &[
+            "go depth 0",
+            "go depth",
+            "go nodes lots",
+            "go fast",
+            "go searchmoves e9e8",
+            "go searchmoves",
+        ],
+        &[
+            "info string error: go: depth '0' is not an integer from 1 to 127",
+            "info string error: go: depth needs a value",
+            "info string error: go: nodes 'lots' is not an integer from 1 to 9223372036854775807",
+            "info string error: go: unknown parameter 'fast' (known: depth, nodes, movetime, \
+             wtime, btime, winc, binc, movestogo, infinite, ponder, mate, searchmoves, perft)",
+            "info string error: go: searchmoves: e9e8 is not legal: the piece on e9 belongs to \
+             the attackers, and the defenders are to move; no search started",
+            "info string error: go: searchmoves needs at least one move",
+        ],
+    );
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("setoption name MultiPV value 3");
+    let lines = k.search("go depth 3");
+    check_search(&lines);
+    for pv in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {pv} "))),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn game_over_positions_answer_none() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let cases = [
+        (
+            "position fen 9/9/9/9/9/9/9/9/4K4 b",
+            "defenders win: the king reached the edge",
+        ),
+        (
+            "position fen 9/9/9/9/4K4/9/9/9/9 b",
+            "defenders win: the attackers have no legal move",
+        ),
+        (
+            "position startpos moves d1d2 e3d3 d2d1 d3e3 d1d2 e3d3 d2d1 d3e3",
+            "draw: the same position occurred again (repetition)",
+        ),
+    ];
+    for (position, status) in cases {
+        k.send(position);
+        let lines = k.search("go depth 4");
+        assert_eq!(
+            lines,
+            [
+                format!("info string game over: {status}"),
+                "bestmove (none)".into()
+            ],
+            "{position}"
+        );
+        // Also under infinite: the answer waits for stop.
+        k.send("go infinite");
+        assert_eq!(k.line(), format!("info string game over: {status}"));
+        assert_eq!(k.next_within(Duration::from_millis(200)), None);
+        k.send("stop");
+        assert_eq!(k.line(), "bestmove (none)");
+    }
+    k.expect(
+        &[
+            "position startpos",
+            "setoption name MoveLimit value 2",
+            "position startpos moves d1d2 e3d3",
+        ],
+        &[],
+    );
+    let lines = k.search("go depth 1");
+    assert_eq!(
+        lines,
+        [
+            "info string game over: draw: the move limit was reached",
+            "bestmove (none)"
+        ]
+    );
+}
+
+#[test]
+fn rule_options_apply_to_the_current_game() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    // The moves stay legal under English captures: the game is replayed.
+    k.expect(
+        &[
+            "position startpos moves d1d3 e3f3",
+            "setoption name KingCapture value English",
+        ],
+        &[],
+    );
+    k.send("d");
+    let english = Rules {
+        king_capture: konakis::KingCapture::English,
+        ..Rules::default()
+    };
+    let game = Game::from_moves(english, None, ["d1d3", "e3f3"]).unwrap();
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(game.board(), "ongoing", &english)
+    );
+    // With the defenders first, the attackers' first move is illegal: back to the start.
+    k.expect(
+        &["setoption name FirstMove value Defenders"],
+        &[
+            "info string the 2 move(s) of the current game do not make a legal game under the \
+           new rules (move 1: d1d3 is not legal: the piece on d1 belongs to the attackers, and \
+           the defenders are to move); the position is now the game's start position",
+        ],
+    );
+    let rules = Rules {
+        first_move: konakis::Side::Defenders,
+        ..english
+    };
+    k.send("d");
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(&Board::start(&rules), "ongoing", &rules)
+    );
+    // A position string keeps its own side to move.
+    k.send(&format!("position fen {START} moves d1d3"));
+    k.expect(&["setoption name FirstMove value Attackers"], &[]);
+}
+
+#[test]
+fn ucinewgame_forgets_the_game() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.expect(&["position startpos moves d1d3", "ucinewgame"], &[]);
+    k.send("d");
+    let rules = Rules::default();
+    assert_eq!(
+        k.until(|l| l.starts_with("Rules:")),
+        display(&Board::start(&rules), "ongoing", &rules)
+    );
+    k.expect(
+        &["ucinewgame now"],
+        &["info string error: ucinewgame: unexpected 'now' (it takes no arguments)"],
+    );
+}
+
+#[test]
+fn eval_lists_its_terms() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::default();
+    let board = Board::start(&rules);
+    let (terms, total) = konakis::eval::breakdown(&board, &rules);
+    k.send("eval");
+    let lines = k.until(|l| l.starts_with("Evaluation:"));
+    assert_eq!(lines.len(), terms.len() + 3, "{lines:?}");
+    assert!(lines[0].starts_with("term (attackers' view)"));
+    for ((name, value), line) in terms.iter().zip(&lines[1..]) {
+        let (n, v) = line.rsplit_once(' ').unwrap();
+        assert_eq!(n.trim_end(), *name);
+        assert_eq!(v.parse::<i32>().unwrap(), *value);
+    }
+    let sum: i32 = terms.iter().map(|t| t.1).sum();
+    assert!(lines[terms.len() + 1].ends_with(&format!(" {sum}")));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("Evaluation: {total} cp for the side to move (attackers)")
+    );
+}
+
+#[test]
+fn go_perft_prints_the_split_and_the_total() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::default();
+    k.send("go perft 3");
+    let lines = k.until(|l| l.starts_with("Nodes searched"));
+    let start = Board::start(&rules);
+    let mut expected: Vec<String> = divide(&start, &rules, 3)
+        .iter()
+        .map(|(m, n)| format!("{m}: {n}"))
+        .collect();
+    assert_eq!(expected.len(), 80);
+    expected.push(String::new());
+    expected.push("Nodes searched: 353200".into());
+    assert_eq!(lines, expected);
+    // Under other rules, from the current position.
+    let hub = Rules::tafl_hub();
+    for line in rule_options(&hub) {
+        k.send(&line);
+    }
+    k.send("position startpos moves d1d3 e3f3");
+    k.send("go perft 2");
+    let game = Game::from_moves(hub, None, ["d1d3", "e3f3"]).unwrap();
+    let total: u64 = divide(game.board(), &hub, 2).iter().map(|x| x.1).sum();
+    let lines = k.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {total}"));
+    k.expect(
+        &["go perft 0", "go perft", "go perft 3 more"],
+        &[
+            "info string error: go: perft depth '0' is not an integer from 1 to 20",
+            "info string error: go: perft needs a depth (go perft <depth>)",
+            "info string error: go: unexpected 'more' after the perft depth",
+        ],
+    );
+    // A long perft is stopped by `stop` and answers isready meanwhile.
+    k.send("go perft 7");
+    let lines = k.sync();
+    assert!(lines.iter().all(|l| l.contains(": ")), "{lines:?}");
+    k.send("stop");
+    assert_eq!(
+        k.until(|l| l == "info string perft stopped")
+            .last()
+            .unwrap(),
+        "info string perft stopped"
+    );
+    k.expect(&[], &[]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// While searching.
+
+#[test]
+fn isready_and_stop_answer_at_once_during_an_infinite_search() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.expect(&["position startpos"], &[]);
+    for _ in 0..5 {
+        k.send("go infinite");
+        std::thread::sleep(Duration::from_millis(150));
+        let t = Instant::now();
+        k.send("isready");
+        let lines = k.until(|l| l == "readyok");
+        let ready = t.elapsed();
+        assert!(ready < Duration::from_millis(100), "isready took {ready:?}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        // No bestmove before stop.
+        std::thread::sleep(Duration::from_millis(100));
+        let t = Instant::now();
+        k.send("stop");
+        let lines = k.until(|l| l.starts_with("bestmove"));
+        let stopped = t.elapsed();
+        assert!(stopped < Duration::from_millis(50), "stop took {stopped:?}");
+        check_search(&lines);
+    }
+}
+
+#[test]
+fn refusals_while_searching_leave_everything_as_it_was() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("go infinite");
+    for c in [
+        "setoption name Hash value 1",
+        "setoption name KingCapture value English",
+        "go depth 1",
+        "ucinewgame",
+        "go perft 1",
+        "bench 1",
+    ] {
+        k.send(c);
+    }
+    let replies: Vec<String> = k
+        .sync()
+        .into_iter()
+        .filter(|l| !l.starts_with("info depth"))
+        .collect();
+    assert_eq!(
+        replies,
+        [
+            "info string error: setoption: a search is running (send stop first); nothing \
+             changed",
+            "info string error: setoption: a search is running (send stop first); nothing \
+             changed",
+            "info string error: go: a search is running (send stop first); nothing changed",
+            "info string error: ucinewgame: a search is running (send stop first); nothing \
+             changed",
+            "info string error: go perft: a search is running (send stop first); nothing \
+             changed",
+            "info string error: bench: a search is running (send stop first); nothing changed",
+        ],
+    );
+    // The first search goes on until stop, and answers once.
+    let lines = k.search("stop");
+    let (best, _) = check_search(&lines);
+    Board::start(&Rules::default())
+        .check_move(&Rules::default(), best.unwrap())
+        .unwrap();
+    assert_eq!(k.sync(), Vec::<String>::new());
+    k.send("d");
+    let d = k.until(|l| l.starts_with("Rules:"));
+    assert!(d.last().unwrap().contains("KingCapture=Original"), "{d:?}");
+    // `stop` with nothing running is ignored; so is a second one.
+    k.expect(&["stop", "stop"], &[]);
+    k.expect(
+        &["ponderhit"],
+        &["info string error: ponderhit: no ponder search is running (go ponder starts one)"],
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("setoption name Ponder value true");
+    k.send("position startpos moves d1d3");
+    k.send("go ponder wtime 200 btime 200");
+    // Info lines may come; no bestmove.
+    let lines = k.sync();
+    assert!(lines.iter().all(|l| l.starts_with("info ")), "{lines:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    // Still no bestmove after more than the clock: it is pondering.
+    let mut seen = Vec::new();
+    while let Some(l) = k.next_within(Duration::from_millis(10)) {
+        seen.push(l);
+    }
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    let t = Instant::now();
+    k.send("ponderhit");
+    let lines = k.until(|l| l.starts_with("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+    check_search(&lines);
+    // Ponder then stop.
+    k.send("go ponder wtime 10000 btime 10000");
+    std::thread::sleep(Duration::from_millis(50));
+    let lines = k.search("stop");
+    check_search(&lines);
+}
+
+#[test]
+fn movetime_and_clocks_are_kept() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("position startpos");
+    for (go, limit) in [
+        ("go movetime 200", 250),
+        ("go movetime 20", 70),
+        ("go wtime 1000 btime 1000", 1000),
+        ("go wtime 100000 btime 300 binc 0", 300),
+    ] {
+        let t = Instant::now();
+        let lines = k.search(go);
+        let took = t.elapsed();
+        check_search(&lines);
+        assert!(took < Duration::from_millis(limit), "{go}: {took:?}");
+    }
+}
+
+#[test]
+fn quit_ends_at_once_even_mid_search_and_end_of_input_ends_cleanly() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send("setoption name Threads value 2");
+    k.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    k.send("quit");
+    let status = k.close_and_wait(Duration::from_secs(2));
+    assert!(status.success());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+
+    // End of input after a finite search: the search finishes and answers first.
+    let mut k = Konakis::start();
+    k.send("go depth 3");
+    let status = k.close_and_wait(Duration::from_secs(20));
+    assert!(status.success());
+    let mut rest = Vec::new();
+    while let Some(l) = k.next_within(Duration::from_millis(100)) {
+        rest.push(l);
+    }
+    assert!(rest.last().unwrap().starts_with("bestmove"), "{rest:?}");
+
+    // End of input during an infinite search: stopped, answered, ended.
+    let mut k = Konakis::start();
+    k.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(k.close_and_wait(Duration::from_secs(2)).success());
+    let mut rest = Vec::new();
+    while let Some(l) = k.next_within(Duration::from_millis(100)) {
+        rest.push(l);
+    }
+    assert!(rest.last().unwrap().starts_with("bestmove"), "{rest:?}");
+
+    // Nothing at all.
+    let mut k = Konakis::start();
+    assert!(k.close_and_wait(Duration::from_secs(2)).success());
+    assert_eq!(k.next_within(Duration::from_millis(100)), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input.
+
+#[test]
+fn junk_lines_get_one_error_each() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.send_bytes(b"\n   \n\t\n");
+    k.send_bytes(b"hello world\n");
+    k.send_bytes(b"  isready  \n");
+    assert_eq!(
+        k.until(|l| l == "readyok"),
+        ["info string error: unknown command 'hello'", "readyok"]
+    );
+    k.send_bytes(b"\xff\xfe\x00junk\r\n");
+    k.send_bytes(b"UCI\n");
+    let mut long = b"position startpos moves ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 100_000));
+    long.push(b'\n');
+    k.send_bytes(&long);
+    let long_word: Vec<u8> = std::iter::repeat_n(b'q', 100_000).chain([b'\n']).collect();
+    k.send_bytes(&long_word);
+    let many_moves = format!("position startpos moves {}", "d1d2 d2d1 ".repeat(10_000));
+    k.send(&many_moves);
+    assert_eq!(
+        k.sync(),
+        [
+            "info string error: unknown command '\u{fffd}\u{fffd}\\u{0}junk'",
+            "info string error: unknown command 'UCI'",
+            "info string error: position: move 1 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' is \
+             not a move (expected e.g. d1d3 or d1-d3)",
+            "info string error: unknown command \
+             'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq…'",
+            "info string error: position: move 2: d2d1 is not legal: the piece on d2 belongs to \
+             the attackers, and the defenders are to move; the previous position stays",
+        ]
+    );
+    // A line beyond the limit is dropped whole.
+    let mut huge = b"go perft 1 ".to_vec();
+    huge.extend(std::iter::repeat_n(b'7', 2 << 20));
+    huge.push(b'\n');
+    k.send_bytes(&huge);
+    assert_eq!(
+        k.sync(),
+        [format!(
+            "info string error: line of {} bytes ignored (longer than 1048576 bytes)",
+            huge.len() - 1
+        )]
+    );
+}
+
+/// A line that the engine would read as `quit`.
+fn is_quit(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words == ["quit"]
+}
+
+/// Real commands to mutate.
+const SEEDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "d",
+    "eval",
+    "stop",
+    "ponderhit",
+    "position startpos",
+    "position startpos moves d1d3 e3f3 d3d2",
+    "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w 12 moves e3d3",
+    "position fen 9/9/9/9/4K4/b8/9/9/3b5 w 17 moves e5e4",
+    "setoption name Hash value 4",
+    "setoption name Threads value 2",
+    "setoption name MultiPV value 3",
+    "setoption name Ponder value true",
+    "setoption name Move Overhead value 10",
+    "setoption name SMP Mode value Lazy",
+    "setoption name Clear Hash",
+    "setoption name KingCapture value English",
+    "setoption name FirstMove value Defenders",
+    "setoption name KingArmed value false",
+    "setoption name ThroneHostile value true",
+    "setoption name KingReentersThrone value false",
+    "setoption name ThronePassable value false",
+    "setoption name ThroneGuardCapture value false",
+    "setoption name RepetitionDraw value 2",
+    "setoption name MoveLimit value 5",
+    "setoption name Encirclement value true",
+    "go depth 2",
+    "go nodes 500",
+    "go movetime 5",
+    "go wtime 100 btime 100 winc 1 binc 1 movestogo 3",
+    "go infinite",
+    "go ponder wtime 50 btime 50",
+    "go mate 1",
+    "go searchmoves d1d3 e1e2 depth 2",
+    "go perft 2",
+    "bench 1",
+];
+
+const WORDS: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "3",
+    "+7",
+    "-99999999999",
+    "4294967296",
+    "18446744073709551616",
+    "99999999999999999999999999",
+    "1e9",
+    "0x10",
+    "NaN",
+    "true",
+    "value",
+    "name",
+    "moves",
+    "fen",
+    "startpos",
+    "depth",
+    "infinite",
+    "searchmoves",
+    "perft",
+    "e5e5",
+    "z9z1",
+    "d1-d3",
+    "d1d3",
+    "K",
+    "/",
+    "9/9/9",
+];
+
+fn random_word(rng: &mut StdRng) -> Vec<u8> {
+    match rng.random_range(0..4) {
+        0 | 1 => WORDS[rng.random_range(0..WORDS.len())].as_bytes().to_vec(),
+        2 => (0..rng.random_range(1..12))
+            .map(|_| rng.random_range(b'!'..=b'~'))
+            .collect(),
+        _ => (0..rng.random_range(1..8)).map(|_| rng.random()).collect(),
+    }
+}
+
+/// A mutated command, random bytes, or (rarely) a huge line.
+fn random_line(rng: &mut StdRng) -> Vec<u8> {
+    let kind = rng.random_range(0..100);
+    let mut line: Vec<u8> = if kind < 70 {
+        let seed = SEEDS[rng.random_range(0..SEEDS.len())];
+        let mut words: Vec<Vec<u8>> = seed.split(' ').map(|w| w.as_bytes().to_vec()).collect();
+        for _ in 0..rng.random_range(0..4) {
+            let n = words.len();
+            match rng.random_range(0..7) {
+                0 if n > 1 => {
+                    words.remove(rng.random_range(0..n));
+                }
+                1 => {
+                    let w = words[rng.random_range(0..n)].clone();
+                    words.insert(rng.random_range(0..=n), w);
+                }
+                2 if n > 1 => words.swap(rng.random_range(0..n), rng.random_range(0..n)),
+                3 | 4 => {
+                    let i = rng.random_range(0..n);
+                    words[i] = random_word(rng);
+                }
+                5 => {
+                    let w = random_word(rng);
+                    words.insert(rng.random_range(0..=n), w);
+                }
+                _ => {
+                    let i = rng.random_range(0..n);
+                    words[i].make_ascii_uppercase();
+                }
+            }
+        }
+        let mut line = words.join(&b' ');
+        if rng.random_range(0..10) == 0 && !line.is_empty() {
+            line.truncate(rng.random_range(0..line.len()));
+        }
+        line
+    } else if kind < 98 {
+        (0..rng.random_range(0..200))
+            .map(|_| rng.random())
+            .collect()
+    } else {
+        let mut line = SEEDS[rng.random_range(0..SEEDS.len())].as_bytes().to_vec();
+        while line.len() < 100_000 {
+            line.push(b' ');
+            line.extend(random_word(rng));
+        }
+        line
+    };
+    line.retain(|&b| b != b'\n');
+    line
+}
+
+#[test]
+fn ten_thousand_bad_lines_do_not_hurt() {
+    let _serial = serial();
+    let mut rng = StdRng::seed_from_u64(0x6b6f6e616b6973);
+    let mut k = Konakis::start();
+    let mut sent = 0;
+    let mut input = Vec::new();
+    while sent < 10_000 {
+        let line = random_line(&mut rng);
+        if is_quit(&line) {
+            continue;
+        }
+        input.extend_from_slice(&line);
+        input.push(b'\n');
+        sent += 1;
+        // Searches and tools started by the junk are stopped now and then.
+        if sent % 25 == 0 {
+            input.extend_from_slice(b"stop\n");
+        }
+        if input.len() > 64 * 1024 {
+            k.send_bytes(&input);
+            input.clear();
+        }
+    }
+    k.send_bytes(&input);
+    k.send("stop");
+    // The junk holds `isready` lines too: wait for an answer no junk line can give.
+    k.send("end-of-junk");
+    let before = k.until(|l| l == "info string error: unknown command 'end-of-junk'");
+    assert!(before.len() > 1000, "{}", before.len());
+    // The junk did reach the engine's every part: searches, tools, errors.
+    let count = |p: &str| before.iter().filter(|l| l.starts_with(p)).count();
+    assert!(count("bestmove") >= 50, "{}", count("bestmove"));
+    assert!(count("Nodes searched") >= 5, "{}", count("Nodes searched"));
+    assert!(
+        count("info string error") >= 1000,
+        "{}",
+        count("info string error")
+    );
+    assert_eq!(k.sync(), Vec::<String>::new());
+    assert!(
+        k.child.try_wait().unwrap().is_none(),
+        "konakis is still running"
+    );
+    // Back to the reference rules, then the start position's perft.
+    for line in rule_options(&Rules::default()) {
+        k.send(&line);
+    }
+    k.expect(&["position startpos"], &[]);
+    k.send("go perft 3");
+    let lines = k.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.len(), 82);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 353200");
+    k.expect(&[], &[]);
+    let stderr = k.stderr_text();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    k.send("quit");
+    assert!(k.close_and_wait(Duration::from_secs(5)).success());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal answers everywhere.
+
+#[test]
+fn every_bestmove_is_legal_in_random_positions_under_several_rule_sets() {
+    let _serial = serial();
+    let mut rng = StdRng::seed_from_u64(20_240_601);
+    let rule_sets = [
+        Rules::default(),
+        Rules::tafl_hub(),
+        Rules::encyclopedia(),
+        Rules::opentafl(),
+        Rules {
+            king_capture: konakis::KingCapture::English,
+            throne_passable: false,
+            king_reenters_throne: false,
+            repetition_draw: 2,
+            move_limit: 40,
+            ..Rules::default()
+        },
+    ];
+    let mut k = Konakis::start();
+    let mut searched = 0;
+    let mut over = 0;
+    for (r, rules) in rule_sets.iter().enumerate() {
+        // From the start position a rule change needs no replay (and so says nothing).
+        k.send("position startpos");
+        for line in rule_options(rules) {
+            k.send(&line);
+        }
+        for i in 0..80 {
+            // A random game, mostly random moves, cut at a random ply; sometimes from a
+            // position string, so that plies and side come from the string.
+            let from_fen = i % 3 == 0;
+            let start = if from_fen {
+                let mut b = Board::start(rules);
+                for _ in 0..rng.random_range(0..6) {
+                    let moves = b.legal_moves(rules);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    b.play(rules, moves[rng.random_range(0..moves.len())]);
+                }
+                Some(b.to_fen())
+            } else {
+                None
+            };
+            let mut game = Game::from_moves(*rules, start.as_deref(), []).unwrap();
+            let plies = rng.random_range(0..60);
+            let mut played: Vec<String> = Vec::new();
+            while played.len() < plies && game.status() == Status::Ongoing {
+                let moves = game.board().legal_moves(rules);
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.play(mv).unwrap();
+                played.push(mv.to_string());
+            }
+            let head = match &start {
+                Some(fen) => format!("position fen {fen}"),
+                None => "position startpos".to_string(),
+            };
+            let position = if played.is_empty() {
+                head
+            } else {
+                format!("{head} moves {}", played.join(" "))
+            };
+            k.send(&position);
+            let go = match (r + i) % 4 {
+                0 => "go depth 1".to_string(),
+                1 => "go depth 2".to_string(),
+                2 => "go depth 3".to_string(),
+                _ => format!("go nodes {}", rng.random_range(1..3000)),
+            };
+            let lines = k.search(&go);
+            let (best, ponder) = check_search(&lines);
+            let status = game.status();
+            if status.is_over() {
+                over += 1;
+                assert_eq!(
+                    lines,
+                    [
+                        format!("info string game over: {status}"),
+                        "bestmove (none)".into()
+                    ],
+                    "{position}"
+                );
+                continue;
+            }
+            searched += 1;
+            let best = best.unwrap_or_else(|| panic!("{position}: {lines:?}"));
+            game.board()
+                .check_move(rules, best)
+                .unwrap_or_else(|e| panic!("{position} {go}: {e}"));
+            if let Some(p) = ponder {
+                let mut after = game.clone();
+                if after.play(best).unwrap() == Status::Ongoing {
+                    after
+                        .board()
+                        .check_move(rules, p)
+                        .unwrap_or_else(|e| panic!("{position} {go}: ponder {e}"));
+                }
+            }
+        }
+    }
+    assert!(searched >= 300, "{searched} searched, {over} over");
+    assert!(over > 0, "some random games ended");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bench.
+
+fn nodes_of(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .expect("a Nodes searched line")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn bench_gives_the_same_count_every_time() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    // A game, a table and options that bench must not depend on.
+    k.send("setoption name Threads value 2");
+    k.send("setoption name Hash value 1");
+    k.send("setoption name KingCapture value English");
+    k.send("position startpos moves d1d3");
+    k.search("go depth 4");
+    k.send("bench 5");
+    let first = k.until(|l| l.starts_with("Nodes/second"));
+    let positions = first
+        .iter()
+        .filter(|l| l.starts_with("info string bench position"))
+        .count();
+    assert!(positions >= 20, "{first:?}");
+    let n = first.len();
+    assert!(first[n - 3].starts_with("Total time (ms): "));
+    assert!(first[n - 2].starts_with("Nodes searched: "));
+    k.send("bench 5");
+    let second = k.until(|l| l.starts_with("Nodes/second"));
+    assert_eq!(nodes_of(&first), nodes_of(&second));
+    assert!(nodes_of(&first) > 0);
+    k.expect(
+        &["bench 0", "bench five", "bench 3 4"],
+        &[
+            "info string error: bench: depth '0' is not an integer from 1 to 30",
+            "info string error: bench: depth 'five' is not an integer from 1 to 30",
+            "info string error: bench: unexpected '4' (usage: bench [depth])",
+        ],
+    );
+    // The command line gives the same count as the protocol.
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(["bench", "--depth", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(nodes_of(&stdout), nodes_of(&first), "{stdout:?}");
+    assert!(stdout.iter().any(|l| l.starts_with("Nodes/second: ")));
+    // A bench is stopped by stop, and isready is answered while it runs.
+    k.send("bench 12");
+    let lines = k.sync();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info string bench position")),
+        "{lines:?}"
+    );
+    k.send("stop");
+    k.until(|l| l == "info string bench stopped");
+    k.expect(&[], &[]);
+}
+
+#[test]
+fn settings_survive_a_session_of_ordinary_use() {
+    let _serial = serial();
+    // A GUI-like session: new game, moves, clocks, every reply checked for form.
+    let mut k = Konakis::start();
+    k.send("uci");
+    k.until(|l| l == "uciok");
+    k.expect(&["setoption name Hash value 8", "ucinewgame"], &[]);
+    let rules = Rules::default();
+    let mut game = Game::start(rules);
+    let mut moves: Vec<String> = Vec::new();
+    while game.status() == Status::Ongoing && moves.len() < 16 {
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        k.send(&position);
+        let lines = k.search("go wtime 2000 btime 2000 winc 20 binc 20");
+        let (best, _) = check_search(&lines);
+        let best = best.unwrap();
+        game.play(best).unwrap();
+        moves.push(best.to_string());
+    }
+}
