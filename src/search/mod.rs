@@ -162,8 +162,12 @@ pub(crate) struct Shared {
 
 impl Shared {
     fn new(hash_mib: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    fn with_table(tt: TranspositionTable) -> Shared {
         Shared {
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -299,7 +303,15 @@ impl Engine {
         }
         self.wait();
         if settings.hash_mib != self.settings.hash_mib {
-            self.shared = Arc::new(Shared::new(settings.hash_mib));
+            // Free the old table first, so that resizing needs no room for both.
+            self.shared = Arc::new(Shared::new(1));
+            match TranspositionTable::try_new(settings.hash_mib) {
+                Ok(table) => self.shared = Arc::new(Shared::with_table(table)),
+                Err(e) => {
+                    self.shared = Arc::new(Shared::new(self.settings.hash_mib));
+                    return Err(e);
+                }
+            }
         }
         if settings.threads != self.settings.threads {
             self.pool = make_pool(settings.threads);
@@ -367,6 +379,12 @@ impl Engine {
     ) -> Result<(), String> {
         if self.is_searching() {
             return Err("a search is already running".into());
+        }
+        if !limits.searchmoves.is_empty() {
+            let legal = game.board().legal_moves(game.rules());
+            if !limits.searchmoves.iter().any(|m| legal.contains(m)) {
+                return Err("none of the searchmoves is legal here".into());
+            }
         }
         self.wait();
         let shared = Arc::clone(&self.shared);

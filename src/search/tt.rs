@@ -86,23 +86,35 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `mib` MiB (at least one bucket).
+    /// A table of at most `mib` MiB (at least one bucket). Panics if the memory cannot be had;
+    /// see [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1) * 1024 * 1024;
-        let buckets = (bytes / (16 * BUCKET)).next_power_of_two();
+        TranspositionTable::try_new(mib).expect("memory for the transposition table")
+    }
+
+    /// A table of at most `mib` MiB (at least one bucket), or an error if the memory cannot be
+    /// had.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let bytes = mib.max(1).saturating_mul(1024 * 1024);
+        let buckets = (bytes / (16 * BUCKET))
+            .checked_next_power_of_two()
+            .unwrap_or(1 << 40);
         let buckets = if buckets * 16 * BUCKET > bytes {
             buckets / 2
         } else {
             buckets
         }
         .max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
         slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             mask: buckets - 1,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Size in bytes.
@@ -303,6 +315,11 @@ mod tests {
         assert_eq!(score_from_tt(score_to_tt(win, 3), 3), win);
         assert_eq!(score_from_tt(score_to_tt(-win, 5), 5), -win);
         assert_eq!(score_to_tt(123, 9), 123);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        assert!(TranspositionTable::try_new(usize::MAX / (1 << 20)).is_err());
     }
 
     #[test]
