@@ -1,0 +1,433 @@
+//! One engine as a child process: start-up and the `uci` handshake, lines sent and received
+//! with hard deadlines, and a clean (or forced) end.
+//!
+//! A reader thread per engine turns its stdout into timestamped lines on a channel, so a
+//! move's time is measured when its line arrives, not when the game thread gets round to it,
+//! and waiting never blocks past a deadline. Engines run in their own process group: Ctrl-C in
+//! the terminal reaches the runner only, which then ends them itself.
+
+use super::config::EngineSpec;
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Longest line kept from an engine; the rest of a longer line is dropped.
+const MAX_LINE: usize = 64 * 1024;
+/// Stderr lines kept to explain a crash.
+const STDERR_TAIL: usize = 8;
+/// How often a wait looks at the stop flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// What came from an engine's stdout: the lines of one read (so lines written together are
+/// seen together), with the time they arrived; or the end of the output.
+enum Event {
+    Lines(Instant, Vec<String>),
+    Closed,
+}
+
+/// Why a wait for an engine ended without the line it waited for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Nothing suitable before the deadline.
+    Timeout,
+    /// The engine closed its output or its input: it has exited or is exiting. The text says
+    /// how (exit status, last lines of stderr).
+    Exited(String),
+    /// The match is stopping.
+    Aborted,
+}
+
+/// A shared log of every line exchanged (`--log`).
+pub struct Log {
+    file: Mutex<std::io::BufWriter<File>>,
+    start: Instant,
+}
+
+impl Log {
+    /// Creates (truncates) the log file.
+    pub fn create(path: &std::path::Path) -> Result<Log, String> {
+        let f =
+            File::create(path).map_err(|e| format!("cannot create log {}: {e}", path.display()))?;
+        Ok(Log {
+            file: Mutex::new(std::io::BufWriter::new(f)),
+            start: Instant::now(),
+        })
+    }
+
+    fn write(&self, who: &str, dir: &str, line: &str) {
+        if let Ok(mut f) = self.file.lock() {
+            let t = self.start.elapsed().as_secs_f64();
+            let _ = writeln!(f, "{t:10.3} {who} {dir} {line}");
+            let _ = f.flush();
+        }
+    }
+}
+
+/// What the engine announced in its `uci` reply.
+#[derive(Clone, Debug, Default)]
+pub struct Identity {
+    /// `id name …`.
+    pub name: Option<String>,
+    /// The names of its `option name … type …` lines.
+    pub options: Vec<String>,
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    /// The engine's name in the match (for the log).
+    label: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    /// Lines received but not yet read.
+    pending: VecDeque<(Instant, String)>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    log: Option<Arc<Log>>,
+    closed: bool,
+}
+
+impl EngineProcess {
+    /// Starts the program. Fails when it cannot be started at all.
+    pub fn spawn(spec: &EngineSpec, log: Option<Arc<Log>>) -> Result<EngineProcess, String> {
+        let mut cmd = Command::new(&spec.cmd);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            cmd.current_dir(dir);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", spec.cmd.display()))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let stdin = child.stdin.take();
+        let (tx, events) = channel();
+        std::thread::Builder::new()
+            .name(format!("{}-out", spec.name))
+            .spawn(move || {
+                let mut reader = BufReader::with_capacity(1 << 16, stdout);
+                let mut buf = Vec::with_capacity(256);
+                loop {
+                    // One blocking read, then every complete line already buffered.
+                    let mut lines = Vec::new();
+                    let mut closed = false;
+                    let mut now = Instant::now();
+                    loop {
+                        buf.clear();
+                        match read_line_capped(&mut reader, &mut buf) {
+                            Ok(0) | Err(_) => {
+                                closed = true;
+                                break;
+                            }
+                            Ok(_) => {
+                                if lines.is_empty() {
+                                    now = Instant::now();
+                                }
+                                let text = String::from_utf8_lossy(&buf);
+                                lines.push(text.trim_end_matches(['\n', '\r']).to_string());
+                            }
+                        }
+                        if !reader.buffer().contains(&b'\n') {
+                            break;
+                        }
+                    }
+                    if !lines.is_empty() && tx.send(Event::Lines(now, lines)).is_err() {
+                        return;
+                    }
+                    if closed {
+                        let _ = tx.send(Event::Closed);
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        let err_log = log.clone();
+        let err_label = spec.name.clone();
+        std::thread::Builder::new()
+            .name(format!("{}-err", spec.name))
+            .spawn(move || {
+                let mut reader = BufReader::new(stderr);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match read_line_capped(&mut reader, &mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&buf);
+                            let line = text.trim_end_matches(['\n', '\r']).to_string();
+                            if let Some(log) = &err_log {
+                                log.write(&err_label, "!>", &line);
+                            }
+                            if let Ok(mut t) = tail.lock() {
+                                if t.len() == STDERR_TAIL {
+                                    t.pop_front();
+                                }
+                                t.push_back(line);
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+        Ok(EngineProcess {
+            label: spec.name.clone(),
+            child,
+            stdin,
+            events,
+            pending: VecDeque::new(),
+            stderr_tail,
+            log,
+            closed: false,
+        })
+    }
+
+    /// Sends one line (a newline is added) and flushes.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        if let Some(log) = &self.log {
+            log.write(&self.label, "<", line);
+        }
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Failure::Exited(self.exit_description()));
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
+            self.stdin = None;
+            return Err(Failure::Exited(self.exit_description()));
+        }
+        Ok(())
+    }
+
+    /// The next line, waiting at most until `deadline` and giving up when `abort` is set.
+    pub fn recv(
+        &mut self,
+        deadline: Instant,
+        abort: &AtomicBool,
+    ) -> Result<(Instant, String), Failure> {
+        loop {
+            if let Some((t, line)) = self.pending.pop_front() {
+                if let Some(log) = &self.log {
+                    log.write(&self.label, ">", &line);
+                }
+                return Ok((t, line));
+            }
+            if self.closed {
+                return Err(Failure::Exited(self.exit_description()));
+            }
+            if abort.load(Ordering::Relaxed) {
+                return Err(Failure::Aborted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Timeout);
+            }
+            match self.events.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Event::Lines(t, lines)) => {
+                    self.pending.extend(lines.into_iter().map(|l| (t, l)));
+                }
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    self.closed = true;
+                    return Err(Failure::Exited(self.exit_description()));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Drops lines that have already arrived (stale output, such as a second `bestmove`), so
+    /// that the next answer belongs to the next command.
+    pub fn drain(&mut self) {
+        while let Ok(event) = self.events.try_recv() {
+            match event {
+                Event::Lines(t, lines) => self.pending.extend(lines.into_iter().map(|l| (t, l))),
+                Event::Closed => {
+                    self.closed = true;
+                    break;
+                }
+            }
+        }
+        for (_, line) in self.pending.drain(..) {
+            if let Some(log) = &self.log {
+                log.write(&self.label, "> (stale)", &line);
+            }
+        }
+    }
+
+    /// Waits for a line whose first word is `word`, skipping others.
+    pub fn wait_for(
+        &mut self,
+        word: &str,
+        deadline: Instant,
+        abort: &AtomicBool,
+    ) -> Result<(Instant, String), Failure> {
+        loop {
+            let (t, line) = self.recv(deadline, abort)?;
+            if line.split_whitespace().next() == Some(word) {
+                return Ok((t, line));
+            }
+        }
+    }
+
+    /// `uci` … `uciok`, collecting the engine's name and options.
+    pub fn handshake(
+        &mut self,
+        timeout: Duration,
+        abort: &AtomicBool,
+    ) -> Result<Identity, Failure> {
+        let deadline = Instant::now() + timeout;
+        self.send("uci")?;
+        let mut id = Identity::default();
+        loop {
+            let (_, line) = self.recv(deadline, abort)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("uciok") => return Ok(id),
+                Some("id") if words.next() == Some("name") => {
+                    id.name = Some(words.collect::<Vec<_>>().join(" "));
+                }
+                Some("option") if words.next() == Some("name") => {
+                    let rest: Vec<&str> = words.collect();
+                    let end = rest.iter().position(|&w| w == "type").unwrap_or(rest.len());
+                    id.options.push(rest[..end].join(" "));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `isready` … `readyok` (stale output before it is dropped).
+    pub fn sync(&mut self, timeout: Duration, abort: &AtomicBool) -> Result<(), Failure> {
+        self.send("isready")?;
+        self.wait_for("readyok", Instant::now() + timeout, abort)
+            .map(|_| ())
+    }
+
+    /// How the process ended, with the last lines of its stderr: waits a little for it to
+    /// exit, since a closed pipe comes just before the exit status.
+    pub fn exit_description(&mut self) -> String {
+        let mut status = None;
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let mut text = match status {
+            Some(s) => match s.code() {
+                Some(c) => format!("exited with status {c}"),
+                None => format!("ended by a signal ({s})"),
+            },
+            None => "closed its output".to_string(),
+        };
+        if let Ok(t) = self.stderr_tail.lock()
+            && let Some(last) = t.back()
+        {
+            text.push_str(&format!("; last stderr line: {}", shorten(last, 160)));
+        }
+        text
+    }
+
+    /// Asks the engine to quit and waits up to `grace` before killing it.
+    pub fn quit(mut self, grace: Duration) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Ends the process at once.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
+    }
+}
+
+/// Reads up to and including `\n` into `buf`, keeping at most [`MAX_LINE`] bytes; returns the
+/// bytes consumed (0 at end of input).
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let (done, used) = {
+            let available = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(consumed);
+            }
+            let (done, used) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, available.len()),
+            };
+            let room = MAX_LINE.saturating_sub(buf.len());
+            buf.extend_from_slice(&available[..used.min(room)]);
+            (done, used)
+        };
+        reader.consume(used);
+        consumed += used;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+/// The first `max` characters of `text`, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_capped_and_the_rest_dropped() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\nbestmove a1a2\n");
+        let mut r = BufReader::with_capacity(1000, &data[..]);
+        let mut buf = Vec::new();
+        let n = read_line_capped(&mut r, &mut buf).unwrap();
+        assert_eq!(n, MAX_LINE + 11);
+        assert_eq!(buf.len(), MAX_LINE);
+        buf.clear();
+        read_line_capped(&mut r, &mut buf).unwrap();
+        assert_eq!(buf, b"bestmove a1a2\n");
+        buf.clear();
+        assert_eq!(read_line_capped(&mut r, &mut buf).unwrap(), 0);
+    }
+}
