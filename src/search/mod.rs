@@ -397,6 +397,10 @@ impl Engine {
         let side = game.board().side_to_move();
         let budget = time::budget(&limits, side, self.settings.move_overhead_ms);
         let (soft, hard) = match budget {
+            // A fixed time per move is used in full: no early stop between iterations.
+            Some(b) if limits.movetime.is_some() && !limits.ponder && !limits.infinite => {
+                (u64::MAX, b.hard.as_millis() as u64)
+            }
             Some(b) if !limits.ponder && !limits.infinite => {
                 (b.soft.as_millis() as u64, b.hard.as_millis() as u64)
             }

@@ -21,7 +21,8 @@ const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// communication. `None` when the search is not timed (depth, nodes, mate or infinite).
 pub fn budget(limits: &Limits, side: Side, overhead_ms: u64) -> Option<Budget> {
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
+        // The overhead is kept in reserve, but never more than half the time given.
+        let t = Duration::from_millis(mt.saturating_sub(overhead_ms.min(mt / 2)).max(1));
         return Some(Budget { soft: t, hard: t });
     }
     let (time, inc) = match side {
@@ -80,6 +81,26 @@ mod tests {
         let b = budget(&l, Side::Attackers, 30).unwrap();
         assert_eq!(b.soft, Duration::from_millis(970));
         assert_eq!(b.hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn a_short_movetime_keeps_at_least_half_of_it() {
+        let l = Limits {
+            movetime: Some(30),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&l, Side::Attackers, 30).unwrap().hard,
+            Duration::from_millis(15)
+        );
+        let l = Limits {
+            movetime: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&l, Side::Attackers, 30).unwrap().hard,
+            Duration::from_millis(1)
+        );
     }
 
     #[test]
