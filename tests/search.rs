@@ -243,3 +243,29 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
     assert_eq!(best, Some(Move::parse("d4d5").unwrap()));
     assert_eq!(info.unwrap().score, Score::Cp(0));
 }
+
+#[test]
+fn quiescence_ends_when_an_unarmed_king_shuttles_between_threats() {
+    // Under the encyclopedia's rules the unarmed king could step along a rank making threats
+    // that the attackers block, forever: the search must still finish its depth quickly.
+    let rules = Rules::encyclopedia();
+    let fen = "3bbb3/7b1/2w1w4/b2ww3b/bb2Kwwbb/b3w3b/4w4/4b4/3bbb3 b 3";
+    let game = Game::new(rules, Board::from_fen(fen).unwrap());
+    let mut engine = Engine::new(Settings::default());
+    let start = Instant::now();
+    let (_, info) = engine.search_sync(
+        &game,
+        Limits {
+            depth: Some(9),
+            ..Limits::default()
+        },
+    );
+    let info = info.unwrap();
+    assert_eq!(info.depth, 9);
+    assert!(info.seldepth < 64, "seldepth {}", info.seldepth);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -16,6 +16,9 @@ use std::time::Instant;
 
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
+/// Quiescence plies after which the position is judged as it stands (a bound on threat and
+/// block sequences, which need not lose material).
+const MAX_QUIESCENCE_PLIES: usize = 16;
 /// Deepest quiescence plies that may follow escape threats.
 const QUIET_THREAT_PLIES: usize = 2;
 
@@ -568,7 +571,7 @@ impl<'a> Worker<'a> {
         if rules.move_limit > 0 && board.plies() >= rules.move_limit {
             return 0;
         }
-        if ply >= MAX_PLY {
+        if ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
             return evaluate(board, &rules);
         }
         let side = board.side_to_move();
@@ -620,6 +623,11 @@ impl<'a> Worker<'a> {
         alpha = alpha.max(stand);
         let mut best = stand;
         board.legal_moves_to(&rules, captures, &mut moves);
+        if !rules.king_armed && side == Side::Defenders {
+            // An unarmed king arriving on a capture square captures nothing.
+            let king = board.king();
+            moves.retain(|m| Some(m.from()) != king);
+        }
         if side == Side::Defenders
             && qply < QUIET_THREAT_PLIES
             && let Some(k) = board.king()

@@ -8,7 +8,7 @@
 
 use crate::board::{Board, Game};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, Report, Settings};
+use crate::search::{Engine, Limits, Report, Settings, SmpMode};
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,6 +170,13 @@ pub struct BenchArgs {
     #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MIB as u64,
           value_parser = clap::value_parser!(u64).range(1..=16384))]
     pub hash_mib: u64,
+    /// How several threads share the work: RootSplit or Lazy.
+    #[arg(long, default_value = "RootSplit", value_parser = parse_smp)]
+    pub smp: SmpMode,
+}
+
+fn parse_smp(text: &str) -> Result<SmpMode, String> {
+    SmpMode::parse(text).ok_or_else(|| format!("expected one of {}", SmpMode::NAMES.join(", ")))
 }
 
 /// The engine settings bench uses: `threads`, `hash_mib` (default 16), one line, default
@@ -266,7 +273,10 @@ pub fn bench(
 
 /// Runs `konakis bench`: one line per position on stderr, the summary on stdout.
 pub fn run(args: BenchArgs) -> ExitCode {
-    let settings = settings(args.threads as usize, Some(args.hash_mib as usize));
+    let settings = Settings {
+        smp: args.smp,
+        ..settings(args.threads as usize, Some(args.hash_mib as usize))
+    };
     let never = AtomicBool::new(false);
     let outcome = bench(args.depth, settings, &never, |i, p, nodes| {
         eprintln!(
