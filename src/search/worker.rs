@@ -19,8 +19,6 @@ const POLL_NODES: u64 = 1024;
 /// Quiescence plies after which the position is judged as it stands (a bound on threat and
 /// block sequences, which need not lose material).
 const MAX_QUIESCENCE_PLIES: usize = 16;
-/// Deepest quiescence plies that may follow escape threats.
-const QUIET_THREAT_PLIES: usize = 2;
 
 /// Per-thread search state.
 pub(crate) struct Worker<'a> {
@@ -549,8 +547,9 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Quiescence: captures, escape threats and their answers, so that no leaf hides a king
-    /// one move from the edge.
+    /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
+    /// a king one move from the edge. (Quiet king moves that open a line were tried here too
+    /// and lost games: see docs/strength.md.)
     fn qsearch(
         &mut self,
         board: &Board,
@@ -627,15 +626,6 @@ impl<'a> Worker<'a> {
             // An unarmed king arriving on a capture square captures nothing.
             let king = board.king();
             moves.retain(|m| Some(m.from()) != king);
-        }
-        if side == Side::Defenders
-            && qply < QUIET_THREAT_PLIES
-            && let Some(k) = board.king()
-        {
-            // King moves onto a line to the edge: the attackers must answer at once.
-            for to in king_moves & (board.edge_view() - captures) {
-                moves.push(Move::new(k, to));
-            }
         }
         for &mv in moves.iter() {
             let mut child = *board;
