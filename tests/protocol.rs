@@ -296,7 +296,7 @@ fn uci_announces_identity_and_every_option() {
         "option name MultiPV type spin default 1 min 1 max 256".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
-        "option name SMP Mode type combo default RootSplit var RootSplit var Lazy".to_string(),
+        "option name SMP Mode type combo default Lazy var RootSplit var Lazy".to_string(),
         "option name Clear Hash type button".to_string(),
     ];
     expected.extend(

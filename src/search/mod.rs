@@ -238,7 +238,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            smp: SmpMode::RootSplit,
+            // Lazy SMP won more games (docs/strength.md).
+            smp: SmpMode::Lazy,
             hash_mib: 16,
             threads: 1,
             multipv: 1,

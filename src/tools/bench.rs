@@ -171,7 +171,7 @@ pub struct BenchArgs {
           value_parser = clap::value_parser!(u64).range(1..=16384))]
     pub hash_mib: u64,
     /// How several threads share the work: RootSplit or Lazy.
-    #[arg(long, default_value = "RootSplit", value_parser = parse_smp)]
+    #[arg(long, default_value = "Lazy", value_parser = parse_smp)]
     pub smp: SmpMode,
 }
 
