@@ -98,8 +98,8 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
         f[6] = (Bitboard(NEAR_RING[k.index()]) & att).len() as i32;
         f[7] = (ring & def).len() as i32;
     }
-    f[8] = board.count_moves_of(rules, Side::Attackers) as i32
-        - board.count_moves_of(rules, Side::Defenders) as i32;
+    let (att_moves, def_moves) = board.count_moves_both(rules);
+    f[8] = att_moves as i32 - def_moves as i32;
     f[9] = att
         .map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
         .sum();

@@ -625,6 +625,15 @@ fn check_movegen(board: &Board, rules: &Rules, rng: &mut StdRng, tally: &mut Mov
             "count_moves_of({side:?}) in {here}"
         );
     }
+    let (att, def) = board.count_moves_both(rules);
+    assert_eq!(
+        (att as usize, def as usize),
+        (
+            ref_moves_of(&pos, rules, Side::Attackers).len(),
+            ref_moves_of(&pos, rules, Side::Defenders).len()
+        ),
+        "count_moves_both in {here}"
+    );
     assert_eq!(
         board.is_won(rules),
         ref_won(&pos, rules),

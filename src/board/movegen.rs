@@ -185,6 +185,21 @@ impl Board {
         count
     }
 
+    /// The mobility of both sides at once, `(attackers, defenders)`: as two calls of
+    /// [`Board::count_moves_of`], reading each line's blockers once.
+    #[inline]
+    pub fn count_moves_both(&self, rules: &Rules) -> (u32, u32) {
+        let (block, block_t) = self.soldier_blockers(rules);
+        let (a1, d1) = count_lines_both(block, self.att, self.def);
+        let (a2, d2) = count_lines_both(block_t, self.att_t, self.def_t);
+        let king = if self.king != NO_KING {
+            self.king_targets(rules).count_ones()
+        } else {
+            0
+        };
+        (a1 + a2, d1 + d2 + king)
+    }
+
     /// The sum over all legal moves of the number of legal moves after it: perft's last two
     /// plies.
     ///
@@ -400,6 +415,26 @@ fn count_line(block: u128, movers: u128, line: usize) -> u32 {
     } else {
         LINE_MOVES[state] as u32
     }
+}
+
+/// [`count_lines`] for two disjoint sets of movers over the same blockers.
+#[inline]
+fn count_lines_both(mut block: u128, mut a: u128, mut b: u128) -> (u32, u32) {
+    let (mut ca, mut cb) = (0u32, 0u32);
+    for line in 0..9 {
+        let base = TERNARY[block as usize & 511] as usize;
+        let table = if line == 4 {
+            &LINE_MOVES_THRONE
+        } else {
+            &LINE_MOVES
+        };
+        ca += table[base + TERNARY[a as usize & 511] as usize] as u32;
+        cb += table[base + TERNARY[b as usize & 511] as usize] as u32;
+        block >>= 9;
+        a >>= 9;
+        b >>= 9;
+    }
+    (ca, cb)
 }
 
 /// Moves of the pieces `movers` along the nine lines (ranks, or files when given transposed

@@ -296,6 +296,15 @@ impl<'a> Worker<'a> {
         // The static evaluation is needed only for pruning decisions; computed on demand.
         let mut static_eval = tt.filter(|e| e.eval != NO_EVAL).map(|e| e.eval as i32);
 
+        // Reverse futility: near the leaves, a static evaluation far above beta stands.
+        if !pv_node && !threatened && depth <= FUTILITY_DEPTH && ply > 0 && beta.abs() < MATE_BOUND
+        {
+            let eval = *static_eval.get_or_insert_with(|| evaluate(board, &rules));
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+
         // Null move: give the opponent a free move; if we still beat beta, cut.
         if !pv_node && allow_null && !threatened && depth >= 3 && ply > 0 && beta.abs() < MATE_BOUND
         {
@@ -649,6 +658,10 @@ impl<'a> Worker<'a> {
 }
 
 const KILLER_SCORE: i32 = 1 << 26;
+
+/// Reverse futility pruning: deepest remaining depth, and margin per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 120;
 
 /// Move generation stages of an interior node (after the table's move).
 #[derive(Clone, Copy, PartialEq, Eq)]
