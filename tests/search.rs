@@ -204,11 +204,9 @@ fn node_limited_search_is_deterministic_with_one_thread() {
 
 #[test]
 fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
-    // The attackers are a soldier down with nothing better than to repeat: after a9a8 d5d4
-    // a8a9 d4d5 the position has occurred twice, and with RepetitionDraw=3 the attackers can
-    // force the third occurrence, so a search from here must not score below a draw for them
-    // when every alternative loses material... we check the weaker, exact property: the
-    // search's best line from a position that repeats at once under RepetitionDraw=2 scores 0.
+    // Under RepetitionDraw=2, the defenders' d4d5 returns to the game's start position: the
+    // search, restricted to that move, must score it as a draw (0), because the position is in
+    // the game's history, not in the search path.
     let rules = Rules {
         repetition_draw: 2,
         ..Rules::default()
