@@ -96,10 +96,15 @@ impl std::error::Error for ParseError {}
 /// Shortens arbitrary input for quoting in a message, and escapes what is not printable, so
 /// that a reply stays one readable line whatever was sent.
 pub fn quote(text: &str) -> String {
-    const MAX: usize = 40;
+    bounded_line(text, 40)
+}
+
+/// `text` with control characters (line ends included) escaped and at most `max` characters
+/// kept (then `…`): safe to print as part of one line.
+pub fn bounded_line(text: &str, max: usize) -> String {
     let mut s = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == MAX {
+        if i == max {
             s.push('…');
             break;
         }

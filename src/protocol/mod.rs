@@ -179,20 +179,7 @@ impl Output {
 /// Escapes control characters (line ends included) and bounds the length, so that a message
 /// built from input is one line.
 fn one_line(message: &str) -> String {
-    const MAX_CHARS: usize = 1_000;
-    let mut s = String::with_capacity(message.len().min(MAX_CHARS));
-    for (i, c) in message.chars().enumerate() {
-        if i == MAX_CHARS {
-            s.push('…');
-            break;
-        }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s
+    command::bounded_line(message, 1_000)
 }
 
 #[cfg(test)]

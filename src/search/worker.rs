@@ -559,14 +559,7 @@ impl<'a> Worker<'a> {
     /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
     /// a king one move from the edge. (Quiet king moves that open a line were tried here too
     /// and lost games: see docs/strength.md.)
-    fn qsearch(
-        &mut self,
-        board: &Board,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: usize,
-    ) -> i32 {
+    fn qsearch(&mut self, board: &Board, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         let rules = self.rules;
         self.count_node();
         if self.stopped {
@@ -603,42 +596,39 @@ impl<'a> Worker<'a> {
                 escape_paths(board) | (captures & king_ring),
                 &mut moves,
             );
-            let mut best = -(MATE - ply as i32 - 2);
-            for &mv in moves.iter() {
-                let mut child = *board;
-                child.play(&rules, mv);
-                let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
-                if self.stopped {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            return best;
+            let lost = -(MATE - ply as i32 - 2);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
 
         let stand = evaluate(board, &rules);
         if stand >= beta {
             return stand;
         }
-        alpha = alpha.max(stand);
-        let mut best = stand;
         board.legal_moves_to(&rules, captures, &mut moves);
         if !rules.king_armed && side == Side::Defenders {
             // An unarmed king arriving on a capture square captures nothing.
             let king = board.king();
             moves.retain(|m| Some(m.from()) != king);
         }
-        for &mv in moves.iter() {
+        self.qsearch_moves(board, &moves, stand, alpha.max(stand), beta, ply, qply)
+    }
+
+    /// Searches `moves` in quiescence, starting from the score `best` already in hand; returns
+    /// the best score (0 once stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn qsearch_moves(
+        &mut self,
+        board: &Board,
+        moves: &[Move],
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        for &mv in moves {
             let mut child = *board;
-            child.play(&rules, mv);
+            child.play(&self.rules, mv);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;
