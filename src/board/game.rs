@@ -164,18 +164,31 @@ impl Game {
             None => Board::start(&rules),
             Some(text) => Board::from_fen(text).map_err(GameError::Position)?,
         };
-        let mut game = Game::new(rules, board);
-        for (index, text) in moves.into_iter().enumerate() {
-            game.play_text(text).map_err(|e| match e {
+        Game::new(rules, board).replay(moves, |game, text| game.play_text(text))
+    }
+
+    /// A game from `board`, then the given moves; an error names the move at fault.
+    pub fn with_moves(rules: Rules, board: Board, moves: &[Move]) -> Result<Game, GameError> {
+        Game::new(rules, board).replay(moves.iter(), |game, &mv| game.play(mv))
+    }
+
+    /// Plays `items` in turn, numbering an error by the item's index in the list.
+    fn replay<T: fmt::Display + Copy>(
+        mut self,
+        items: impl IntoIterator<Item = T>,
+        play: impl Fn(&mut Game, T) -> Result<Status, GameError>,
+    ) -> Result<Game, GameError> {
+        for (index, item) in items.into_iter().enumerate() {
+            play(&mut self, item).map_err(|e| match e {
                 GameError::Move { message, .. } => GameError::Move { index, message },
                 GameError::Over(s) => GameError::Move {
                     index,
-                    message: format!("'{text}' comes after the end of the game ({s})"),
+                    message: format!("{item} comes after the end of the game ({s})"),
                 },
                 other => other,
             })?;
         }
-        Ok(game)
+        Ok(self)
     }
 
     /// The rules.

@@ -424,18 +424,7 @@ fn build_game(rules: crate::Rules, start: &Start, moves: &[Move]) -> Result<Game
         Start::StartPos => Board::start(&rules),
         Start::Board(b) => *b,
     };
-    let mut game = Game::new(rules, board);
-    for (index, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|e| match e {
-            GameError::Move { message, .. } => GameError::Move { index, message },
-            GameError::Over(status) => GameError::Move {
-                index,
-                message: format!("{mv} comes after the end of the game ({status})"),
-            },
-            other => other,
-        })?;
-    }
-    Ok(game)
+    Game::with_moves(rules, board, moves)
 }
 
 /// A game error in the words of the protocol: the move's number and text.
