@@ -210,13 +210,7 @@ impl Rules {
         };
         match option.kind {
             OptionKind::Check { .. } => {
-                let v = if value.eq_ignore_ascii_case("true") {
-                    true
-                } else if value.eq_ignore_ascii_case("false") {
-                    false
-                } else {
-                    return Err(bad("true, false".into()));
-                };
+                let v = parse_check(value).ok_or_else(|| bad("true, false".into()))?;
                 match option.name {
                     "KingArmed" => self.king_armed = v,
                     "ThroneHostile" => self.throne_hostile = v,
@@ -321,6 +315,17 @@ impl Rules {
     #[inline]
     pub(crate) fn king_passes_throne(&self) -> bool {
         self.throne_passable || self.king_reenters_throne
+    }
+}
+
+/// A check option's value: `true` or `false`, in any case.
+pub fn parse_check(value: &str) -> Option<bool> {
+    if value.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if value.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
     }
 }
 

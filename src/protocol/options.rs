@@ -267,13 +267,7 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
     let mut new = *config;
     match row.kind {
         Kind::Check { .. } => {
-            let v = if value.eq_ignore_ascii_case("true") {
-                true
-            } else if value.eq_ignore_ascii_case("false") {
-                false
-            } else {
-                return Err(bad(value));
-            };
+            let v = crate::rules::parse_check(value).ok_or_else(|| bad(value))?;
             match row.target {
                 Target::Ponder => new.ponder = v,
                 Target::Rule => set_rule(&mut new.rules, row, if v { "true" } else { "false" })?,
