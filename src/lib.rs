@@ -32,5 +32,5 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, DrawReason, Game, GameError, MoveList, Status, WinReason};
-pub use rules::{KingCapture, Rules};
+pub use rules::{KingCapture, Rules, Ruleset};
 pub use types::{BySide, Direction, Move, Piece, Side, Square};

@@ -17,6 +17,17 @@ pub enum KingCapture {
     English,
 }
 
+/// The family of rules a game is played under.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Ruleset {
+    /// Linnaeus' Tablut as RULES.md reads it, shaped by the other rule options.
+    Linnaeus,
+    /// The Tablut Challenge's "Ashton" rules, as its server plays them: camps, a throne that
+    /// blocks everyone, defenders first, draw on the first repeated position. It fixes the
+    /// options listed in [`Rules::ASHTON_FIXED`].
+    Ashton,
+}
+
 /// The type and range of one option, as the protocol announces it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum OptionKind {
@@ -69,6 +80,8 @@ impl std::error::Error for RulesError {}
 /// Every rule option. `Rules::default()` is the reference game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Rules {
+    /// `Ruleset`: Linnaeus (shaped by the options below) or Ashton (which fixes most of them).
+    pub ruleset: Ruleset,
     /// `KingCapture`: how the king is captured away from the throne.
     pub king_capture: KingCapture,
     /// `FirstMove`: which side moves first in the start position.
@@ -97,6 +110,7 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Rules {
+            ruleset: Ruleset::Linnaeus,
             king_capture: KingCapture::Original,
             first_move: Side::Attackers,
             king_armed: true,
@@ -111,12 +125,21 @@ impl Default for Rules {
     }
 }
 
+const RULESET_VALUES: &[&str] = &["Linnaeus", "Ashton"];
 const KING_CAPTURE_VALUES: &[&str] = &["Original", "English"];
 const FIRST_MOVE_VALUES: &[&str] = &["Attackers", "Defenders"];
 
 impl Rules {
     /// The option table, in the order `uci` announces it.
     pub const OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "Ruleset",
+            kind: OptionKind::Combo {
+                default: "Linnaeus",
+                values: RULESET_VALUES,
+            },
+            help: "Linnaeus (shaped by the options below) or the Tablut Challenge's Ashton rules",
+        },
         RuleOption {
             name: "KingCapture",
             kind: OptionKind::Combo {
@@ -192,7 +215,32 @@ impl Rules {
 
     /// Sets the option `name` from its value text; both are matched without regard to case.
     /// On error nothing changes and the message lists what is allowed.
+    ///
+    /// Under `Ruleset=Ashton` the options in [`Rules::ASHTON_FIXED`] keep Ashton's values:
+    /// setting one to that same value is accepted, any other value is refused.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
+        let mut new = *self;
+        let option = new.set_unchecked(name, value)?;
+        if self.ruleset == Ruleset::Ashton
+            && Rules::ASHTON_FIXED.contains(&option.name)
+            && new != *self
+        {
+            return Err(RulesError(format!(
+                "{} is fixed by Ruleset=Ashton (to {}); set Ruleset to Linnaeus first",
+                option.name,
+                self.get(option.name).unwrap_or_default()
+            )));
+        }
+        *self = new;
+        Ok(())
+    }
+
+    /// [`Rules::set`] without the Ashton check; returns the option's table row.
+    fn set_unchecked(
+        &mut self,
+        name: &str,
+        value: &str,
+    ) -> Result<&'static RuleOption, RulesError> {
         let option = Rules::option(name).ok_or_else(|| {
             let names: Vec<&str> = Rules::OPTIONS.iter().map(|o| o.name).collect();
             RulesError(format!(
@@ -239,6 +287,14 @@ impl Rules {
                     .position(|v| v.eq_ignore_ascii_case(value))
                     .ok_or_else(|| bad(values.join(", ")))?;
                 match option.name {
+                    "Ruleset" => {
+                        *self = match i {
+                            0 if self.ruleset == Ruleset::Ashton => Rules::default(),
+                            0 => *self,
+                            _ => Rules::ashton(),
+                        };
+                        return Ok(option);
+                    }
                     "KingCapture" => {
                         self.king_capture = [KingCapture::Original, KingCapture::English][i]
                     }
@@ -247,7 +303,7 @@ impl Rules {
                 }
             }
         }
-        Ok(())
+        Ok(option)
     }
 
     /// Parses `Name=Value` and sets it.
@@ -264,6 +320,7 @@ impl Rules {
     pub fn get(&self, name: &str) -> Option<String> {
         let option = Rules::option(name)?;
         Some(match option.name {
+            "Ruleset" => RULESET_VALUES[self.ruleset as usize].to_string(),
             "KingCapture" => KING_CAPTURE_VALUES[self.king_capture as usize].to_string(),
             "FirstMove" => FIRST_MOVE_VALUES[self.first_move.index()].to_string(),
             "KingArmed" => self.king_armed.to_string(),
@@ -308,6 +365,40 @@ impl Rules {
             king_reenters_throne: false,
             encirclement: true,
             ..Rules::default()
+        }
+    }
+
+    /// The options `Ruleset=Ashton` fixes, with the values [`Rules::ashton`] gives them.
+    pub const ASHTON_FIXED: &'static [&'static str] = &[
+        "KingCapture",
+        "FirstMove",
+        "KingArmed",
+        "ThroneHostile",
+        "KingReentersThrone",
+        "ThronePassable",
+        "ThroneGuardCapture",
+        "RepetitionDraw",
+        "MoveLimit",
+        "Encirclement",
+    ];
+
+    /// The Tablut Challenge's Ashton rules (see `Ruleset::Ashton`). The fixed options take the
+    /// values nearest to Ashton's game: defenders first, an armed king taken by two away from
+    /// the throne, a hostile throne that blocks everyone, a draw on the first repetition, no
+    /// move limit. Camps and Ashton's own anvils come from the ruleset itself.
+    pub fn ashton() -> Rules {
+        Rules {
+            ruleset: Ruleset::Ashton,
+            king_capture: KingCapture::Original,
+            first_move: Side::Defenders,
+            king_armed: true,
+            throne_hostile: true,
+            king_reenters_throne: false,
+            throne_passable: false,
+            throne_guard_capture: false,
+            repetition_draw: 2,
+            move_limit: 0,
+            encirclement: false,
         }
     }
 
@@ -404,5 +495,22 @@ mod tests {
             back.set_pair(pair).unwrap();
         }
         assert_eq!(back, r);
+    }
+
+    #[test]
+    fn ashton_fixes_its_options_and_linnaeus_restores_the_defaults() {
+        let mut r = Rules::default();
+        r.set("KingCapture", "English").unwrap();
+        r.set("Ruleset", "ashton").unwrap();
+        assert_eq!(r, Rules::ashton());
+        assert_eq!(r.get("Ruleset").unwrap(), "Ashton");
+        let e = r.set("FirstMove", "Attackers").unwrap_err();
+        assert!(e.0.contains("fixed by Ruleset=Ashton"), "{e}");
+        r.set("FirstMove", "Defenders").unwrap();
+        r.set("MoveLimit", "0").unwrap();
+        assert!(r.set("MoveLimit", "200").is_err());
+        assert_eq!(r, Rules::ashton());
+        r.set("Ruleset", "Linnaeus").unwrap();
+        assert_eq!(r, Rules::default());
     }
 }

@@ -301,6 +301,7 @@ fn uci_announces_identity_and_every_option() {
     ];
     expected.extend(
         [
+            "Ruleset type combo default Linnaeus var Linnaeus var Ashton",
             "KingCapture type combo default Original var Original var English",
             "FirstMove type combo default Attackers var Attackers var Defenders",
             "KingArmed type check default true",
@@ -373,7 +374,7 @@ fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
         ],
         &[
             "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
-             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, KingCapture, FirstMove, KingArmed, \
+             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, Ruleset, KingCapture, FirstMove, KingArmed, \
              ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
              RepetitionDraw, MoveLimit, Encirclement)",
             "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \

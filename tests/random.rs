@@ -456,6 +456,7 @@ fn ref_perft(p: &Pos, rules: &Rules, depth: u32) -> u64 {
 /// Every field of `Rules` at random (a struct literal, so a new field must be added here).
 fn random_rules(rng: &mut StdRng) -> Rules {
     Rules {
+        ruleset: konakis::Ruleset::Linnaeus,
         king_capture: if rng.random() {
             KingCapture::Original
         } else {
