@@ -366,3 +366,152 @@ fn bad_options_are_refused_before_connecting() {
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
     }
 }
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("konakis-challenge-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `--engine` settings for `konakis tablut-challenge` as a challenge agent of the runner,
+/// thinking 100 ms a move (2 s less a 1,900 ms margin) on a port the runner chooses.
+fn wire_engine(name: &str) -> Vec<String> {
+    [
+        &format!("name={name}"),
+        &format!("cmd={KONAKIS}"),
+        "proto=tablut-challenge",
+        "st=2",
+        "timemargin=1000",
+        "arg=tablut-challenge",
+        "arg=--color",
+        "arg={color}",
+        "arg=--port",
+        "arg={port}",
+        "arg=--seconds",
+        "arg={seconds}",
+        "arg=--margin",
+        "arg=1900",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn loopback_games_through_the_wire_protocol_in_both_colours_are_legal_and_consistent() {
+    let dir = scratch("loopback");
+    let json = dir.join("out.json");
+    let mut args: Vec<String> = vec!["match".into(), "--engine".into()];
+    args.extend(wire_engine("wire"));
+    args.extend(
+        [
+            "--engine",
+            "name=line",
+            &format!("cmd={KONAKIS}"),
+            "st=0.1",
+            "timemargin=1000",
+            "--rules",
+            "Ruleset=Ashton",
+            "--games",
+            "2",
+            "--json",
+            json.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    let out = Command::new(KONAKIS)
+        .args(&args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap())
+        .unwrap_or_else(|e| panic!("{e}\n{stderr}"));
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{stderr}");
+    let mut wire_sides = Vec::new();
+    for g in games {
+        // Both engines played to a result under the rules: no forfeit, no error.
+        assert_eq!(g["termination"], "rules", "{g}\n{stderr}");
+        let moves: Vec<&str> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        // The record replays legally under Ashton, and the replay ends as recorded.
+        let game = Game::from_moves(Rules::ashton(), None, moves.iter().copied())
+            .unwrap_or_else(|e| panic!("{e}: {g}"));
+        let want = match game.status() {
+            Status::Win(side, _) => side.name(),
+            Status::Draw(_) => "draw",
+            Status::Ongoing => panic!("the replay has not ended: {g}"),
+        };
+        assert_eq!(g["result"], want, "{g}");
+        assert_eq!(g["plies"], moves.len(), "{g}");
+        wire_sides.push(if g["attackers"] == "wire" {
+            "attackers"
+        } else {
+            assert_eq!(g["defenders"], "wire", "{g}");
+            "defenders"
+        });
+    }
+    wire_sides.sort();
+    assert_eq!(wire_sides, ["attackers", "defenders"], "both colours");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_runner_refuses_challenge_agents_it_cannot_referee() {
+    let base = |extra: &[&str], engine: Vec<String>| {
+        let mut args: Vec<String> = vec!["match".into(), "--engine".into()];
+        args.extend(engine);
+        args.extend(
+            ["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = Command::new(KONAKIS).args(&args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // Not Ashton.
+    let (code, err) = base(&[], wire_engine("wire"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("Ashton Tablut only"), "{err}");
+    // A depth limit means nothing to an agent.
+    let mut depth = wire_engine("wire");
+    depth.retain(|s| s != "st=2");
+    depth.push("depth=3".into());
+    let (code, err) = base(&["--rules", "Ruleset=Ashton"], depth);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("only a time per move"), "{err}");
+    // Fixed ports: one game at a time.
+    let mut fixed = wire_engine("wire");
+    fixed.retain(|s| s != "arg=--port" && s != "arg={port}");
+    let (code, err) = base(&["--rules", "Ruleset=Ashton", "--concurrency", "2"], fixed);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--concurrency 1"), "{err}");
+    // A program that never connects.
+    let never = vec![
+        "name=mute".to_string(),
+        "cmd=sleep".to_string(),
+        "arg=30".to_string(),
+        "arg={port}".to_string(),
+        "proto=tablut-challenge".to_string(),
+        "st=1".to_string(),
+    ];
+    let (code, err) = base(
+        &["--rules", "Ruleset=Ashton", "--startup-timeout", "1"],
+        never,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("did not connect"), "{err}");
+}

@@ -9,7 +9,7 @@
 use super::exit;
 use super::state::{State, Turn, colour_name, move_json, name_json};
 use super::wire::{FrameError, read_frame, write_frame};
-use crate::board::{Board, Game, Status};
+use crate::board::{Board, Game};
 use crate::rules::Rules;
 use crate::search::{Engine, Info, Limits, Report, Score, Settings};
 use crate::types::{Move, Side};
@@ -133,15 +133,6 @@ enum Step {
     Played(Move),
     /// Not reachable: the position was rebuilt from the state.
     Rebuilt,
-}
-
-/// The status the server would report for Konakis' own verdict on a game, if it is over.
-fn status_turn(status: Status) -> Option<Turn> {
-    match status {
-        Status::Ongoing => None,
-        Status::Win(side, _) => Some(Turn::win(side)),
-        Status::Draw(_) => Some(Turn::Draw),
-    }
 }
 
 /// Whether `state` shows `board`'s pieces with `board`'s side to move (or a final turn).
@@ -413,7 +404,7 @@ fn session(
             }
         }
         if state.turn.is_final() {
-            let ours_says = status_turn(game.status());
+            let ours_says = Turn::of_status(game.status());
             if matches!(step, Step::Played(_)) && ours_says != Some(state.turn) {
                 let verdict = ours_says.map_or("the game goes on".to_string(), |t| t.to_string());
                 let _ = writeln!(
@@ -516,7 +507,7 @@ mod tests {
         after.play(&rules, mv);
         let state = State::from_board(&after, Turn::BlackWin, Some(sq("c3")));
         assert_eq!(follow(&mut game, &state, None), Ok(Step::Played(mv)));
-        assert_eq!(status_turn(game.status()), Some(Turn::BlackWin));
+        assert_eq!(Turn::of_status(game.status()), Some(Turn::BlackWin));
     }
 
     #[test]

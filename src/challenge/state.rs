@@ -10,7 +10,7 @@
 //! where the server is: `EMPTY` on `e5` is read as the empty throne, square names may be upper
 //! case, a move's `turn` is ignored.
 
-use crate::board::Board;
+use crate::board::{Board, Status};
 use crate::types::{Move, Piece, Side, Square};
 use serde_json::{Value, json};
 use std::fmt;
@@ -94,6 +94,15 @@ impl Turn {
         match side {
             Side::Defenders => Turn::WhiteWin,
             Side::Attackers => Turn::BlackWin,
+        }
+    }
+
+    /// The final turn for a game that is over by `status`; `None` while it goes on.
+    pub fn of_status(status: Status) -> Option<Turn> {
+        match status {
+            Status::Ongoing => None,
+            Status::Win(side, _) => Some(Turn::win(side)),
+            Status::Draw(_) => Some(Turn::Draw),
         }
     }
 
