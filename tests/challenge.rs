@@ -1,7 +1,13 @@
-//! `konakis tablut-challenge` end to end against fake servers written here: each test listens
-//! on a free port, runs the real binary against it with `--port`, plays the server's part by
-//! hand (framing and JSON as the Tablut Challenge server writes them, built with the library's
-//! own rules so that Konakis' moves are checked), and checks the exit code and the output.
+//! The Tablut Challenge wire protocol end to end.
+//!
+//! `konakis tablut-challenge` against fake servers written here: each test listens on a free
+//! port, runs the real binary against it with `--port`, plays the server's part by hand
+//! (framing and JSON as the Tablut Challenge server writes them, built with the library's own
+//! rules so that Konakis' moves are checked), and checks the exit code and the output.
+//!
+//! `konakis match … proto=tablut-challenge`: a loopback match (Konakis through the wire against
+//! Konakis on the line protocol, both colours), the runner's refusals, and
+//! `tests/engines/fake_agent.py`, an agent that breaks the protocol in a chosen way.
 
 use konakis::challenge::exit;
 use konakis::challenge::state::{MoveMessage, State, Turn, parse_move};
@@ -514,4 +520,114 @@ fn the_runner_refuses_challenge_agents_it_cannot_referee() {
     );
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("did not connect"), "{err}");
+}
+
+#[test]
+fn agents_that_break_the_protocol_lose_and_still_get_the_final_state() {
+    let agent = format!("{}/tests/engines/fake_agent.py", env!("CARGO_MANIFEST_DIR"));
+    for (fault, verdict, final_state) in [
+        ("illegal", "illegal", true),
+        ("malformed", "protocol", true),
+        ("nofrom", "protocol", true),
+        ("disconnect", "crash", false),
+        ("silent", "time", false),
+    ] {
+        let dir = scratch(&format!("agent-{fault}"));
+        let json = dir.join("out.json");
+        let turns = dir.join("turns-{color}.txt");
+        let out = Command::new(KONAKIS)
+            .args(["match", "--engine", "name=agent", &format!("cmd={agent}")])
+            .args([
+                "proto=tablut-challenge",
+                "st=1",
+                "arg=--color",
+                "arg={color}",
+            ])
+            .args([
+                "arg=--port",
+                "arg={port}",
+                "arg=--fault",
+                &format!("arg={fault}"),
+            ])
+            .args(["arg=--out", &format!("arg={}", turns.display())])
+            .args(["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"])
+            .args([
+                "timemargin=1000",
+                "--rules",
+                "Ruleset=Ashton",
+                "--games",
+                "2",
+            ])
+            .args(["--json", json.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{fault}: {stderr}");
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        for g in v["games"].as_array().unwrap() {
+            assert_eq!(g["termination"], verdict, "{fault}: {g}");
+            assert_eq!(g["winner"], "line", "{fault}: {g}");
+        }
+        for (colour, lost) in [("white", "BLACKWIN"), ("black", "WHITEWIN")] {
+            let path = dir.join(format!("turns-{colour}.txt"));
+            let seen = std::fs::read_to_string(&path).unwrap_or_default();
+            let first = if colour == "white" { "WHITE" } else { "BLACK" };
+            assert!(seen.lines().any(|t| t == first), "{fault} {colour}: {seen}");
+            let last = seen.lines().last().unwrap_or("");
+            if final_state {
+                assert_eq!(last, lost, "{fault} {colour}: {seen}");
+            } else {
+                assert!(!last.ends_with("WIN"), "{fault} {colour}: {seen}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn an_agent_without_a_port_placeholder_plays_on_the_fixed_ports() {
+    // The runner listens on the server's own ports; skip (loudly) when something holds them.
+    for port in [5800, 5801] {
+        if TcpListener::bind(("0.0.0.0", port)).is_err() {
+            eprintln!("SKIPPED: port {port} is in use on this machine");
+            return;
+        }
+    }
+    let agent = format!("{}/tests/engines/fake_agent.py", env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("fixed-ports");
+    let json = dir.join("out.json");
+    let out = Command::new(KONAKIS)
+        .args(["match", "--engine", "name=agent", &format!("cmd={agent}")])
+        .args([
+            "proto=tablut-challenge",
+            "st=1",
+            "arg=--color",
+            "arg={color}",
+        ])
+        .args(["arg=--fault", "arg=illegal"])
+        .args(["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"])
+        .args([
+            "timemargin=1000",
+            "--rules",
+            "Ruleset=Ashton",
+            "--games",
+            "2",
+        ])
+        .args(["--json", json.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for g in games {
+        // The agent connected (as White on 5800, as Black on 5801) and reached its move.
+        assert_eq!(g["termination"], "illegal", "{g}\n{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
