@@ -237,27 +237,32 @@ fn choose(
     if started.is_err() {
         return (Some(fallback), None);
     }
-    let deadline = Instant::now() + think + Duration::from_millis(500);
+    let grace = Duration::from_millis(500);
+    let mut deadline = Instant::now() + think + grace;
     let mut last = None;
     let mut stopped = false;
-    let best = loop {
+    let answer = loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
             Ok(Report::Info(i)) if i.multipv == 1 => last = Some(i),
-            Ok(Report::BestMove { best, .. }) => break best,
+            Ok(Report::BestMove { best, .. }) => break Some(best),
             Ok(_) => {}
             // The search overran its time (it should not): stop it, and if even that does not
             // bring an answer, send any legal move rather than lose on time.
             Err(mpsc::RecvTimeoutError::Timeout) if !stopped => {
                 engine.stop();
                 stopped = true;
+                deadline = Instant::now() + grace;
             }
             Err(_) => break None,
         }
     };
-    engine.stop();
-    engine.wait();
-    (best.or(Some(fallback)), last)
+    // Join the search thread only once it has answered: a search that ignored `stop` must not
+    // hang the player.
+    if answer.is_some() {
+        engine.wait();
+    }
+    (answer.flatten().or(Some(fallback)), last)
 }
 
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
