@@ -1,7 +1,7 @@
 //! The `konakis` command: the engine protocol on stdin/stdout, or one of the tools.
 
 use clap::{Parser, Subcommand};
-use konakis::tools;
+use konakis::{challenge, tools};
 use std::process::ExitCode;
 
 /// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
@@ -26,6 +26,9 @@ enum Command {
     Openings(tools::openings::OpeningsArgs),
     /// Fit the evaluation's weights to the results of self-play games.
     Tune(tools::tune::TuneArgs),
+    /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
+    /// Tablut server) as its white or black player.
+    TablutChallenge(challenge::ChallengeArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +40,6 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => tools::matches::run(args),
         Some(Command::Openings(args)) => tools::openings::run(args),
         Some(Command::Tune(args)) => tools::tune::run(args),
+        Some(Command::TablutChallenge(args)) => challenge::run(args),
     }
 }

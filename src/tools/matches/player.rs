@@ -22,16 +22,19 @@ pub enum Proto {
     /// Konakis' UCI-like line protocol (protocol.md).
     #[default]
     Uci,
+    /// A Tablut Challenge agent: the runner plays the server's part (challenge.rs).
+    TablutChallenge,
 }
 
 impl Proto {
     /// The names `proto=` accepts, in the order `--help` lists them.
-    pub const NAMES: &'static [&'static str] = &["uci"];
+    pub const NAMES: &'static [&'static str] = &["uci", "tablut-challenge"];
 
     /// Parses a `proto=` value (case-insensitive).
     pub fn parse(text: &str) -> Option<Proto> {
         match text.to_ascii_lowercase().as_str() {
             "uci" => Some(Proto::Uci),
+            "tablut-challenge" => Some(Proto::TablutChallenge),
             _ => None,
         }
     }
@@ -120,6 +123,10 @@ pub fn start(
     match spec.proto {
         Proto::Uci => super::uci::UciPlayer::start(config, spec, log, abort)
             .map(|p| Box::new(p) as Box<dyn Player>),
+        Proto::TablutChallenge => {
+            super::challenge::ChallengePlayer::start(config, spec, log, abort)
+                .map(|p| Box::new(p) as Box<dyn Player>)
+        }
     }
 }
 
@@ -132,6 +139,7 @@ pub fn preflight(
 ) -> Result<Vec<String>, String> {
     match spec.proto {
         Proto::Uci => super::uci::preflight(config, spec, log),
+        Proto::TablutChallenge => super::challenge::preflight(config, spec, log),
     }
 }
 
