@@ -99,7 +99,7 @@ impl TranspositionTable {
         let buckets = (bytes / (16 * BUCKET))
             .checked_next_power_of_two()
             .unwrap_or(1 << 40);
-        let buckets = if buckets * 16 * BUCKET > bytes {
+        let buckets = if buckets.saturating_mul(16 * BUCKET) > bytes {
             buckets / 2
         } else {
             buckets
@@ -107,7 +107,7 @@ impl TranspositionTable {
         .max(1);
         let mut slots = Vec::new();
         slots
-            .try_reserve_exact(buckets * BUCKET)
+            .try_reserve_exact(buckets.saturating_mul(BUCKET))
             .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
         slots.resize_with(buckets * BUCKET, Slot::default);
         Ok(TranspositionTable {
