@@ -31,7 +31,7 @@ pub const FEATURES: [&str; FEATURE_COUNT] = [
 ];
 
 /// The weights Konakis plays with, one per feature (attackers' point of view).
-pub const WEIGHTS: [i32; FEATURE_COUNT] = [100, -170, -45, -4, 14, 28, 9, -6, 2, 1, -4, 10];
+pub const WEIGHTS: [i32; FEATURE_COUNT] = [100, -170, -45, 0, 0, 28, 9, -6, 2, 1, -4, 10];
 
 /// Feature values of a position.
 pub type Features = [i32; FEATURE_COUNT];
