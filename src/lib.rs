@@ -22,6 +22,7 @@
 mod bitboard;
 pub mod board;
 pub mod eval;
+pub mod opentafl;
 pub mod perft;
 pub mod protocol;
 pub mod rules;
