@@ -64,6 +64,8 @@ An engine (give one --engine per engine, at least two). Settings:
   nodes=N           go nodes N
   timemargin=MS     how many milliseconds past its time an engine may answer before it
                     loses on time (default 0)
+  proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
+                    default)
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives.";
@@ -128,7 +130,7 @@ impl Args for MatchArgs {
             .after_long_help(AFTER_HELP)
             .arg(
                 group("engine", "KEY=VALUE")
-                    .help("An engine: name= cmd= [arg=…] [dir=] [option.X=] tc=|st=|depth=|nodes= [timemargin=]")
+                    .help("An engine: name= cmd= [arg=…] [dir=] [option.X=] [proto=] tc=|st=|depth=|nodes= [timemargin=]")
                     .long_help(ENGINE_HELP),
             )
             .arg(group("each", "KEY=VALUE").help(

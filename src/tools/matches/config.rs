@@ -2,6 +2,7 @@
 //! checked values, and the openings file. Every mistake is reported here, before any game.
 
 use super::cli::MatchOptions;
+use super::player::Proto;
 use super::stats::Sprt;
 use crate::board::Game;
 use crate::rules::Rules;
@@ -143,6 +144,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its limits.
     pub limits: Limits,
+    /// The protocol it speaks.
+    pub proto: Proto,
 }
 
 /// The order in which openings are taken.
@@ -322,6 +325,7 @@ struct PartialEngine {
     depth: Option<u32>,
     nodes: Option<u64>,
     margin_ms: Option<u64>,
+    proto: Option<Proto>,
 }
 
 impl PartialEngine {
@@ -352,6 +356,11 @@ impl PartialEngine {
                     let n = value.parse::<u64>().ok().filter(|&n| n > 0);
                     e.nodes = Some(n.ok_or_else(|| bad("expected a positive node count"))?);
                 }
+                "proto" => {
+                    let names = Proto::NAMES.join(", ");
+                    e.proto =
+                        Some(Proto::parse(value).ok_or_else(|| bad(&format!("one of {names}")))?);
+                }
                 "timemargin" => {
                     e.margin_ms = Some(value.parse().map_err(|_| bad("expected milliseconds"))?);
                 }
@@ -364,7 +373,7 @@ impl PartialEngine {
                 _ => {
                     return Err(format!(
                         "{flag}: unknown setting '{key}' (known: name, cmd, arg, dir, \
-                         option.<Name>, tc, st, depth, nodes, timemargin)"
+                         option.<Name>, proto, tc, st, depth, nodes, timemargin)"
                     ));
                 }
             }
@@ -387,6 +396,7 @@ impl PartialEngine {
         self.depth = self.depth.or(each.depth);
         self.nodes = self.nodes.or(each.nodes);
         self.margin_ms = self.margin_ms.or(each.margin_ms);
+        self.proto = self.proto.or(each.proto);
     }
 }
 
@@ -498,6 +508,7 @@ impl Config {
                 dir,
                 options: e.options.clone(),
                 limits,
+                proto: e.proto.unwrap_or_default(),
             });
         }
         // Names must be unique: a repeated default name gets a number.

@@ -1,16 +1,18 @@
 //! One game between two engine processes, refereed by the library's rules: clocks, deadlines,
 //! the verdict on every fault, and adjudication.
 
-use super::config::{Config, DrawAdjudication, Limits, Opening, Resign, seconds_text};
-use super::engine::{EngineProcess, Failure, Log, shorten};
+use super::config::{Config, DrawAdjudication, Opening, Resign, seconds_text};
+use super::engine::{Failure, Log, shorten};
+use super::player::{self, Clock, GameEnd, MoveRequest, Player};
 use crate::board::{Game, Status};
 use crate::types::{BySide, Move, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// How long an engine that overstepped its time gets to answer `stop` before it is killed.
-const STOP_GRACE: Duration = Duration::from_millis(1000);
+/// The engines a worker keeps running, by engine index; `None` until started or after a
+/// failure.
+pub type Slots = [Option<Box<dyn Player>>];
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,48 +132,17 @@ pub struct Context {
     pub log: Option<Arc<Log>>,
 }
 
-/// A side's clock during a game.
-#[derive(Clone, Copy, Debug)]
-struct Clock {
-    left_ms: i64,
-    /// Moves left in the period (for `moves/time` controls).
-    moves_left: Option<u32>,
-}
-
-/// Starts engine `idx` in `slots` if it is not running: spawn, `uci`, options, rules,
-/// `isready`. The error says how it failed.
-pub fn ensure_started(
-    ctx: &Context,
-    idx: usize,
-    slots: &mut [Option<EngineProcess>],
-) -> Result<(), (Fault, String)> {
-    if slots[idx].is_some() {
-        return Ok(());
+/// Starts engine `idx` in `slots` if it is not running. The error says how it failed.
+pub fn ensure_started(ctx: &Context, idx: usize, slots: &mut Slots) -> Result<(), (Fault, String)> {
+    if slots[idx].is_none() {
+        let spec = &ctx.config.engines[idx];
+        slots[idx] = Some(player::start(
+            &ctx.config,
+            spec,
+            ctx.log.clone(),
+            &ctx.stop,
+        )?);
     }
-    let spec = &ctx.config.engines[idx];
-    let timeout = ctx.config.startup_timeout;
-    let mut e = EngineProcess::spawn(spec, ctx.log.clone()).map_err(|m| (Fault::Crash, m))?;
-    let fail = |f: Failure, what: &str| match f {
-        Failure::Exited(how) => (Fault::Crash, format!("{how} during {what}")),
-        Failure::Timeout => (
-            Fault::Protocol,
-            format!("no answer to {what} within {} s", timeout.as_secs_f64()),
-        ),
-        Failure::Aborted => (Fault::Protocol, "aborted".into()),
-    };
-    e.handshake(timeout, &ctx.stop)
-        .map_err(|f| fail(f, "uci"))?;
-    for (name, value) in &spec.options {
-        e.send(&format!("setoption name {name} value {value}"))
-            .map_err(|f| fail(f, "setoption"))?;
-    }
-    for o in crate::rules::Rules::OPTIONS {
-        let value = ctx.config.rules.get(o.name).unwrap_or_default();
-        e.send(&format!("setoption name {} value {value}", o.name))
-            .map_err(|f| fail(f, "setoption"))?;
-    }
-    e.sync(timeout, &ctx.stop).map_err(|f| fail(f, "isready"))?;
-    slots[idx] = Some(e);
     Ok(())
 }
 
@@ -229,66 +200,6 @@ impl Adjudicator {
     }
 }
 
-/// Reads `score cp X` / `score mate N` from an `info` line (principal line only).
-pub fn parse_score(line: &str) -> Option<i32> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") {
-        return None;
-    }
-    if let Some(i) = words.iter().position(|&w| w == "multipv")
-        && words.get(i + 1).is_some_and(|&v| v != "1")
-    {
-        return None;
-    }
-    let i = words.iter().position(|&w| w == "score")?;
-    let value: i64 = words.get(i + 2)?.parse().ok()?;
-    match *words.get(i + 1)? {
-        "cp" => Some(value.clamp(-999_999, 999_999) as i32),
-        "mate" if value > 0 => Some(1_000_000),
-        "mate" => Some(-1_000_000),
-        _ => None,
-    }
-}
-
-/// The `go` command for `side`, with the clocks of both sides that have one.
-fn go_command(
-    limits: BySide<&Limits>,
-    clocks: &BySide<Option<Clock>>,
-    side: Side,
-    scratch: &mut String,
-) {
-    use std::fmt::Write;
-    scratch.clear();
-    scratch.push_str("go");
-    let own = limits[side];
-    if own.tc.is_some() {
-        // w = defenders, b = attackers.
-        for (s, t, i) in [
-            (Side::Defenders, "wtime", "winc"),
-            (Side::Attackers, "btime", "binc"),
-        ] {
-            if let (Some(c), Some(tc)) = (clocks[s], limits[s].tc) {
-                let _ = write!(scratch, " {t} {}", c.left_ms.max(0));
-                if tc.inc_ms > 0 {
-                    let _ = write!(scratch, " {i} {}", tc.inc_ms);
-                }
-            }
-        }
-        if let Some(Some(m)) = clocks[side].map(|c| c.moves_left) {
-            let _ = write!(scratch, " movestogo {m}");
-        }
-    }
-    if let Some(st) = own.st_ms {
-        let _ = write!(scratch, " movetime {st}");
-    }
-    if let Some(d) = own.depth {
-        let _ = write!(scratch, " depth {d}");
-    }
-    if let Some(n) = own.nodes {
-        let _ = write!(scratch, " nodes {n}");
-    }
-}
-
 /// The game so far, filled in by [`referee`].
 struct Played {
     game: Game,
@@ -301,12 +212,7 @@ struct Played {
 
 /// Plays one game. Engines are started (or restarted) as needed and left running for the next
 /// game unless they failed. `None` when the match was stopped before the game ended.
-pub fn play(
-    ctx: &Context,
-    job: Job,
-    slots: &mut [Option<EngineProcess>],
-    note: &dyn Fn(String),
-) -> Option<Outcome> {
+pub fn play(ctx: &Context, job: Job, slots: &mut Slots, note: &dyn Fn(String)) -> Option<Outcome> {
     let started = Instant::now();
     let mut played = Played {
         game: ctx.openings[job.opening].game.clone(),
@@ -317,6 +223,15 @@ pub fn play(
         overhead_samples: 0,
     };
     let (ending, reason) = referee(ctx, job, slots, note, &mut played)?;
+    let end = match ending.winner() {
+        Some(side) => GameEnd::Win(side),
+        None => GameEnd::Draw,
+    };
+    for side in Side::BOTH {
+        if let Some(p) = slots[job.sides[side]].as_mut() {
+            p.game_over(&played.game, end);
+        }
+    }
     Some(Outcome {
         job,
         ending,
@@ -335,7 +250,7 @@ pub fn play(
 fn referee(
     ctx: &Context,
     job: Job,
-    slots: &mut [Option<EngineProcess>],
+    slots: &mut Slots,
     note: &dyn Fn(String),
     played: &mut Played,
 ) -> Option<(Ending, String)> {
@@ -374,19 +289,17 @@ fn referee(
         }
         let result = ensure_started(ctx, idx, slots).and_then(|_| {
             let e = slots[idx].as_mut().expect("just started");
-            let fail = |f: Failure| match f {
+            e.new_game(opening, &ctx.stop).map_err(|f| match f {
                 Failure::Exited(how) => (Fault::Crash, how),
                 Failure::Timeout => (
                     Fault::Protocol,
                     format!(
-                        "no readyok within {} s of ucinewgame",
+                        "not ready for a new game within {} s",
                         cfg.startup_timeout.as_secs_f64()
                     ),
                 ),
                 Failure::Aborted => (Fault::Protocol, "aborted".into()),
-            };
-            e.send("ucinewgame").map_err(fail)?;
-            e.sync(cfg.startup_timeout, &ctx.stop).map_err(fail)
+            })
         });
         if let Err((fault, detail)) = result {
             if ctx.stop.load(Ordering::Relaxed) {
@@ -414,7 +327,6 @@ fn referee(
         });
     }
     let mut adjudicator = Adjudicator::default();
-    let mut go = String::with_capacity(96);
     let mut last_answer: Option<Instant> = None;
 
     loop {
@@ -425,9 +337,6 @@ fn referee(
         let side = game.board().side_to_move();
         let idx = job.sides[side];
         let own = limits[side];
-        let position = opening.position_command(moves);
-        go_command(limits, &clocks, side, &mut go);
-        let engine = slots[idx].as_mut().expect("engines run during a game");
 
         // The deadline: the clock (or move time) plus the margin, or the hard move timeout.
         let mut allowed_ms: Option<u64> = None;
@@ -438,37 +347,29 @@ fn referee(
             let a = st + own.margin_ms;
             allowed_ms = Some(allowed_ms.map_or(a, |b| b.min(a)));
         }
-
-        // The engine's time starts once `go` is written; the runner's overhead is the time
-        // from the last answer to here.
-        engine.drain();
-        let sent = engine.send(&position).and_then(|_| engine.send(&go));
-        let t_go = Instant::now();
+        let now = Instant::now();
+        let request = MoveRequest {
+            opening,
+            moves,
+            game,
+            limits,
+            clocks,
+            deadline: now
+                + match allowed_ms {
+                    Some(ms) => Duration::from_millis(ms),
+                    None => cfg.move_timeout,
+                },
+        };
+        let engine = slots[idx].as_mut().expect("engines run during a game");
+        let reply = engine.request_move(&request, &ctx.stop);
+        let t_go = reply.as_ref().map_or(now, |a| a.sent);
+        // The runner's overhead is the time from the last answer to the request.
         if let Some(t) = last_answer {
             *overhead += t_go.saturating_duration_since(t);
             *overhead_samples += 1;
         }
-        let deadline = t_go
-            + match allowed_ms {
-                Some(ms) => Duration::from_millis(ms),
-                None => cfg.move_timeout,
-            };
-
-        let mut score: Option<i32> = None;
-        let reply = sent.and_then(|_| {
-            loop {
-                let (t, line) = engine.recv(deadline, &ctx.stop)?;
-                if line.starts_with("info") {
-                    if let Some(s) = parse_score(&line) {
-                        score = Some(s);
-                    }
-                } else if line.split_whitespace().next() == Some("bestmove") {
-                    break Ok((t, line));
-                }
-            }
-        });
-        let (t_answer, line) = match reply {
-            Ok(r) => r,
+        let answer = match reply {
+            Ok(a) => a,
             Err(Failure::Aborted) => return None,
             Err(Failure::Exited(how)) => {
                 slots[idx] = None;
@@ -483,7 +384,7 @@ fn referee(
                 let detail = match allowed_ms {
                     Some(ms) => format!(
                         "no move within {} ms ({} ms allowed)",
-                        t_go.elapsed().as_millis(),
+                        now.elapsed().as_millis(),
                         ms
                     ),
                     None => format!(
@@ -491,12 +392,8 @@ fn referee(
                         cfg.move_timeout.as_secs_f64()
                     ),
                 };
-                // Let it answer `stop`; an engine that does not is killed and restarted.
-                let resynced = engine.send("stop").is_ok()
-                    && engine
-                        .wait_for("bestmove", Instant::now() + STOP_GRACE, &ctx.stop)
-                        .is_ok();
-                if !resynced {
+                // Let it stop thinking; an engine that does not is killed and restarted.
+                if !engine.recover(&ctx.stop) {
                     slots[idx] = None;
                     note(format!(
                         "game {}: {} did not answer stop; it will be restarted",
@@ -507,6 +404,8 @@ fn referee(
                 return Some((ending, reason));
             }
         };
+        let t_answer = answer.arrived;
+        let score = answer.score;
         last_answer = Some(t_answer);
 
         // The clock.
@@ -530,11 +429,11 @@ fn referee(
         }
 
         // The move.
-        let text = line.split_whitespace().nth(1).unwrap_or("");
-        if text.is_empty() || text == "(none)" || text == "0000" {
+        let text = answer.text.as_str();
+        if text.is_empty() {
             let detail = format!(
                 "'{}' in a live position ({} legal moves)",
-                shorten(line.trim(), 60),
+                shorten(answer.line.trim(), 60),
                 game.board().count_moves(game.rules())
             );
             let (ending, reason) = forfeit(side, Fault::Protocol, &detail);
@@ -597,66 +496,6 @@ pub fn shared_time_control(config: &Config, job: &Job) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::matches::config::TimeControl;
-
-    #[test]
-    fn scores_from_info_lines() {
-        assert_eq!(
-            parse_score("info depth 5 score cp -37 nodes 100 pv d1d3"),
-            Some(-37)
-        );
-        assert_eq!(
-            parse_score("info depth 9 score mate 3 pv a1a2"),
-            Some(1_000_000)
-        );
-        assert_eq!(parse_score("info score mate -2"), Some(-1_000_000));
-        assert_eq!(parse_score("info depth 5 multipv 2 score cp 10"), None);
-        assert_eq!(
-            parse_score("info depth 5 multipv 1 score cp 10 lowerbound"),
-            Some(10)
-        );
-        assert_eq!(parse_score("info string score cp x"), None);
-        assert_eq!(parse_score("bestmove d1d3"), None);
-    }
-
-    #[test]
-    fn go_commands_carry_both_clocks() {
-        let tc = Limits {
-            tc: Some(TimeControl::parse("5+0.05").unwrap()),
-            ..Limits::default()
-        };
-        let depth = Limits {
-            depth: Some(4),
-            nodes: Some(1000),
-            ..Limits::default()
-        };
-        let clocks = BySide::new(
-            Some(Clock {
-                left_ms: 4000,
-                moves_left: None,
-            }),
-            Some(Clock {
-                left_ms: -5,
-                moves_left: None,
-            }),
-        );
-        let mut s = String::new();
-        go_command(BySide::new(&tc, &tc), &clocks, Side::Attackers, &mut s);
-        assert_eq!(s, "go wtime 0 winc 50 btime 4000 binc 50");
-        go_command(BySide::new(&tc, &depth), &clocks, Side::Defenders, &mut s);
-        assert_eq!(s, "go depth 4 nodes 1000");
-        let st = Limits {
-            st_ms: Some(100),
-            ..Limits::default()
-        };
-        go_command(
-            BySide::new(&st, &st),
-            &BySide::new(None, None),
-            Side::Attackers,
-            &mut s,
-        );
-        assert_eq!(s, "go movetime 100");
-    }
 
     #[test]
     fn adjudication_needs_the_full_streak() {

@@ -4,6 +4,8 @@
 //! - [`cli`]: the command line, cutechess-style (`--engine name=… cmd=… tc=…`).
 //! - [`config`]: the checked settings and the openings file.
 //! - [`engine`]: a child process with deadlines on every reply.
+//! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
+//!   protocol of protocol.md.
 //! - [`game`]: one refereed game: clocks, faults, adjudication.
 //! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
 //! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
@@ -17,16 +19,18 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod player;
 pub mod record;
 pub mod report;
 pub mod stats;
 pub mod tally;
+pub mod uci;
 
 pub use cli::{MatchArgs, MatchOptions};
 
 use crate::types::BySide;
 use config::{Config, Opening, OpeningOrder, load_openings};
-use engine::{EngineProcess, Failure, Log};
+use engine::Log;
 use game::{Context, Job, Outcome};
 use stats::SprtVerdict;
 use std::io::Write;
@@ -113,46 +117,7 @@ fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, Stri
             .iter()
             .map(|spec| {
                 let log = log.clone();
-                scope.spawn(move || {
-                    let never = AtomicBool::new(false);
-                    let mut e = EngineProcess::spawn(spec, log)
-                        .map_err(|m| format!("engine '{}': {m}", spec.name))?;
-                    let id = e
-                        .handshake(config.startup_timeout, &never)
-                        .map_err(|f| match f {
-                            Failure::Exited(how) => {
-                                format!("engine '{}' {how} before uciok", spec.name)
-                            }
-                            _ => format!(
-                                "engine '{}' ({}) did not answer uci with uciok within {} s",
-                                spec.name,
-                                spec.cmd.display(),
-                                config.startup_timeout.as_secs_f64()
-                            ),
-                        })?;
-                    e.quit(QUIT_GRACE);
-                    let known = |n: &str| id.options.iter().any(|o| o.eq_ignore_ascii_case(n));
-                    let mut warnings = Vec::new();
-                    for (n, _) in &spec.options {
-                        if !known(n) {
-                            warnings.push(format!(
-                                "warning: engine '{}' does not announce option '{n}'",
-                                spec.name
-                            ));
-                        }
-                    }
-                    let defaults = crate::rules::Rules::default();
-                    for o in crate::rules::Rules::OPTIONS {
-                        if !known(o.name) && config.rules.get(o.name) != defaults.get(o.name) {
-                            warnings.push(format!(
-                                "warning: engine '{}' does not announce rule option '{}'; it \
-                                 may play other rules than the referee",
-                                spec.name, o.name
-                            ));
-                        }
-                    }
-                    Ok(warnings)
-                })
+                scope.spawn(move || player::preflight(config, spec, log))
             })
             .collect();
         handles
@@ -351,7 +316,8 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
 /// A worker: plays games from the schedule until it is used up or the match stops, then
 /// ends its engines.
 fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc::Sender<Message>) {
-    let mut slots: Vec<Option<EngineProcess>> = ctx.config.engines.iter().map(|_| None).collect();
+    let mut slots: Vec<Option<Box<dyn player::Player>>> =
+        ctx.config.engines.iter().map(|_| None).collect();
     let note = |text: String| {
         let _ = tx.send(Message::Note(text));
     };
