@@ -605,3 +605,135 @@ fn match_records_replay_with_their_results() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `konakis match` with `args`; its exit status and stderr.
+fn run_match(args: &[String]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `konakis` over the line protocol against `konakis otep` over OTEP through the runner, each
+/// side with each colour, under OpenTafl's Tablut (clock) and the default rules (fixed time per
+/// move): no faults, every game ended by the rules, and records, JSON and `konakis replay`
+/// agree on every result.
+#[test]
+fn the_runner_plays_otep_engines() {
+    let dir = std::env::temp_dir().join(format!("konakis-otep-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let tablut = "--rules Encirclement=true --rules ThroneHostile=true \
+                  --rules KingReentersThrone=false --rules MoveLimit=120";
+    for (limits, rules) in [("tc=2+0.05", tablut), ("st=0.1", "--rules MoveLimit=80")] {
+        let otg = dir.join("games.otg");
+        let json = dir.join("result.json");
+        let _ = std::fs::remove_file(&otg);
+        let mut args: Vec<String> = [
+            "--engine".to_string(),
+            "name=line".into(),
+            format!("cmd={konakis}"),
+            "--engine".into(),
+            "name=otep".into(),
+            format!("cmd={konakis}"),
+            "arg=otep".into(),
+            "proto=otep".into(),
+            "--each".into(),
+            limits.into(),
+            "timemargin=200".into(),
+            "--games".into(),
+            "2".into(),
+            "--records".into(),
+            otg.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+        ]
+        .into();
+        args.extend(rules.split(' ').map(String::from));
+        let (ok, stderr) = run_match(&args);
+        assert!(ok, "{limits}: {stderr}");
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["games_played"], 2, "{v}");
+        for e in v["engines"].as_array().unwrap() {
+            for fault in [
+                "time_forfeits",
+                "crashes",
+                "illegal_moves",
+                "protocol_errors",
+            ] {
+                assert_eq!(e[fault], 0, "{limits}: {} {fault}: {v}", e["name"]);
+            }
+            assert_eq!(e["as_attackers"]["games"], 1, "{v}");
+            assert_eq!(e["as_defenders"]["games"], 1, "{v}");
+        }
+        let (line, otep) = (&v["engines"][0], &v["engines"][1]);
+        assert_eq!(line["wins"], otep["losses"], "{v}");
+        assert_eq!(line["draws"], otep["draws"], "{v}");
+        let games = v["games"].as_array().unwrap();
+        for g in games {
+            assert_eq!(g["termination"], "rules", "{limits}: {g}");
+        }
+        // The records replay to the same results.
+        let records = parse_otg(&std::fs::read_to_string(&otg).unwrap()).unwrap();
+        assert_eq!(records.len(), 2);
+        for record in &records {
+            let number: u64 = record.tag("game").unwrap().parse().unwrap();
+            let g = games.iter().find(|g| g["game"] == number).unwrap();
+            let r = replay(record).unwrap_or_else(|e| panic!("game {number}: {e}"));
+            assert_eq!(r.status.to_string(), g["reason"].as_str().unwrap());
+            let winner = match r.status {
+                Status::Win(side, _) => side.name(),
+                _ => "draw",
+            };
+            assert_eq!(winner, g["result"].as_str().unwrap(), "game {number}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Matches an OTEP engine cannot play are refused before the first game, saying why.
+#[test]
+fn the_runner_refuses_what_otep_cannot_say() {
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let base = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--engine",
+            "name=line",
+            &format!("cmd={konakis}"),
+            "--engine",
+            "name=otep",
+            &format!("cmd={konakis}"),
+            "arg=otep",
+            "proto=otep",
+            "--games",
+            "2",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    for (extra, want) in [
+        (&["--each", "depth=2"][..], "give tc= or st="),
+        (&["--each", "st=0.1", "--rules", "Ruleset=Ashton"], "Ashton"),
+        (
+            &["--each", "st=0.1", "--rules", "RepetitionDraw=2"],
+            "RepetitionDraw=2",
+        ),
+        (&["--each", "st=0.1", "option.Hash=8"], "no options"),
+    ] {
+        let (ok, stderr) = run_match(&base(extra));
+        assert!(!ok, "{extra:?} was accepted");
+        assert!(
+            stderr.contains(want) && stderr.contains("otep"),
+            "{extra:?}: {stderr}"
+        );
+    }
+}

@@ -65,7 +65,9 @@ An engine (give one --engine per engine, at least two). Settings:
   timemargin=MS     how many milliseconds past its time an engine may answer before it
                     loses on time (default 0)
   proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
-                    default)
+                    default) or otep (the OpenTafl Engine Protocol: 'konakis otep', OpenTafl
+                    engines; needs tc= or st=, takes no option.X=, and the rules must be
+                    sayable in an OpenTafl rules string)
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives.";
