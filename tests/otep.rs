@@ -9,16 +9,25 @@ use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
 use konakis::opentafl::otg::{parse_otg, replay, result_tag, turns};
-use konakis::opentafl::rules_string::{RulesStringError, format_rules, parse_rules};
+use konakis::opentafl::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
 use konakis::{Board, Game, Move, Rules, Side, Status, WinReason};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/opentafl");
+
+/// The tests that run engines hold this lock, one at a time, so that their timings are not
+/// taken while the other tests keep both cores busy.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 fn data(name: &str) -> String {
     std::fs::read_to_string(format!("{DATA}/{name}")).expect("test data file")
@@ -170,6 +179,7 @@ fn legal_answer(line: &str, board: &Board, rules: &Rules) -> Move {
 /// end the process.
 #[test]
 fn the_recorded_session_gets_a_legal_move_for_every_play() {
+    let _serial = serial();
     let rules = tablut();
     let script = data("session-host-to-engine.txt");
     let mut otep = Otep::start(&["--max-time", "100"]);
@@ -210,6 +220,7 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
 /// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
 #[test]
 fn the_three_rules_strings() {
+    let _serial = serial();
     let strings = rules_strings();
     assert_eq!(strings.len(), 3);
     let r = parse_rules(&strings[1]).unwrap();
@@ -280,7 +291,7 @@ fn position_records_and_otg_files_round_trip() {
         let start = *game.start_board();
         let text = format!(
             "[result:?]\n[rules:{}]\n\n{}",
-            format_rules(&rules, &start),
+            format_rules(&rules, &start, StartKey::StartI),
             turns(&start, &rules, game.moves())
         );
         let records = parse_otg(&text).unwrap();
@@ -313,6 +324,11 @@ fn the_sample_game_replays_with_its_captures() {
     assert_eq!(recorded.len(), 7, "{recorded:?}");
     // Move by move: the referee captures exactly what the record lists.
     let parsed = parse_rules(record.tag("rules").unwrap()).unwrap();
+    // Konakis writes OpenTafl's Tablut in a record exactly as OpenTafl did.
+    assert_eq!(
+        format_rules(&Rules::opentafl(), &parsed.start, StartKey::StartI),
+        record.tag("rules").unwrap()
+    );
     let mut game = Game::new(parsed.rules, parsed.start);
     for m in &record.moves {
         let before = game
@@ -374,6 +390,7 @@ const TABLUT_RULES: &str = "rules dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: 
 /// Clocks in every form, before or after `play`: overtime marks, trailing spaces, no main time.
 #[test]
 fn clock_lines_in_every_form() {
+    let _serial = serial();
     let rules = tablut();
     let start = Board::start(&rules);
     // Each clock with the longest a move may take under it (in overtime: the period).
@@ -410,6 +427,7 @@ fn clock_lines_in_every_form() {
 /// legal moves for the position it had.
 #[test]
 fn bad_input_is_answered_and_changes_nothing() {
+    let _serial = serial();
     let rules = tablut();
     let mut otep = Otep::start(&["--movetime", "100"]);
     otep.send("play attackers");
@@ -463,6 +481,7 @@ fn bad_input_is_answered_and_changes_nothing() {
 /// history; one that does not is overridden by the record.
 #[test]
 fn the_position_record_wins() {
+    let _serial = serial();
     let rules = tablut();
     let mut otep = Otep::start(&["--movetime", "100"]);
     otep.send(TABLUT_RULES);
@@ -516,6 +535,7 @@ fn the_position_record_wins() {
 /// process at once.
 #[test]
 fn finish_and_goodbye_during_a_search() {
+    let _serial = serial();
     let rules = tablut();
     let mut otep = Otep::start(&["--movetime", "60000"]);
     otep.send(TABLUT_RULES);
@@ -551,6 +571,7 @@ fn finish_and_goodbye_during_a_search() {
 /// others) replay under `konakis replay` with the results the runner gave.
 #[test]
 fn match_records_replay_with_their_results() {
+    let _serial = serial();
     let dir = std::env::temp_dir().join(format!("konakis-otep-records-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let konakis = env!("CARGO_BIN_EXE_konakis");
@@ -625,6 +646,7 @@ fn run_match(args: &[String]) -> (bool, String) {
 /// agree on every result.
 #[test]
 fn the_runner_plays_otep_engines() {
+    let _serial = serial();
     let dir = std::env::temp_dir().join(format!("konakis-otep-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let konakis = env!("CARGO_BIN_EXE_konakis");
@@ -645,7 +667,7 @@ fn the_runner_plays_otep_engines() {
             "proto=otep".into(),
             "--each".into(),
             limits.into(),
-            "timemargin=200".into(),
+            "timemargin=500".into(),
             "--games".into(),
             "2".into(),
             "--records".into(),
@@ -700,6 +722,7 @@ fn the_runner_plays_otep_engines() {
 /// Matches an OTEP engine cannot play are refused before the first game, saying why.
 #[test]
 fn the_runner_refuses_what_otep_cannot_say() {
+    let _serial = serial();
     let konakis = env!("CARGO_BIN_EXE_konakis");
     let base = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = [

@@ -74,9 +74,11 @@ where
     W: Write + Send + 'static,
 {
     let out = Out::new(output);
-    out.line("hello");
     let lines = spawn_reader(input);
-    Session::new(out, lines, args).run();
+    // The table is allocated before `hello`, so that it does not delay the first move.
+    let session = Session::new(out.clone(), lines, args);
+    out.line("hello");
+    session.run();
 }
 
 /// The output: each line written with one `write_all` and flushed, under a lock.
@@ -150,21 +152,19 @@ pub fn parse_clock(args: &str) -> Result<Clock, String> {
             .map(|ms| (ms, star))
             .map_err(|_| format!("clock: '{}' is not a time in ms", notation::quote(text)))
     };
-    let count = |text: &str| -> Result<u64, String> {
+    let number = |text: &str| -> Result<f64, String> {
         text.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-            .map(|v| v as u64)
             .ok_or_else(|| format!("clock: '{}' is not a count", notation::quote(text)))
     };
     let (att, att_ot) = time(fields[0])?;
     let (def, def_ot) = time(fields[1])?;
-    let period_s = count(fields[2])?;
     Ok(Clock {
         ms: BySide::new(att, def),
         overtime: BySide::new(att_ot, def_ot),
-        period_ms: period_s * 1000,
-        periods: BySide::new(count(fields[3])? as u32, count(fields[4])? as u32),
+        period_ms: (number(fields[2])? * 1000.0) as u64,
+        periods: BySide::new(number(fields[3])? as u32, number(fields[4])? as u32),
     })
 }
 
@@ -268,6 +268,8 @@ struct Session {
     task: Option<Task>,
     /// Set by the search thread when its last report is out.
     done: Arc<AtomicBool>,
+    /// No search has used the table since it was allocated or cleared.
+    fresh_table: bool,
 }
 
 impl Session {
@@ -300,6 +302,7 @@ impl Session {
             next_id: 0,
             task: None,
             done: Arc::new(AtomicBool::new(true)),
+            fresh_table: true,
         }
     }
 
@@ -408,7 +411,12 @@ impl Session {
             Ok(parsed) => {
                 self.game = Game::new(parsed.rules, parsed.start);
                 self.rules = RulesState::Known(parsed.rules);
-                self.engine.clear();
+                // Clearing a table no search has touched would only cost time (the host's
+                // clock may already run).
+                if !self.fresh_table {
+                    self.engine.clear();
+                    self.fresh_table = true;
+                }
                 self.out
                     .status(&format!("rules accepted: {}", parsed.rules));
             }
@@ -540,6 +548,7 @@ impl Session {
             }
         }
         self.clock_fresh = false;
+        self.fresh_table = false;
         self.done.store(false, Ordering::SeqCst);
         let out = self.out.clone();
         let live = Arc::clone(&self.live);
@@ -839,6 +848,7 @@ mod tests {
         assert_eq!(c.overtime, BySide::new(false, false));
         assert_eq!(c.period_ms, 3_000);
         assert_eq!(c.periods, BySide::new(3, 3));
+        assert_eq!(parse_clock("1 2 2.5 1 1").unwrap().period_ms, 2_500);
         let c = parse_clock("3000* 1129* 3 3 2").unwrap();
         assert_eq!(c.overtime, BySide::new(true, true));
         assert_eq!(c.periods[Side::Defenders], 2);

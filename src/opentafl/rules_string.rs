@@ -479,25 +479,48 @@ pub fn check_expressible(rules: &Rules) -> Result<(), String> {
     Ok(())
 }
 
-/// The rules string for `rules` from `start`, whose side to move is the side that moves first.
-/// The move limit is left out (OpenTafl has none); rules that [`check_expressible`] refuses get
-/// the nearest string. [`parse_rules`] reads it back.
+/// Where a rules string puts its start position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StartKey {
+    /// `start:`, rank 1 first, as in OTEP's `rules` line.
+    Start,
+    /// `starti:`, rank 9 first, as in the `rules` tag of OpenTafl's `.otg` records.
+    StartI,
+}
+
+/// The rules string for `rules` from `start`, whose side to move is the side that moves first,
+/// in OpenTafl's key order and with its habit of leaving out `ka`, `surf` and `tfr` at their
+/// defaults, so that OpenTafl's Tablut comes out exactly as OpenTafl writes it. The move limit
+/// is left out (OpenTafl has none); rules that [`check_expressible`] refuses get the nearest
+/// string. [`parse_rules`] reads it back.
 ///
 /// ```
 /// use konakis::{Board, Rules};
-/// use konakis::opentafl::rules_string::{format_rules, parse_rules};
+/// use konakis::opentafl::rules_string::{StartKey, format_rules, parse_rules};
 /// let rules = Rules::opentafl();
-/// let text = format_rules(&rules, &Board::start(&rules));
-/// assert!(text.starts_with("dim:9 name:Tablut esc:e atkf:y"));
+/// let text = format_rules(&rules, &Board::start(&rules), StartKey::Start);
+/// assert!(text.starts_with("dim:9 name:Tablut esc:e atkf:y ks:c"));
 /// let back = parse_rules(&text).unwrap();
 /// assert_eq!(back.rules, Rules { move_limit: 0, ..rules });
 /// ```
-pub fn format_rules(rules: &Rules, start: &Board) -> String {
+pub fn format_rules(rules: &Rules, start: &Board, key: StartKey) -> String {
     let yn = |b: bool| if b { 'y' } else { 'n' };
-    let ks = match rules.king_capture {
-        KingCapture::Original => 'c',
-        KingCapture::English => 's',
-    };
+    let mut s = String::with_capacity(200);
+    s.push_str("dim:9 name:Tablut esc:e ");
+    s.push_str(&format!(
+        "atkf:{} ",
+        yn(start.side_to_move() == Side::Attackers)
+    ));
+    if !rules.king_armed {
+        s.push_str("ka:n ");
+    }
+    if !rules.encirclement {
+        s.push_str("surf:n ");
+    }
+    s.push_str(match rules.king_capture {
+        KingCapture::Original => "ks:c ",
+        KingCapture::English => "ks:s ",
+    });
     let cenp = if rules.throne_passable {
         ALL_PIECES
     } else if rules.king_reenters_throne {
@@ -511,15 +534,16 @@ pub fn format_rules(rules: &Rules, start: &Board) -> String {
     } else {
         "K"
     };
-    format!(
-        "dim:9 name:Tablut esc:e atkf:{} ka:{} ks:{ks} surf:{} tfr:d nj:n cor: cenp:{cenp} \
-         cens:{cens} cenh: cenhe:{cenhe} linc:{} start:{}",
-        yn(start.side_to_move() == Side::Attackers),
-        yn(rules.king_armed),
-        yn(rules.encirclement),
-        yn(rules.throne_guard_capture),
-        position_record(start)
-    )
+    s.push_str(&format!(
+        "nj:n cor: cenp:{cenp} cens:{cens} cenh: cenhe:{cenhe} linc:{} ",
+        yn(rules.throne_guard_capture)
+    ));
+    let record = position_record(start);
+    match key {
+        StartKey::Start => s.push_str(&format!("start:{record}")),
+        StartKey::StartI => s.push_str(&format!("starti:{}", invert_record(&record))),
+    }
+    s
 }
 
 #[cfg(test)]
@@ -536,6 +560,17 @@ mod tests {
             Err(RulesStringError::Unsupported { key_value, .. }) => key_value,
             other => panic!("{text}: expected an unsupported rule, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn opentafls_tablut_is_written_as_opentafl_writes_it() {
+        let rules = Rules::opentafl();
+        let start = Board::start(&rules);
+        assert_eq!(format_rules(&rules, &start, StartKey::Start), TABLUT);
+        assert_eq!(
+            format_rules(&rules, &start, StartKey::StartI),
+            TABLUT.replace("start:", "starti:")
+        );
     }
 
     #[test]
@@ -575,7 +610,12 @@ mod tests {
                 move_limit: 0,
                 ..Rules::default()
             };
-            let text = format_rules(&rules, &Board::start(&rules));
+            let key = if bits & 1 != 0 {
+                StartKey::StartI
+            } else {
+                StartKey::Start
+            };
+            let text = format_rules(&rules, &Board::start(&rules), key);
             let back = parse_rules(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(back.rules, rules, "{text}");
             assert_eq!(back.start, Board::start(&rules), "{text}");

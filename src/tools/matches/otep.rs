@@ -19,7 +19,7 @@ use super::game::Fault;
 use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, startup_fault};
 use crate::board::{Board, Game};
 use crate::opentafl::notation::{self, full_move, position_record, simple_move};
-use crate::opentafl::rules_string::{check_expressible, format_rules};
+use crate::opentafl::rules_string::{StartKey, check_expressible, format_rules};
 use crate::rules::Rules;
 use crate::types::{BySide, Side};
 use std::sync::Arc;
@@ -140,7 +140,7 @@ impl Player for OtepPlayer {
         self.process.drain();
         self.base = *opening.game.board();
         self.told = 0;
-        let rules = format_rules(&self.rules, &self.base);
+        let rules = format_rules(&self.rules, &self.base, StartKey::Start);
         self.process.send(&format!("rules {rules}"))
     }
 

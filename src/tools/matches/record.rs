@@ -12,7 +12,7 @@ use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use crate::opentafl::otg::{tag_value as tag, turns};
-use crate::opentafl::rules_string::format_rules;
+use crate::opentafl::rules_string::{StartKey, format_rules};
 use crate::types::{Move, Side};
 use std::fmt::Write;
 
@@ -89,7 +89,11 @@ pub fn otg(
     if let Some(tc) = time_control {
         let _ = writeln!(s, "[time-control:{tc}]");
     }
-    let _ = writeln!(s, "[rules:{}]", format_rules(rules, &start));
+    let _ = writeln!(
+        s,
+        "[rules:{}]",
+        format_rules(rules, &start, StartKey::StartI)
+    );
     let _ = writeln!(s, "[konakis-rules:{rules}]");
     let _ = writeln!(s, "[game:{}]", o.job.number);
     let _ = writeln!(s, "[attackers:{}]", tag(names(Side::Attackers)));
