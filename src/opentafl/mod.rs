@@ -7,9 +7,11 @@
 //! - [`rules_string`]: rules strings read into [`crate::Rules`] and a start position, and
 //!   written from them; rules Konakis cannot play exactly are refused by name.
 //! - [`otg`]: `.otg` records read, written and replayed by the referee.
+//! - [`command`]: the host's OTEP lines, parsed.
 //! - [`otep`]: `konakis otep`, the engine side of OTEP.
 //! - [`replay`]: `konakis replay <file.otg>`.
 
+pub mod command;
 pub mod notation;
 pub mod otep;
 pub mod otg;

@@ -9,13 +9,14 @@
 //! The game is kept with its history (for repetition) as long as the host's position records
 //! agree with it; when one does not, the record wins and the game restarts from it.
 
-use super::notation::{self, parse_move, parse_position_record, position_record, simple_move};
+use super::command::{self, Clock, HostCommand};
+use super::notation::{self, position_record, simple_move};
 use super::rules_string::parse_rules;
 use crate::board::{Board, Game};
 use crate::protocol::{Input, spawn_reader};
 use crate::rules::Rules;
 use crate::search::{Engine, Info, Limits, MATE, Report, Score, Settings, budget};
-use crate::types::{BySide, Move, Side};
+use crate::types::{Move, Side};
 use clap::Args;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -117,55 +118,6 @@ impl Out {
     fn warn(&self, text: &str) {
         self.line(&format!("error 0 {text}"));
     }
-}
-
-/// The clocks of a `clock` line.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Clock {
-    /// Milliseconds left: main time, or the current overtime period when `overtime` is set;
-    /// negative when the game has no main time.
-    pub ms: BySide<i64>,
-    /// The side is in overtime (the `*` mark).
-    pub overtime: BySide<bool>,
-    /// The length of an overtime period in milliseconds (0: none).
-    pub period_ms: u64,
-    /// Overtime periods left.
-    pub periods: BySide<u32>,
-}
-
-/// Parses the arguments of `clock <att ms>[*] <def ms>[*] <overtime s> <att n> <def n>`.
-pub fn parse_clock(args: &str) -> Result<Clock, String> {
-    let fields: Vec<&str> = args.split_whitespace().collect();
-    if fields.len() != 5 {
-        return Err(format!(
-            "clock: expected 5 fields (<att ms>[*] <def ms>[*] <overtime s> <att overtimes> \
-             <def overtimes>), got {}",
-            fields.len()
-        ));
-    }
-    let time = |text: &str| -> Result<(i64, bool), String> {
-        let (num, star) = match text.strip_suffix('*') {
-            Some(n) => (n, true),
-            None => (text, false),
-        };
-        num.parse::<i64>()
-            .map(|ms| (ms, star))
-            .map_err(|_| format!("clock: '{}' is not a time in ms", notation::quote(text)))
-    };
-    let number = |text: &str| -> Result<f64, String> {
-        text.parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-            .ok_or_else(|| format!("clock: '{}' is not a count", notation::quote(text)))
-    };
-    let (att, att_ot) = time(fields[0])?;
-    let (def, def_ot) = time(fields[1])?;
-    Ok(Clock {
-        ms: BySide::new(att, def),
-        overtime: BySide::new(att_ot, def_ot),
-        period_ms: (number(fields[2])? * 1000.0) as u64,
-        periods: BySide::new(number(fields[3])? as u32, number(fields[4])? as u32),
-    })
 }
 
 /// The search limits for `side` under `clock` (or `movetime` ms when there is none).
@@ -337,31 +289,36 @@ impl Session {
 
     /// Handles one line; `false` on `goodbye`.
     fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let rest = rest.trim();
+        let command = match command::parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.out.warn(&e);
+                return true;
+            }
+        };
         match command {
-            "" => {}
-            "rules" => self.rules_line(rest),
-            "clock" => self.clock_line(rest),
-            "play" => self.play(rest),
-            "opponent-move" => self.opponent_move(rest),
-            "move" => self.confirm(rest),
-            "position" => self.position(rest),
-            "side" => self.side(rest),
-            "analyze" => self.analyze(rest),
-            "error" => self.host_error(rest),
-            "finish" => {
+            HostCommand::Rules(text) => self.rules_line(&text),
+            HostCommand::Clock(c) => {
+                self.clock = Some(c);
+                self.clock_fresh = true;
+            }
+            HostCommand::Play(side) => self.play(side),
+            HostCommand::OpponentMove { mv, text, board } => self.opponent_move(mv, &text, board),
+            HostCommand::Confirm(board) => self.confirm(board),
+            HostCommand::Position(board) => self.position(board),
+            HostCommand::Side(side) => self.side(side),
+            HostCommand::Analyze { lines, seconds } => self.analyze(lines, seconds),
+            HostCommand::Error(text) => self.host_error(&text),
+            HostCommand::Finish => {
                 self.cancel();
                 self.clock = None;
                 self.clock_fresh = false;
             }
-            "goodbye" => return false,
-            // Sent by some hosts; nothing to do.
-            "hello" | "start" | "simple-moves" => {}
-            _ => self.out.status(&format!(
+            HostCommand::Goodbye => return false,
+            HostCommand::Nothing => {}
+            HostCommand::Unknown(word) => self.out.status(&format!(
                 "ignored unknown command '{}'",
-                notation::quote(command)
+                notation::quote(&word)
             )),
         }
         true
@@ -428,47 +385,26 @@ impl Session {
         }
     }
 
-    fn clock_line(&mut self, text: &str) {
-        match parse_clock(text) {
-            Ok(c) => {
-                self.clock = Some(c);
-                self.clock_fresh = true;
-            }
-            Err(e) => self.out.warn(&e),
-        }
-    }
-
-    fn parse_side(text: &str) -> Option<Side> {
-        match text {
-            "attackers" => Some(Side::Attackers),
-            "defenders" => Some(Side::Defenders),
-            _ => None,
-        }
-    }
-
     /// Waits briefly for a `clock` line after `play`; other lines are kept for later.
     fn await_clock(&mut self) {
         if self.clock_fresh {
             return;
         }
         match self.lines.recv_timeout(CLOCK_WAIT) {
-            Ok(Input::Line(l)) if l.trim_start().starts_with("clock ") => {
-                let args = l.trim_start()["clock ".len()..].to_string();
-                self.clock_line(&args);
-            }
+            Ok(Input::Line(l)) => match command::parse(&l) {
+                Ok(HostCommand::Clock(c)) => {
+                    self.clock = Some(c);
+                    self.clock_fresh = true;
+                }
+                _ => self.backlog.push_back(Input::Line(l)),
+            },
             Ok(other) => self.backlog.push_back(other),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => self.backlog.push_back(Input::End),
         }
     }
 
-    fn play(&mut self, text: &str) {
-        let Some(side) = Self::parse_side(text) else {
-            return self.out.warn(&format!(
-                "play: expected attackers or defenders, got '{}'",
-                notation::quote(text)
-            ));
-        };
+    fn play(&mut self, side: Side) {
         let Some(rules) = self.known_rules() else {
             return self.refuse_without_rules();
         };
@@ -613,20 +549,6 @@ impl Session {
         }
     }
 
-    /// Builds a board from a record with `side` to move; on error a warning and `None`.
-    fn board_from(&self, what: &str, record: &str, side: Side) -> Option<Board> {
-        match parse_position_record(record, side) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                self.out.warn(&format!(
-                    "{what}: {e}; the position stays {}",
-                    position_record(self.game.board())
-                ));
-                None
-            }
-        }
-    }
-
     /// Continues the game with `moves` if they are legal and lead to `target` (placement and
     /// side to move); otherwise restarts it from `target`.
     fn follow(&mut self, moves: &[Move], target: Board) -> bool {
@@ -646,34 +568,23 @@ impl Session {
         self.game = Game::new(rules, target);
     }
 
-    fn opponent_move(&mut self, text: &str) {
+    /// The other side played `mv` (written `text`); `record` is the board after it (with the
+    /// attackers to move until the mover is known).
+    fn opponent_move(&mut self, mv: Option<Move>, text: &str, record: Board) {
         let Some(rules) = self.known_rules() else {
             return self.refuse_without_rules();
-        };
-        let (move_text, record) = match text.split_once(' ') {
-            Some((m, r)) => (m, r.trim()),
-            None => {
-                return self.out.warn(&format!(
-                    "opponent-move: expected <move> <position record>, got '{}'",
-                    notation::quote(text)
-                ));
-            }
         };
         if self.searching() {
             self.out
                 .status("opponent-move while thinking: search dropped");
             self.cancel();
         }
-        let mv = parse_move(move_text).ok().map(|m| m.mv);
         // The mover is whoever stands on the move's destination in the record.
-        let Some(probe) = self.board_from("opponent-move", record, Side::Attackers) else {
-            return;
-        };
         let mover = mv
-            .and_then(|m| probe.piece_at(m.to()))
+            .and_then(|m| record.piece_at(m.to()))
             .map(|p| p.side())
             .unwrap_or(self.game.board().side_to_move());
-        let target = with_side(&probe, mover.opponent());
+        let target = with_side(&record, mover.opponent());
         let answered = self.live().answered.take();
         let followed = match mv {
             Some(mv) => {
@@ -684,10 +595,7 @@ impl Session {
         };
         if !followed {
             let why = match mv {
-                None => format!(
-                    "opponent-move: '{}' is not a move",
-                    notation::quote(move_text)
-                ),
+                None => format!("opponent-move: '{}' is not a move", notation::quote(text)),
                 Some(mv) => format!(
                     "the opponent's {} does not lead from Konakis' position to the record",
                     simple_move(mv)
@@ -698,20 +606,12 @@ impl Session {
     }
 
     /// `move <record>`: the host accepted our move; the record is the board after it.
-    fn confirm(&mut self, record: &str) {
+    fn confirm(&mut self, record: Board) {
         let Some(rules) = self.known_rules() else {
             return self.refuse_without_rules();
         };
-        if !record.starts_with('/') {
-            return self.out.warn(&format!(
-                "move: expected a position record, got '{}'",
-                notation::quote(record)
-            ));
-        }
         let mover = self.game.board().side_to_move();
-        let Some(target) = self.board_from("move", record, mover.opponent()) else {
-            return;
-        };
+        let target = with_side(&record, mover.opponent());
         let answered = self.live().answered.take();
         let followed =
             answered.is_some_and(|a| self.follow(&[a], target)) || self.follow(&[], target);
@@ -720,7 +620,7 @@ impl Session {
         }
     }
 
-    fn position(&mut self, record: &str) {
+    fn position(&mut self, record: Board) {
         let Some(rules) = self.known_rules() else {
             return self.refuse_without_rules();
         };
@@ -728,21 +628,14 @@ impl Session {
             self.cancel();
         }
         let side = self.side_hint.unwrap_or(self.game.board().side_to_move());
-        if let Some(board) = self.board_from("position", record, side)
-            && !self.follow(&[], board)
-        {
+        let board = with_side(&record, side);
+        if !self.follow(&[], board) {
             self.game = Game::new(rules, board);
             self.live().answered = None;
         }
     }
 
-    fn side(&mut self, text: &str) {
-        let Some(side) = Self::parse_side(text) else {
-            return self.out.warn(&format!(
-                "side: expected attackers or defenders, got '{}'",
-                notation::quote(text)
-            ));
-        };
+    fn side(&mut self, side: Side) {
         self.side_hint = Some(side);
         if let Some(rules) = self.known_rules()
             && self.game.board().side_to_move() != side
@@ -752,24 +645,9 @@ impl Session {
         }
     }
 
-    fn analyze(&mut self, text: &str) {
+    fn analyze(&mut self, lines: usize, seconds: f64) {
         let Some(rules) = self.known_rules() else {
             return self.refuse_without_rules();
-        };
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        let parsed = match fields.as_slice() {
-            [n, secs] => n.parse::<usize>().ok().filter(|n| *n >= 1).zip(
-                secs.parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s > 0.0),
-            ),
-            _ => None,
-        };
-        let Some((n, secs)) = parsed else {
-            return self.out.warn(&format!(
-                "analyze: expected <number of moves> <seconds>, got '{}'",
-                notation::quote(text)
-            ));
         };
         if self.searching() {
             return self.out.status("analyze ignored: already thinking");
@@ -777,12 +655,12 @@ impl Session {
         if !self.playable(rules) {
             return;
         }
-        let ms = (secs * 1000.0).min(3_600_000.0) as u64;
+        let ms = (seconds * 1000.0).min(3_600_000.0) as u64;
         let limits = Limits {
             movetime: Some(ms.saturating_sub(ms / 10).max(1)),
             ..Limits::default()
         };
-        self.start(Task::Analyze, limits, n.min(16));
+        self.start(Task::Analyze, limits, lines.min(16));
     }
 
     fn host_error(&mut self, text: &str) {
@@ -841,28 +719,7 @@ fn analysis_text(lines: &[Info], best: Move) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn clock_lines_parse_with_overtime_marks_and_trailing_spaces() {
-        let c = parse_clock("29469 30000 3 3 3 ").unwrap();
-        assert_eq!(c.ms, BySide::new(29_469, 30_000));
-        assert_eq!(c.overtime, BySide::new(false, false));
-        assert_eq!(c.period_ms, 3_000);
-        assert_eq!(c.periods, BySide::new(3, 3));
-        assert_eq!(parse_clock("1 2 2.5 1 1").unwrap().period_ms, 2_500);
-        let c = parse_clock("3000* 1129* 3 3 2").unwrap();
-        assert_eq!(c.overtime, BySide::new(true, true));
-        assert_eq!(c.periods[Side::Defenders], 2);
-        for bad in [
-            "",
-            "1 2 3 4",
-            "1 2 3 4 5 6",
-            "x 2 3 4 5",
-            "1 2* 3 -4 5",
-            "1** 2 3 4 5",
-        ] {
-            assert!(parse_clock(bad).is_err(), "{bad:?}");
-        }
-    }
+    use super::command::parse_clock;
 
     #[test]
     fn overtime_moves_fit_in_the_period() {
