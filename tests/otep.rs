@@ -760,3 +760,45 @@ fn the_runner_refuses_what_otep_cannot_say() {
         );
     }
 }
+
+/// An OTEP engine that refuses the match's rules (`error -1`) loses each game by a protocol
+/// error, and the runner says why.
+#[test]
+fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("konakis-otep-refuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("r.json");
+    let script = "echo hello; while read -r l; do case \"$l\" in \
+                  rules*) echo 'error -1 unsupported rule: esc:e (a test)';; \
+                  goodbye) exit 0;; esac; done";
+    let args: Vec<String> = [
+        "--engine".to_string(),
+        "name=line".into(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_konakis")),
+        "--engine".into(),
+        "name=refuser".into(),
+        "cmd=/bin/sh".into(),
+        "arg=-c".into(),
+        format!("arg={script}"),
+        "proto=otep".into(),
+        "--each".into(),
+        "st=0.1".into(),
+        "--games".into(),
+        "2".into(),
+        "--json".into(),
+        json.display().to_string(),
+    ]
+    .into();
+    let (ok, stderr) = run_match(&args);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["engines"][1]["protocol_errors"], 2, "{v}");
+    assert_eq!(v["engines"][0]["wins"], 2, "{v}");
+    for g in v["games"].as_array().unwrap() {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains("error -1 unsupported rule"), "{reason}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

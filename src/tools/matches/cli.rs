@@ -65,12 +65,13 @@ An engine (give one --engine per engine, at least two). Settings:
   timemargin=MS     how many milliseconds past its time an engine may answer before it
                     loses on time (default 0)
   proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
-                    default) or otep (the OpenTafl Engine Protocol: 'konakis otep', OpenTafl
-                    engines; needs tc= or st=, takes no option.X=, and the rules must be
-                    sayable in an OpenTafl rules string)
+                    default) or otep (OpenTafl's engine protocol, as 'konakis otep' and
+                    OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and
+                    the rules must fit an OpenTafl rules string)
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
-moment 'go' is written to the moment its 'bestmove' line arrives.";
+moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
+for OTEP engines).";
 
 const AFTER_HELP: &str = "\
 GAMES

@@ -118,6 +118,12 @@ fn clock_line(
     Some(format!("clock {st}* {st}* {} 1 1", st.div_ceil(1000)))
 }
 
+/// Whether a line is a fatal error (`error -1 …`): the engine will not play on.
+fn is_fatal(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("error") && words.next() == Some("-1")
+}
+
 /// Reads a score from a `status` line (`… score 35 …` or `… score mate 3 …`, as Konakis writes
 /// them), from the engine's point of view; mates as ±1,000,000.
 fn status_score(line: &str) -> Option<i32> {
@@ -174,7 +180,27 @@ impl Player for OtepPlayer {
             }
         }
         self.told = request.moves.len();
-        self.process.drain();
+        // Lines that came since the last answer are stale (a late move, old status lines),
+        // except a fatal error, such as a refusal of the rules just sent.
+        let stale_until = Instant::now() + Duration::from_millis(1);
+        loop {
+            match self.process.recv(stale_until, abort) {
+                Ok((at, line)) => {
+                    self.note(&line);
+                    if is_fatal(&line) {
+                        return Ok(Answer {
+                            sent: at,
+                            arrived: at,
+                            text: String::new(),
+                            line,
+                            score: None,
+                        });
+                    }
+                }
+                Err(Failure::Timeout) => break,
+                Err(e) => return Err(e),
+            }
+        }
         for line in &news {
             self.process.send(line)?;
         }
@@ -206,7 +232,7 @@ impl Player for OtepPlayer {
                     });
                 }
                 // A fatal error: the engine gives up (unsupported rules, say).
-                Some("error") if words.next() == Some("-1") => {
+                Some("error") if is_fatal(&line) => {
                     return Ok(Answer {
                         sent,
                         arrived,
