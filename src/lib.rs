@@ -21,6 +21,7 @@
 #[macro_use]
 mod bitboard;
 pub mod board;
+pub mod challenge;
 pub mod eval;
 pub mod opentafl;
 pub mod perft;

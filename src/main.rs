@@ -1,7 +1,7 @@
 //! The `konakis` command: the engine protocol on stdin/stdout, or one of the tools.
 
 use clap::{Parser, Subcommand};
-use konakis::tools;
+use konakis::{challenge, tools};
 use std::process::ExitCode;
 
 /// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
@@ -30,6 +30,9 @@ enum Command {
     Otep(konakis::opentafl::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
     Replay(konakis::opentafl::replay::ReplayArgs),
+    /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
+    /// Tablut server) as its white or black player.
+    TablutChallenge(challenge::ChallengeArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,5 +46,6 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tools::tune::run(args),
         Some(Command::Otep(args)) => konakis::opentafl::otep::run(args),
         Some(Command::Replay(args)) => konakis::opentafl::replay::run(args),
+        Some(Command::TablutChallenge(args)) => challenge::run(args),
     }
 }

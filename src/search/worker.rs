@@ -433,6 +433,20 @@ impl<'a> Worker<'a> {
             let taken = child.play(&rules, mv);
             // Escape threats extend: the attackers must answer them.
             let ext = i32::from(ply < MAX_PLY / 2 && gives_escape_threat(board, &child, &rules));
+            // Late move pruning: near the leaves of a non-PV node, once enough moves have been
+            // searched, the remaining quiet moves (no capture, no escape threat) are skipped.
+            if !pv_node
+                && !threatened
+                && quiet
+                && ext == 0
+                && taken.is_empty()
+                && depth <= LMP_DEPTH
+                && i >= lmp_count(depth)
+                && best > -MATE_BOUND
+            {
+                i += 1;
+                continue;
+            }
             self.path.push(child.hash());
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -652,6 +666,12 @@ const KILLER_SCORE: i32 = 1 << 26;
 /// Reverse futility pruning: deepest remaining depth, and margin per ply.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 120;
+/// Late move pruning applies up to this depth.
+const LMP_DEPTH: i32 = 3;
+/// How many moves are searched at `depth` before late quiet moves are pruned.
+fn lmp_count(depth: i32) -> usize {
+    (4 + 3 * depth * depth) as usize
+}
 
 /// Move generation stages of an interior node (after the table's move).
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -65,9 +65,10 @@ An engine (give one --engine per engine, at least two). Settings:
   timemargin=MS     how many milliseconds past its time an engine may answer before it
                     loses on time (default 0)
   proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
-                    default) or otep (OpenTafl's engine protocol, as 'konakis otep' and
+                    default), otep (OpenTafl's engine protocol, as 'konakis otep' and
                     OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and
-                    the rules must fit an OpenTafl rules string)
+                    the rules must fit an OpenTafl rules string) or tablut-challenge (a
+                    Tablut Challenge agent; see below)
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
@@ -79,6 +80,17 @@ GAMES
   come in pairs and --games is rounded up to an even number. Round robin by default; with
   --gauntlet the first engine plays each of the others. Without --openings every game starts
   from the start position.
+
+TABLUT CHALLENGE AGENTS (proto=tablut-challenge)
+  The runner plays the Tablut Challenge server's part: for each game it listens, starts the
+  agent with {color} (white/black), {port} and {seconds} filled in in its arg= values, reads
+  its name, sends a state after every move (4-byte length + JSON, rank 1 first) and reads its
+  moves. It needs --rules Ruleset=Ashton and st=S as the agent's only limit ({seconds} is S
+  rounded up). With {port} the runner picks a free port per game; an agent without {port}
+  connects to the fixed ports 5800 (white) / 5801 (black), so only one game can run at a
+  time (--concurrency 1). Example, Konakis itself as the agent:
+    --engine name=wire cmd=./konakis proto=tablut-challenge st=5 arg=tablut-challenge
+             arg=--color arg={color} arg=--port arg={port} arg=--seconds arg={seconds}
 
 OPENINGS FILE
   One opening per line: 'startpos', 'startpos moves d1d3 …', a position string

@@ -59,7 +59,9 @@ impl Log {
         })
     }
 
-    fn write(&self, who: &str, dir: &str, line: &str) {
+    /// Writes one line: the time, the engine's name, the direction (`<` sent, `>` received,
+    /// `!>` its stderr) and the text.
+    pub fn write(&self, who: &str, dir: &str, line: &str) {
         if let Ok(mut f) = self.file.lock() {
             let t = self.start.elapsed().as_secs_f64();
             let _ = writeln!(f, "{t:10.3} {who} {dir} {line}");

@@ -15,6 +15,7 @@
 //! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
 //! results, writes each record as its game ends, runs the SPRT and shows progress.
 
+pub mod challenge;
 pub mod cli;
 pub mod config;
 pub mod engine;

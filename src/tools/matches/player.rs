@@ -24,17 +24,20 @@ pub enum Proto {
     Uci,
     /// The OpenTafl Engine Protocol (protocol.md's last section; `konakis otep`).
     Otep,
+    /// A Tablut Challenge agent: the runner plays the server's part (challenge.rs).
+    TablutChallenge,
 }
 
 impl Proto {
     /// The names `proto=` accepts, in the order `--help` lists them.
-    pub const NAMES: &'static [&'static str] = &["uci", "otep"];
+    pub const NAMES: &'static [&'static str] = &["uci", "otep", "tablut-challenge"];
 
     /// Parses a `proto=` value (case-insensitive).
     pub fn parse(text: &str) -> Option<Proto> {
         match text.to_ascii_lowercase().as_str() {
             "uci" => Some(Proto::Uci),
             "otep" => Some(Proto::Otep),
+            "tablut-challenge" => Some(Proto::TablutChallenge),
             _ => None,
         }
     }
@@ -125,6 +128,10 @@ pub fn start(
             .map(|p| Box::new(p) as Box<dyn Player>),
         Proto::Otep => super::otep::OtepPlayer::start(config, spec, log, abort)
             .map(|p| Box::new(p) as Box<dyn Player>),
+        Proto::TablutChallenge => {
+            super::challenge::ChallengePlayer::start(config, spec, log, abort)
+                .map(|p| Box::new(p) as Box<dyn Player>)
+        }
     }
 }
 
@@ -138,6 +145,7 @@ pub fn preflight(
     match spec.proto {
         Proto::Uci => super::uci::preflight(config, spec, log),
         Proto::Otep => super::otep::preflight(config, spec, log),
+        Proto::TablutChallenge => super::challenge::preflight(config, spec, log),
     }
 }
 
