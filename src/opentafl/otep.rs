@@ -99,7 +99,7 @@ impl Out {
         let mut bytes: String = text
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
-            .take(2_000)
+            .take(8_000)
             .collect();
         bytes.push('\n');
         let mut sink = match self.sink.lock() {
@@ -550,7 +550,7 @@ impl Session {
     }
 
     /// Continues the game with `moves` if they are legal and lead to `target` (placement and
-    /// side to move); otherwise restarts it from `target`.
+    /// side to move); otherwise leaves it as it was and returns `false`.
     fn follow(&mut self, moves: &[Move], target: Board) -> bool {
         let mut game = self.game.clone();
         let fits = moves.iter().all(|&mv| game.play(mv).is_ok())
