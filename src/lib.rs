@@ -23,6 +23,7 @@ mod bitboard;
 pub mod board;
 pub mod challenge;
 pub mod eval;
+pub mod opentafl;
 pub mod perft;
 pub mod protocol;
 pub mod rules;

@@ -26,6 +26,10 @@ enum Command {
     Openings(tools::openings::OpeningsArgs),
     /// Fit the evaluation's weights to the results of self-play games.
     Tune(tools::tune::TuneArgs),
+    /// Play as an OpenTafl engine: the OpenTafl Engine Protocol on stdin/stdout.
+    Otep(konakis::opentafl::otep::OtepArgs),
+    /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
+    Replay(konakis::opentafl::replay::ReplayArgs),
     /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
     /// Tablut server) as its white or black player.
     TablutChallenge(challenge::ChallengeArgs),
@@ -40,6 +44,8 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => tools::matches::run(args),
         Some(Command::Openings(args)) => tools::openings::run(args),
         Some(Command::Tune(args)) => tools::tune::run(args),
+        Some(Command::Otep(args)) => konakis::opentafl::otep::run(args),
+        Some(Command::Replay(args)) => konakis::opentafl::replay::run(args),
         Some(Command::TablutChallenge(args)) => challenge::run(args),
     }
 }

@@ -57,7 +57,7 @@ pub(crate) enum Input {
 }
 
 /// Starts the thread that reads `input` line by line.
-fn spawn_reader<R: Read + Send + 'static>(input: R) -> Receiver<Input> {
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(input: R) -> Receiver<Input> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut input = BufReader::with_capacity(64 * 1024, input);

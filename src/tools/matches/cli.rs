@@ -65,10 +65,14 @@ An engine (give one --engine per engine, at least two). Settings:
   timemargin=MS     how many milliseconds past its time an engine may answer before it
                     loses on time (default 0)
   proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
-                    default) or tablut-challenge (a Tablut Challenge agent; see below)
+                    default), otep (OpenTafl's engine protocol, as 'konakis otep' and
+                    OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and
+                    the rules must fit an OpenTafl rules string) or tablut-challenge (a
+                    Tablut Challenge agent; see below)
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
-moment 'go' is written to the moment its 'bestmove' line arrives.";
+moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
+for OTEP engines).";
 
 const AFTER_HELP: &str = "\
 GAMES

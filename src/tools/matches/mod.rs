@@ -5,7 +5,7 @@
 //! - [`config`]: the checked settings and the openings file.
 //! - [`engine`]: a child process with deadlines on every reply.
 //! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
-//!   protocol of protocol.md.
+//!   protocol of protocol.md, [`otep`] the OpenTafl Engine Protocol.
 //! - [`game`]: one refereed game: clocks, faults, adjudication.
 //! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
 //! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
@@ -20,6 +20,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod otep;
 pub mod player;
 pub mod record;
 pub mod report;

@@ -22,18 +22,21 @@ pub enum Proto {
     /// Konakis' UCI-like line protocol (protocol.md).
     #[default]
     Uci,
+    /// The OpenTafl Engine Protocol (protocol.md's last section; `konakis otep`).
+    Otep,
     /// A Tablut Challenge agent: the runner plays the server's part (challenge.rs).
     TablutChallenge,
 }
 
 impl Proto {
     /// The names `proto=` accepts, in the order `--help` lists them.
-    pub const NAMES: &'static [&'static str] = &["uci", "tablut-challenge"];
+    pub const NAMES: &'static [&'static str] = &["uci", "otep", "tablut-challenge"];
 
     /// Parses a `proto=` value (case-insensitive).
     pub fn parse(text: &str) -> Option<Proto> {
         match text.to_ascii_lowercase().as_str() {
             "uci" => Some(Proto::Uci),
+            "otep" => Some(Proto::Otep),
             "tablut-challenge" => Some(Proto::TablutChallenge),
             _ => None,
         }
@@ -123,6 +126,8 @@ pub fn start(
     match spec.proto {
         Proto::Uci => super::uci::UciPlayer::start(config, spec, log, abort)
             .map(|p| Box::new(p) as Box<dyn Player>),
+        Proto::Otep => super::otep::OtepPlayer::start(config, spec, log, abort)
+            .map(|p| Box::new(p) as Box<dyn Player>),
         Proto::TablutChallenge => {
             super::challenge::ChallengePlayer::start(config, spec, log, abort)
                 .map(|p| Box::new(p) as Box<dyn Player>)
@@ -139,6 +144,7 @@ pub fn preflight(
 ) -> Result<Vec<String>, String> {
     match spec.proto {
         Proto::Uci => super::uci::preflight(config, spec, log),
+        Proto::Otep => super::otep::preflight(config, spec, log),
         Proto::TablutChallenge => super::challenge::preflight(config, spec, log),
     }
 }

@@ -11,99 +11,10 @@ use super::config::{Config, Opening};
 use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
-use crate::board::Board;
-use crate::rules::{KingCapture, Rules};
-use crate::types::{Move, Piece, Side, Square};
+use crate::opentafl::otg::{tag_value as tag, turns};
+use crate::opentafl::rules_string::{StartKey, format_rules};
+use crate::types::{Move, Side};
 use std::fmt::Write;
-
-/// A board placement as an OpenTafl position record: `/rank1/…/rank9/`, rank 1 first, `t`
-/// attacker, `T` defender, `K` king.
-pub fn opentafl_placement(board: &Board) -> String {
-    let mut s = String::from("/");
-    for rank in 0..9u8 {
-        let mut empty = 0;
-        for file in 0..9u8 {
-            let sq = Square::from_coords(file, rank).expect("on the board");
-            let c = match board.piece_at(sq) {
-                None => {
-                    empty += 1;
-                    continue;
-                }
-                Some(Piece::Attacker) => 't',
-                Some(Piece::Defender) => 'T',
-                Some(Piece::King) => 'K',
-            };
-            if empty > 0 {
-                let _ = write!(s, "{empty}");
-                empty = 0;
-            }
-            s.push(c);
-        }
-        if empty > 0 {
-            let _ = write!(s, "{empty}");
-        }
-        s.push('/');
-    }
-    s
-}
-
-/// OpenTafl's rules string for `rules`, starting from `board` (whose side to move is taken as
-/// the side that moves first). Repetition count and move limit have no key in it; the
-/// `konakis-rules` tag carries them.
-pub fn opentafl_rules(rules: &Rules, board: &Board) -> String {
-    const ALL: &str = "tcnkTCNK";
-    let yn = |b: bool| if b { 'y' } else { 'n' };
-    let ks = match rules.king_capture {
-        KingCapture::Original => 'c',
-        KingCapture::English => 's',
-    };
-    let passes = if rules.throne_passable {
-        ALL
-    } else if rules.king_reenters_throne {
-        "K"
-    } else {
-        ""
-    };
-    format!(
-        "dim:9 name:Tablut esc:e atkf:{} ka:{} ks:{ks} nj:n cor: cenp:{passes} cens:{} cenh: \
-         cenhe:{} linc:{} surf:{} tfr:d start:{}",
-        yn(board.side_to_move() == Side::Attackers),
-        yn(rules.king_armed),
-        if rules.king_reenters_throne { "K" } else { "" },
-        if rules.throne_hostile { ALL } else { "" },
-        yn(rules.throne_guard_capture),
-        yn(rules.encirclement),
-        opentafl_placement(board)
-    )
-}
-
-/// A move in OpenTafl's notation, played on `board` (which it updates): `Ke5-f5`, `h7-f7xf8`.
-pub fn opentafl_move(board: &mut Board, rules: &Rules, mv: Move) -> String {
-    let mover = board.side_to_move();
-    let king = board.king() == Some(mv.from());
-    let before = board.side_pieces(mover.opponent());
-    board.play(rules, mv);
-    let taken = before & !board.side_pieces(mover.opponent());
-    let mut s = format!("{}{}-{}", if king { "K" } else { "" }, mv.from(), mv.to());
-    for (i, sq) in taken.enumerate() {
-        s.push(if i == 0 { 'x' } else { '/' });
-        let _ = write!(s, "{sq}");
-    }
-    s
-}
-
-/// Tag text: no brackets or line breaks inside.
-fn tag(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| match c {
-            '[' => '(',
-            ']' => ')',
-            '\n' | '\r' => ' ',
-            c => c,
-        })
-        .collect()
-}
 
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
@@ -178,7 +89,11 @@ pub fn otg(
     if let Some(tc) = time_control {
         let _ = writeln!(s, "[time-control:{tc}]");
     }
-    let _ = writeln!(s, "[rules:{}]", opentafl_rules(rules, &start));
+    let _ = writeln!(
+        s,
+        "[rules:{}]",
+        format_rules(rules, &start, StartKey::StartI)
+    );
     let _ = writeln!(s, "[konakis-rules:{rules}]");
     let _ = writeln!(s, "[game:{}]", o.job.number);
     let _ = writeln!(s, "[attackers:{}]", tag(names(Side::Attackers)));
@@ -189,15 +104,8 @@ pub fn otg(
     let _ = writeln!(s, "[reason:{}]", tag(&o.reason));
     let _ = writeln!(s, "[plies:{}]", o.plies);
     s.push('\n');
-    let mut board = start;
     let all: Vec<Move> = opening.moves.iter().chain(&o.moves).copied().collect();
-    for (turn, pair) in all.chunks(2).enumerate() {
-        let _ = write!(s, "{}.", turn + 1);
-        for &mv in pair {
-            let _ = write!(s, " {}", opentafl_move(&mut board, rules, mv));
-        }
-        s.push_str(" \n");
-    }
+    s.push_str(&turns(&start, rules, &all));
     s.push('\n');
     s
 }
@@ -397,7 +305,8 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Game;
+    use crate::board::Board;
+    use crate::rules::Rules;
 
     #[test]
     fn dates() {
@@ -408,41 +317,23 @@ mod tests {
         assert_eq!(civil_date(20_786), (2026, 11, 29));
     }
 
-    #[test]
-    fn start_position_in_opentafl_notation() {
-        let rules = Rules::opentafl();
-        let b = Board::start(&rules);
-        assert_eq!(
-            opentafl_placement(&b),
-            "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
-        );
-        let r = opentafl_rules(&rules, &b);
-        assert!(
-            r.starts_with("dim:9 name:Tablut esc:e atkf:y ka:y ks:c "),
-            "{r}"
-        );
-        assert!(r.contains(" cenhe:tcnkTCNK linc:y surf:y "), "{r}");
-    }
-
     /// The first twelve turns of OpenTafl's sample game, with its capture `h7-f7xf8`, come out
     /// as OpenTafl wrote them.
     #[test]
-    fn moves_match_the_sample_game() {
+    fn turns_match_the_sample_game() {
         let rules = Rules::opentafl();
         let text = "d1-d2 f5-f8 e8-c8 e5-f5 b5-b7 e4-h4 h5-h7 f5-f2 i4-i2 f2-g2 f1-g1 g5-h5 \
                     i6-g6 g2-g3 i5-i3 g3-f3 i2-f2 f3-f4 a4-b4 h4-h2 i3-i4 e3-i3 h7-f7 h5-i5";
-        let want = "d1-d2 f5-f8 e8-c8 Ke5-f5 b5-b7 e4-h4 h5-h7 Kf5-f2 i4-i2 Kf2-g2 f1-g1 \
-                    g5-h5 i6-g6 Kg2-g3 i5-i3 Kg3-f3 i2-f2 Kf3-f4 a4-b4 h4-h2 i3-i4 e3-i3 \
-                    h7-f7xf8 h5-i5xi4";
-        let mut game = Game::start(rules);
-        let mut board = *game.board();
-        let mut got = Vec::new();
-        for m in text.split_whitespace() {
-            let mv = Move::parse(m).unwrap();
-            game.play(mv).unwrap();
-            got.push(opentafl_move(&mut board, &rules, mv));
-        }
-        assert_eq!(got.join(" "), want);
+        let moves: Vec<Move> = text
+            .split_whitespace()
+            .map(|m| Move::parse(m).unwrap())
+            .collect();
+        let got = turns(&Board::start(&rules), &rules, &moves);
+        assert!(
+            got.starts_with("1. d1-d2 f5-f8 \n2. e8-c8 Ke5-f5 \n"),
+            "{got}"
+        );
+        assert!(got.ends_with("12. h7-f7xf8 h5-i5xi4 \n"), "{got}");
     }
 
     #[test]

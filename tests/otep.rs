@@ -1,0 +1,804 @@
+//! OpenTafl compatibility, tested against the built `konakis` binary and the library: the
+//! recorded OpenTafl session replayed line by line into `konakis otep`, OpenTafl's three 9×9
+//! rules strings, position records and `.otg` files read back, OpenTafl's sample game replayed
+//! with its captures, and the protocol's edge cases.
+//!
+//! The files in `tests/data/opentafl/` were recorded from OpenTafl itself (see OPENTAFL.md).
+
+use konakis::opentafl::notation::{
+    parse_move, parse_position_record, position_record, simple_move,
+};
+use konakis::opentafl::otg::{parse_otg, replay, result_tag, turns};
+use konakis::opentafl::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
+use konakis::{Board, Game, Move, Rules, Side, Status, WinReason};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/opentafl");
+
+/// The tests that run engines hold this lock, one at a time, so that their timings are not
+/// taken while the other tests keep both cores busy.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn data(name: &str) -> String {
+    std::fs::read_to_string(format!("{DATA}/{name}")).expect("test data file")
+}
+
+/// OpenTafl's rules strings: Sea Battle, Tablut, Foteviken Tablut.
+fn rules_strings() -> Vec<String> {
+    data("tablut-rules-strings.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A running `konakis otep`.
+struct Otep {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Otep {
+    fn start(args: &[&str]) -> Otep {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
+            .arg("otep")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("konakis otep starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut otep = Otep {
+            child,
+            stdin,
+            lines,
+        };
+        assert_eq!(
+            otep.next(Duration::from_secs(5)),
+            "hello",
+            "hello comes first"
+        );
+        otep
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&mut self, timeout: Duration) -> String {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("konakis otep closed its output"),
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(l) => l,
+                Err(_) => panic!("no '{prefix}' line within {timeout:?}; got {seen:#?}"),
+            };
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Every line that arrives within `wait`.
+    fn quiet(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(l);
+        }
+        seen
+    }
+
+    /// Waits for the process to exit; its status.
+    fn exits_within(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("konakis otep did not exit within {timeout:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Otep {
+    fn drop(&mut self) {
+        self.stdin.take();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The rules OpenTafl's Tablut gives.
+fn tablut() -> Rules {
+    parse_rules(&rules_strings()[1]).unwrap().rules
+}
+
+/// The move of a `move e3-e1` line, checked to be legal on `board`.
+fn legal_answer(line: &str, board: &Board, rules: &Rules) -> Move {
+    let text = line
+        .strip_prefix("move ")
+        .unwrap_or_else(|| panic!("not a move line: {line}"));
+    let m = parse_move(text).unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert!(
+        m.captures.is_empty() && m.mark.is_none(),
+        "simple form: {line}"
+    );
+    board
+        .check_move(rules, m.mv)
+        .unwrap_or_else(|e| panic!("{line} in {}: {e}", position_record(board)));
+    m.mv
+}
+
+/// The recorded session, line by line: each `play` is answered with a legal move in the
+/// position the host's records describe, although the host then confirms the moves its own
+/// engine played (so Konakis must take the board from every record), and `finish`/`goodbye`
+/// end the process.
+#[test]
+fn the_recorded_session_gets_a_legal_move_for_every_play() {
+    let _serial = serial();
+    let rules = tablut();
+    let script = data("session-host-to-engine.txt");
+    let mut otep = Otep::start(&["--max-time", "100"]);
+    let mut board = parse_rules(&rules_strings()[1]).unwrap().start;
+    let mut plays = 0;
+    for line in script.lines() {
+        if let Some(rest) = line.strip_prefix("opponent-move ") {
+            let (_, record) = rest.split_once(' ').unwrap();
+            board = parse_position_record(record, Side::Attackers).unwrap();
+        } else if let Some(record) = line.strip_prefix("move ") {
+            board = parse_position_record(record, Side::Defenders).unwrap();
+        }
+        otep.send(line);
+        if line == "play attackers" {
+            let seen = otep.until("move ", Duration::from_secs(10));
+            let answer = seen.last().unwrap();
+            legal_answer(answer, &board, &rules);
+            assert!(
+                seen.iter()
+                    .all(|l| l.starts_with("status ") || l.starts_with("move ")),
+                "{seen:#?}"
+            );
+            assert!(
+                seen.iter()
+                    .any(|l| l.starts_with("status depth ") && l.contains(" score ")),
+                "status lines with depth and score: {seen:#?}"
+            );
+            plays += 1;
+        }
+    }
+    assert_eq!(plays, 27);
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+    let rest = otep.quiet(Duration::from_millis(100));
+    assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+}
+
+/// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
+/// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
+#[test]
+fn the_three_rules_strings() {
+    let _serial = serial();
+    let strings = rules_strings();
+    assert_eq!(strings.len(), 3);
+    let r = parse_rules(&strings[1]).unwrap();
+    assert_eq!(
+        r.rules,
+        Rules {
+            move_limit: 0,
+            ..Rules::opentafl()
+        }
+    );
+    assert_eq!(r.rules.king_capture, konakis::KingCapture::Original);
+    assert!(r.rules.throne_hostile && !r.rules.king_reenters_throne);
+    assert!(r.rules.throne_passable && r.rules.throne_guard_capture);
+    assert!(r.rules.king_armed && r.rules.encirclement);
+    assert_eq!(r.rules.first_move, Side::Attackers);
+    for (text, key) in [(&strings[0], "cen:"), (&strings[2], "afor:")] {
+        match parse_rules(text) {
+            Err(RulesStringError::Unsupported { key_value, .. }) => {
+                assert!(key_value.starts_with(key), "{key_value}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+        let mut otep = Otep::start(&[]);
+        otep.send(&format!("rules {text}"));
+        let line = otep.next(Duration::from_secs(5));
+        assert!(
+            line.starts_with(&format!("error -1 unsupported rule: {key}")),
+            "{line}"
+        );
+        otep.send("clock 30000 30000 0 0 0");
+        otep.send("play attackers");
+        let line = otep.next(Duration::from_secs(5));
+        assert!(line.starts_with("error -1 unsupported rule"), "{line}");
+        otep.send("opponent-move d1-d2 /4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
+        otep.send("play defenders");
+        let rest = otep.quiet(Duration::from_millis(500));
+        assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+    }
+}
+
+/// Random legal games: every position's record reads back to the same board, and the games
+/// written as `.otg` (rules tag and turns) read back and replay to the same moves and end.
+#[test]
+fn position_records_and_otg_files_round_trip() {
+    let mut rng = StdRng::seed_from_u64(0x07e9);
+    let rules = Rules {
+        move_limit: 0,
+        ..Rules::opentafl()
+    };
+    for _ in 0..40 {
+        let mut game = Game::start(rules);
+        while !game.status().is_over() && game.moves().len() < 160 {
+            let board = *game.board();
+            let record = position_record(&board);
+            assert_eq!(
+                parse_position_record(&record, board.side_to_move()).unwrap(),
+                {
+                    let mut b = board;
+                    b.set_plies(0);
+                    b
+                },
+                "{record}"
+            );
+            let moves = board.legal_moves(&rules);
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).unwrap();
+        }
+        let start = *game.start_board();
+        let text = format!(
+            "[result:?]\n[rules:{}]\n\n{}",
+            format_rules(&rules, &start, StartKey::StartI),
+            turns(&start, &rules, game.moves())
+        );
+        let records = parse_otg(&text).unwrap();
+        assert_eq!(records.len(), 1);
+        let moves: Vec<Move> = records[0].moves.iter().map(|m| m.mv).collect();
+        assert_eq!(moves, game.moves());
+        let r = replay(&records[0]).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(r.rules, rules);
+        assert_eq!(r.status, game.status());
+        assert_eq!(r.game.board(), game.board());
+    }
+}
+
+/// OpenTafl's sample game replays move by move with the captures it records, and ends as its
+/// result tag says: the king reaches i5.
+#[test]
+fn the_sample_game_replays_with_its_captures() {
+    let text = data("sample-game.otg");
+    let records = parse_otg(&text).unwrap();
+    assert_eq!(records.len(), 1);
+    let record = &records[0];
+    assert_eq!(record.moves.len(), 48);
+    let recorded: Vec<(usize, Vec<String>)> = record
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.captures.is_empty())
+        .map(|(i, m)| (i, m.captures.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    assert_eq!(recorded.len(), 7, "{recorded:?}");
+    // Move by move: the referee captures exactly what the record lists.
+    let parsed = parse_rules(record.tag("rules").unwrap()).unwrap();
+    // Konakis writes OpenTafl's Tablut in a record exactly as OpenTafl did.
+    assert_eq!(
+        format_rules(&Rules::opentafl(), &parsed.start, StartKey::StartI),
+        record.tag("rules").unwrap()
+    );
+    let mut game = Game::new(parsed.rules, parsed.start);
+    for m in &record.moves {
+        let before = game
+            .board()
+            .side_pieces(game.board().side_to_move().opponent());
+        game.play(m.mv).unwrap();
+        let after = game.board().side_pieces(game.board().side_to_move());
+        let mut taken: Vec<String> = (before & !after)
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut listed: Vec<String> = m.captures.iter().map(|s| s.to_string()).collect();
+        taken.sort();
+        listed.sort();
+        assert_eq!(taken, listed, "{}", simple_move(m.mv));
+    }
+    assert_eq!(
+        game.status(),
+        Status::Win(Side::Defenders, WinReason::KingEscaped)
+    );
+    assert_eq!(result_tag(record), Some(Some(Side::Defenders)));
+    let r = replay(record).unwrap();
+    assert_eq!(r.moves[22], "h7-f7xf8");
+    assert_eq!(r.moves[47], "Kf5-i5");
+
+    // The command prints the moves and the result, and agrees with the tag.
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(["replay", &format!("{DATA}/sample-game.otg")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("\n12. h7-f7xf8 h5-i5xi4\n"), "{stdout}");
+    assert!(
+        stdout.contains("result: defenders win: the king reached the edge (after 48 plies)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("result tag: defenders won (agrees)"),
+        "{stdout}"
+    );
+
+    // A record whose capture the referee does not make is refused, naming the move.
+    let tampered = text.replace("12. h7-f7xf8", "12. h7-f7");
+    let e = replay(&parse_otg(&tampered).unwrap()[0]).unwrap_err();
+    assert!(
+        e.contains("turn 12") && e.contains("captures nothing"),
+        "{e}"
+    );
+    let illegal = text.replace("24. f9-f7xe7", "24. a1-a2");
+    let e = replay(&parse_otg(&illegal).unwrap()[0]).unwrap_err();
+    assert!(e.contains("turn 24") && e.contains("no piece on a1"), "{e}");
+}
+
+const TABLUT_RULES: &str = "rules dim:9 name:Tablut esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK \
+                            cens: cenh: cenhe:tcnkTCNK linc:y \
+                            start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+/// Clocks in every form, before or after `play`: overtime marks, trailing spaces, no main time.
+#[test]
+fn clock_lines_in_every_form() {
+    let _serial = serial();
+    let rules = tablut();
+    let start = Board::start(&rules);
+    // Each clock with the longest a move may take under it (in overtime: the period).
+    for (before, after, limit_ms) in [
+        (Some("clock 3000* 1129* 3 3 3 "), None, 3_000),
+        (Some("clock 6000 6000 3 3 3"), None, 3_000),
+        (Some("clock -1 -1 1 1 1"), None, 1_000),
+        (None, Some("clock 400* 400* 1 0 0"), 600),
+        (None, None, 1_000),
+    ] {
+        let mut otep = Otep::start(&["--movetime", "300"]);
+        otep.send(TABLUT_RULES);
+        otep.next(Duration::from_secs(5));
+        if let Some(c) = before {
+            otep.send(c);
+        }
+        let started = Instant::now();
+        otep.send("play attackers");
+        if let Some(c) = after {
+            otep.send(c);
+        }
+        let seen = otep.until("move ", Duration::from_secs(10));
+        let took = started.elapsed();
+        legal_answer(seen.last().unwrap(), &start, &rules);
+        assert!(
+            took < Duration::from_millis(limit_ms),
+            "{before:?} {after:?}: {took:?}"
+        );
+        assert!(seen.iter().all(|l| !l.starts_with("error")), "{seen:?}");
+    }
+}
+
+/// Bad lines get an `error 0` (or a `status`) and change nothing; the engine still answers
+/// legal moves for the position it had.
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    let _serial = serial();
+    let rules = tablut();
+    let mut otep = Otep::start(&["--movetime", "100"]);
+    otep.send("play attackers");
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("error -1 no rules"), "{line}");
+    otep.send(TABLUT_RULES);
+    assert!(
+        otep.next(Duration::from_secs(5))
+            .starts_with("status rules accepted")
+    );
+    for bad in [
+        "play sideways",
+        "clock 1 2 3",
+        "clock a b c d e",
+        "opponent-move e3-e1",
+        "opponent-move zz /3ttt3/",
+        "position /3ttt3/4t4/",
+        "move not-a-record",
+        "side up",
+        "analyze many 3",
+        "rules",
+    ] {
+        otep.send(bad);
+        let line = otep.next(Duration::from_secs(5));
+        if bad == "rules" {
+            assert!(
+                line.starts_with("error -1 bad rules string"),
+                "{bad}: {line}"
+            );
+            otep.send(TABLUT_RULES);
+            otep.next(Duration::from_secs(5));
+        } else {
+            assert!(line.starts_with("error 0 "), "{bad}: {line}");
+        }
+    }
+    otep.send("wibble");
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("status ignored unknown command"), "{line}");
+    otep.send(&"x".repeat(2_000_000));
+    assert!(
+        otep.next(Duration::from_secs(5))
+            .starts_with("error 0 line of")
+    );
+    // Still the start position, attackers to move.
+    otep.send("play attackers");
+    let seen = otep.until("move ", Duration::from_secs(10));
+    legal_answer(seen.last().unwrap(), &Board::start(&rules), &rules);
+}
+
+/// The game follows the host's records: an opponent move that reproduces the record keeps the
+/// history; one that does not is overridden by the record.
+#[test]
+fn the_position_record_wins() {
+    let _serial = serial();
+    let rules = tablut();
+    let mut otep = Otep::start(&["--movetime", "100"]);
+    otep.send(TABLUT_RULES);
+    otep.next(Duration::from_secs(5));
+    // The defenders play; the attackers opened with d1-d2.
+    let record = "/4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    otep.send(&format!("opponent-move d1-d2 {record}"));
+    otep.send("play defenders");
+    let seen = otep.until("move ", Duration::from_secs(10));
+    let board = parse_position_record(record, Side::Defenders).unwrap();
+    let ours = legal_answer(seen.last().unwrap(), &board, &rules);
+    assert!(
+        seen.iter().all(|l| !l.contains("host's position")),
+        "{seen:?}"
+    );
+    // The host confirms another board (its own move), then an opponent move that does not
+    // fit Konakis' game: the records decide.
+    let mut after = board;
+    after.play(&rules, ours);
+    otep.send(&format!("move {}", position_record(&after)));
+    let other = "/4tt3/3tt4/9/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    otep.send(&format!("opponent-move a4-a3 {other}"));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.contains("host's position"), "{line}");
+    otep.send("play defenders");
+    let seen = otep.until("move ", Duration::from_secs(10));
+    let board = parse_position_record(other, Side::Defenders).unwrap();
+    legal_answer(seen.last().unwrap(), &board, &rules);
+    // `position` and `side` set up an analysis; `analyze` answers with lines and evaluations.
+    otep.send(&format!(
+        "position {}",
+        position_record(&Board::start(&rules))
+    ));
+    otep.send("side attackers");
+    otep.send("analyze 2 0.3");
+    let seen = otep.until("analysis ", Duration::from_secs(10));
+    let line = seen.last().unwrap();
+    let fields: Vec<&str> = line.split(' ').collect();
+    assert_eq!(fields[1], "2", "{line}");
+    assert_eq!(fields.len(), 6, "{line}");
+    let first: Vec<&str> = fields[2].split('|').collect();
+    let mv = parse_move(first[0]).unwrap().mv;
+    assert!(
+        Board::start(&rules).check_move(&rules, mv).is_ok(),
+        "{line}"
+    );
+    assert!(fields[3].parse::<i32>().is_ok(), "{line}");
+}
+
+/// `finish` and `goodbye` are honoured while thinking: no move follows, and `goodbye` ends the
+/// process at once.
+#[test]
+fn finish_and_goodbye_during_a_search() {
+    let _serial = serial();
+    let rules = tablut();
+    let mut otep = Otep::start(&["--movetime", "60000"]);
+    otep.send(TABLUT_RULES);
+    otep.next(Duration::from_secs(5));
+    otep.send("play attackers");
+    otep.until("status depth", Duration::from_secs(10));
+    otep.send("finish 0");
+    let rest = otep.quiet(Duration::from_millis(500));
+    assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+    // A new game in the same process.
+    otep.send(TABLUT_RULES);
+    otep.send("clock 500* 500* 1 0 0");
+    otep.send("play attackers");
+    let seen = otep.until("move ", Duration::from_secs(10));
+    legal_answer(seen.last().unwrap(), &Board::start(&rules), &rules);
+    otep.send("clock 60000 60000 0 0 0");
+    otep.send("opponent-move e3-h3 /4tt3/3tt4/7T1/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
+    otep.send("play attackers");
+    otep.until("status depth", Duration::from_secs(10));
+    let asked = Instant::now();
+    otep.send("goodbye");
+    assert!(otep.exits_within(Duration::from_secs(3)).success());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
+    let rest = otep.quiet(Duration::from_millis(100));
+    assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+}
+
+/// `.otg` files written by `konakis match` (from openings, under OpenTafl's rules and under
+/// others) replay under `konakis replay` with the results the runner gave.
+#[test]
+fn match_records_replay_with_their_results() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("konakis-otep-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let openings = dir.join("openings.txt");
+    let out = Command::new(konakis)
+        .args([
+            "openings", "--count", "2", "--plies", "4", "--seed", "3", "--depth", "2",
+        ])
+        .arg("--output")
+        .arg(&openings)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for rules in [
+        "Encirclement=true ThroneHostile=true KingReentersThrone=false MoveLimit=30",
+        "KingCapture=English RepetitionDraw=2 MoveLimit=20",
+    ] {
+        let otg = dir.join("games.otg");
+        let _ = std::fs::remove_file(&otg);
+        let mut cmd = Command::new(konakis);
+        let exe = format!("cmd={konakis}");
+        cmd.args(["match", "--engine", "name=a", &exe, "depth=2"])
+            .args(["--engine", "name=b", &exe, "nodes=200"])
+            .args(["--games", "4", "--openings"])
+            .arg(&openings)
+            .arg("--records")
+            .arg(&otg);
+        for r in rules.split(' ') {
+            cmd.args(["--rules", r]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&otg).unwrap();
+        assert_eq!(parse_otg(&text).unwrap().len(), 4);
+        let out = Command::new(konakis)
+            .arg("replay")
+            .arg(&otg)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{rules}\n{stdout}\n{text}");
+        assert_eq!(stdout.matches("(agrees)").count(), 4, "{stdout}");
+        assert_eq!(stdout.matches("(from the konakis-rules tag)").count(), 4);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `konakis match` with `args`; its exit status and stderr.
+fn run_match(args: &[String]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `konakis` over the line protocol against `konakis otep` over OTEP through the runner, each
+/// side with each colour, under OpenTafl's Tablut (clock) and the default rules (fixed time per
+/// move): no faults, every game ended by the rules, and records, JSON and `konakis replay`
+/// agree on every result.
+#[test]
+fn the_runner_plays_otep_engines() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("konakis-otep-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let tablut = "--rules Encirclement=true --rules ThroneHostile=true \
+                  --rules KingReentersThrone=false --rules MoveLimit=120";
+    for (limits, rules) in [("tc=2+0.05", tablut), ("st=0.1", "--rules MoveLimit=80")] {
+        let otg = dir.join("games.otg");
+        let json = dir.join("result.json");
+        let _ = std::fs::remove_file(&otg);
+        let mut args: Vec<String> = [
+            "--engine".to_string(),
+            "name=line".into(),
+            format!("cmd={konakis}"),
+            "--engine".into(),
+            "name=otep".into(),
+            format!("cmd={konakis}"),
+            "arg=otep".into(),
+            "proto=otep".into(),
+            "--each".into(),
+            limits.into(),
+            "timemargin=500".into(),
+            "--games".into(),
+            "2".into(),
+            "--records".into(),
+            otg.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+        ]
+        .into();
+        args.extend(rules.split(' ').map(String::from));
+        let (ok, stderr) = run_match(&args);
+        assert!(ok, "{limits}: {stderr}");
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["games_played"], 2, "{v}");
+        for e in v["engines"].as_array().unwrap() {
+            for fault in [
+                "time_forfeits",
+                "crashes",
+                "illegal_moves",
+                "protocol_errors",
+            ] {
+                assert_eq!(e[fault], 0, "{limits}: {} {fault}: {v}", e["name"]);
+            }
+            assert_eq!(e["as_attackers"]["games"], 1, "{v}");
+            assert_eq!(e["as_defenders"]["games"], 1, "{v}");
+        }
+        let (line, otep) = (&v["engines"][0], &v["engines"][1]);
+        assert_eq!(line["wins"], otep["losses"], "{v}");
+        assert_eq!(line["draws"], otep["draws"], "{v}");
+        let games = v["games"].as_array().unwrap();
+        for g in games {
+            assert_eq!(g["termination"], "rules", "{limits}: {g}");
+        }
+        // The records replay to the same results.
+        let records = parse_otg(&std::fs::read_to_string(&otg).unwrap()).unwrap();
+        assert_eq!(records.len(), 2);
+        for record in &records {
+            let number: u64 = record.tag("game").unwrap().parse().unwrap();
+            let g = games.iter().find(|g| g["game"] == number).unwrap();
+            let r = replay(record).unwrap_or_else(|e| panic!("game {number}: {e}"));
+            assert_eq!(r.status.to_string(), g["reason"].as_str().unwrap());
+            let winner = match r.status {
+                Status::Win(side, _) => side.name(),
+                _ => "draw",
+            };
+            assert_eq!(winner, g["result"].as_str().unwrap(), "game {number}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Matches an OTEP engine cannot play are refused before the first game, saying why.
+#[test]
+fn the_runner_refuses_what_otep_cannot_say() {
+    let _serial = serial();
+    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let base = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "--engine",
+            "name=line",
+            &format!("cmd={konakis}"),
+            "--engine",
+            "name=otep",
+            &format!("cmd={konakis}"),
+            "arg=otep",
+            "proto=otep",
+            "--games",
+            "2",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    for (extra, want) in [
+        (&["--each", "depth=2"][..], "give tc= or st="),
+        (&["--each", "st=0.1", "--rules", "Ruleset=Ashton"], "Ashton"),
+        (
+            &["--each", "st=0.1", "--rules", "RepetitionDraw=2"],
+            "RepetitionDraw=2",
+        ),
+        (&["--each", "st=0.1", "option.Hash=8"], "no options"),
+    ] {
+        let (ok, stderr) = run_match(&base(extra));
+        assert!(!ok, "{extra:?} was accepted");
+        assert!(
+            stderr.contains(want) && stderr.contains("otep"),
+            "{extra:?}: {stderr}"
+        );
+    }
+}
+
+/// An OTEP engine that refuses the match's rules (`error -1`) loses each game by a protocol
+/// error, and the runner says why.
+#[test]
+fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("konakis-otep-refuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("r.json");
+    let script = "echo hello; while read -r l; do case \"$l\" in \
+                  rules*) echo 'error -1 unsupported rule: esc:e (a test)';; \
+                  goodbye) exit 0;; esac; done";
+    let args: Vec<String> = [
+        "--engine".to_string(),
+        "name=line".into(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_konakis")),
+        "--engine".into(),
+        "name=refuser".into(),
+        "cmd=/bin/sh".into(),
+        "arg=-c".into(),
+        format!("arg={script}"),
+        "proto=otep".into(),
+        "--each".into(),
+        "st=0.1".into(),
+        "--games".into(),
+        "2".into(),
+        "--json".into(),
+        json.display().to_string(),
+    ]
+    .into();
+    let (ok, stderr) = run_match(&args);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["engines"][1]["protocol_errors"], 2, "{v}");
+    assert_eq!(v["engines"][0]["wins"], 2, "{v}");
+    for g in v["games"].as_array().unwrap() {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains("error -1 unsupported rule"), "{reason}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
