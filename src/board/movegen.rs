@@ -84,7 +84,18 @@ impl Board {
     /// Calls `f(from, destinations)` for each piece of the side to move that has a move, with
     /// the set of squares it may move to. Nothing is called on a board where the game is won.
     #[inline]
-    pub fn for_each_piece_moves(&self, rules: &Rules, mut f: impl FnMut(Square, Bitboard)) {
+    pub fn for_each_piece_moves(&self, rules: &Rules, f: impl FnMut(Square, Bitboard)) {
+        self.for_each_piece_moves_in::<true>(rules, f);
+    }
+
+    /// [`Board::for_each_piece_moves`]; with `CAMPS` false it is compiled without the camps,
+    /// for rules that have none (see [`Board::count_replies`]).
+    #[inline]
+    fn for_each_piece_moves_in<const CAMPS: bool>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(Square, Bitboard),
+    ) {
         if self.is_won(rules) {
             return;
         }
@@ -94,7 +105,7 @@ impl Board {
         } else {
             self.def
         };
-        let camps = rules.camps().0;
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
         for from in Bitboard(movers) {
             let dests = if camps >> from.index() & 1 == 0 {
                 slide_targets(from, block, block_t)
@@ -147,7 +158,7 @@ impl Board {
     }
 
     /// The squares the king may move to (he is on the board).
-    #[inline(always)]
+    #[inline]
     fn king_targets(&self, rules: &Rules) -> u128 {
         king_targets_among(
             rules,
@@ -208,23 +219,43 @@ impl Board {
     /// the game is already won.
     #[inline]
     pub fn count_moves(&self, rules: &Rules) -> u32 {
+        self.count_moves_in::<true>(rules)
+    }
+
+    /// [`Board::count_moves_in`] as a call: inlined into `count_replies`' move loop it slows
+    /// that loop down (Linnaeus perft(5) about 3 % slower in interleaved runs of both builds,
+    /// although it runs fewer instructions).
+    #[inline(never)]
+    fn count_moves_out_of_line<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
+        self.count_moves_in::<CAMPS>(rules)
+    }
+
+    /// [`Board::count_moves`], compiled without the camps when `CAMPS` is false.
+    #[inline]
+    fn count_moves_in<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
         if self.is_won(rules) {
             return 0;
         }
-        self.count_moves_of(rules, self.side)
+        self.count_moves_of_in::<CAMPS>(rules, self.side)
     }
 
     /// The number of moves `side` would have here if it were to move (its mobility), counted
     /// without generating them. Does not look at whether the game is won.
     #[inline]
     pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
+        self.count_moves_of_in::<true>(rules, side)
+    }
+
+    /// [`Board::count_moves_of`], compiled without the camps when `CAMPS` is false.
+    #[inline]
+    fn count_moves_of_in<const CAMPS: bool>(&self, rules: &Rules, side: Side) -> u32 {
         let (block, block_t) = self.soldier_blockers(rules);
         let (movers, movers_t) = match side {
             Side::Attackers => (self.att, self.att_t),
             Side::Defenders => (self.def, self.def_t),
         };
         // The camps are symmetric under transposition: one mask for both layouts.
-        let camps = rules.camps().0;
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
         let mut count =
             count_lines(block, movers & !camps) + count_lines(block_t, movers_t & !camps);
         if movers & camps != 0 {
@@ -263,28 +294,51 @@ impl Board {
     /// two squares, so the opponent's moves after it are the opponent's per-line counts here with
     /// those (at most three) lines counted again. Other moves are played and counted in full.
     pub(crate) fn count_replies(&self, rules: &Rules) -> u64 {
+        // Compiled twice, so that rules without camps run none of the camps' code: with the
+        // camp checks in its move loop Linnaeus perft(5) was 3-4 % slower.
+        if rules.camps().is_empty() {
+            self.count_replies_in::<false>(rules)
+        } else {
+            self.count_replies_in::<true>(rules)
+        }
+    }
+
+    /// [`Board::count_replies`], compiled without the camps when `CAMPS` is false.
+    fn count_replies_in<const CAMPS: bool>(&self, rules: &Rules) -> u64 {
         if self.is_won(rules) {
             return 0;
         }
         let me = self.side;
         let opp = me.opponent();
         let (block, block_t) = self.soldier_blockers(rules);
-        let walls = soldier_walls(rules);
+        let forced = soldier_walls(rules);
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
+        // The opponent's soldiers outside the camps, line by line.
         let (om, om_t) = match opp {
-            Side::Attackers => (self.att, self.att_t),
-            Side::Defenders => (self.def, self.def_t),
+            Side::Attackers => (self.att & !camps, self.att_t & !camps),
+            Side::Defenders => (self.def & !camps, self.def_t & !camps),
         };
-        // The opponent's soldiers outside the camps all see the same walls; under Ashton, those
-        // still in a camp see their own camp open, one set of lines per camp.
-        let camps = rules.camps().0;
-        let outside = LineMobility::new(block, block_t, walls, walls, om & !camps, om_t & !camps);
+        let mut ranks = [0u32; 9];
+        let mut files = [0u32; 9];
+        let mut base = 0;
+        for line in 0..9 {
+            ranks[line] = count_line(block, om, line);
+            files[line] = count_line(block_t, om_t, line);
+            base += ranks[line] + files[line];
+        }
+        // Under Ashton, the opponent's soldiers still in a camp see their own camp open: one
+        // set of lines per camp.
         let mut in_camps: SmallVec<[LineMobility; 4]> = SmallVec::new();
-        if om & camps != 0 {
+        if CAMPS {
+            let (om, om_t) = match opp {
+                Side::Attackers => (self.att & camps, self.att_t & camps),
+                Side::Defenders => (self.def & camps, self.def_t & camps),
+            };
             for middle in Bitboard::CAMP_MIDDLES {
                 let (camp, camp_t) = (CAMP_OF[middle.index()], CAMP_OF_T[middle.index()]);
                 if om & camp != 0 {
                     let (b, bt) = self.camp_blockers(middle.index(), block, block_t);
-                    let (w, wt) = (walls & !camp, walls & !camp_t);
+                    let (w, wt) = (forced & !camp, forced & !camp_t);
                     in_camps.push(LineMobility::new(b, bt, w, wt, om & camp, om_t & camp_t));
                 }
             }
@@ -297,10 +351,13 @@ impl Board {
         };
         let captures = self.capture_targets(rules).0 | near_king;
         let king = Square::new(self.king);
-        let (king_w, king_wt) = king.map_or((0, 0), |k| king_walls(rules, k));
-        let any_in_camps = !in_camps.is_empty();
+        // The camps' walls for the king; none (and no code) without camps.
+        let (king_w, king_wt) = match king {
+            Some(k) if CAMPS => camp_walls(rules, k.index()),
+            _ => (0, 0),
+        };
         let mut total = 0u64;
-        self.for_each_piece_moves(rules, |from, dests| {
+        self.for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
             let is_king = Some(from) == king;
             let full = if rules.encirclement {
                 dests.0
@@ -312,28 +369,38 @@ impl Board {
             for to in Bitboard(dests.0 & full) {
                 let mut child = *self;
                 child.play(rules, Move::new(from, to));
-                total += child.count_moves(rules) as u64;
+                total += child.count_moves_out_of_line::<CAMPS>(rules) as u64;
             }
+            let (fr, ff) = (from.rank() as usize, from.file() as usize);
             let (fb, ft) = (1u128 << from.index(), 1u128 << TRANSPOSE[from.index()]);
             for to in Bitboard(dests.0 & !full) {
-                let quiet = QuietMove {
-                    moved: fb | 1u128 << to.index(),
-                    moved_t: ft | 1u128 << TRANSPOSE[to.index()],
-                    from_rank: from.rank() as usize,
-                    from_file: from.file() as usize,
-                    to_rank: to.rank() as usize,
-                    to_file: to.file() as usize,
-                };
-                let mut n = outside.after(&quiet);
-                if any_in_camps {
-                    n += in_camps.iter().map(|camp| camp.after(&quiet)).sum::<u32>();
+                let (tr, tf) = (to.rank() as usize, to.file() as usize);
+                let moved = fb | 1u128 << to.index();
+                let moved_t = ft | 1u128 << TRANSPOSE[to.index()];
+                // Toggling both squares empties the origin and fills the destination; a wall
+                // stays a wall whichever of them it is.
+                let cb = (block ^ moved) | forced;
+                let cbt = (block_t ^ moved_t) | forced;
+                let mut n = base - ranks[fr] - files[ff]
+                    + count_line(cb, om, fr)
+                    + count_line(cbt, om_t, ff);
+                if tr != fr {
+                    n = n - ranks[tr] + count_line(cb, om, tr);
+                }
+                if tf != ff {
+                    n = n - files[tf] + count_line(cbt, om_t, tf);
+                }
+                if CAMPS {
+                    for camp in &in_camps {
+                        n += camp.after(moved, moved_t, (fr, ff), (tr, tf));
+                    }
                 }
                 if let (Side::Defenders, Some(k)) = (opp, king) {
-                    n += king_slides(
+                    n += king_targets_past_throne(
                         rules,
                         k,
-                        (self.att ^ quiet.moved) | self.def | king_w,
-                        (self.att_t ^ quiet.moved_t) | self.def_t | king_wt,
+                        (self.att ^ moved) | self.def | king_w,
+                        (self.att_t ^ moved_t) | self.def_t | king_wt,
                     )
                     .count_ones();
                 }
@@ -428,19 +495,10 @@ impl Board {
     }
 }
 
-/// A move that captures nothing, as [`LineMobility::after`] needs it: the two squares it
-/// changes, by rank and transposed, and the lines through them.
-struct QuietMove {
-    moved: u128,
-    moved_t: u128,
-    from_rank: usize,
-    from_file: usize,
-    to_rank: usize,
-    to_file: usize,
-}
-
-/// Soldiers that slide past the same walls, with their moves counted line by line, so that
-/// after a quiet move only the (at most four) lines through its two squares are counted again.
+/// Ashton: the opponent's soldiers in one camp, which see the walls of the other camps only,
+/// with their moves counted line by line for [`Board::count_replies`] (as it counts the
+/// soldiers outside the camps), so that after a quiet move only the (at most four) lines
+/// through its two squares are counted again.
 struct LineMobility {
     /// Blockers by rank: the pieces and the walls.
     block: u128,
@@ -458,7 +516,7 @@ struct LineMobility {
 }
 
 impl LineMobility {
-    #[inline(always)]
+    #[inline]
     fn new(
         block: u128,
         block_t: u128,
@@ -486,17 +544,14 @@ impl LineMobility {
         m
     }
 
-    /// The movers' number of moves once `quiet` has been played (it moves none of them).
-    // Always inlined: `count_replies` calls it for most moves, and a call costs 15 % of perft
-    // (measured with callgrind).
-    #[inline(always)]
-    fn after(&self, quiet: &QuietMove) -> u32 {
-        let (fr, ff) = (quiet.from_rank, quiet.from_file);
-        let (tr, tf) = (quiet.to_rank, quiet.to_file);
-        // Toggling both squares empties the origin and fills the destination; a wall stays a
-        // wall whichever of them it is.
-        let cb = (self.block ^ quiet.moved) | self.walls;
-        let cbt = (self.block_t ^ quiet.moved_t) | self.walls_t;
+    /// The movers' number of moves after a move that captures nothing and moves none of them:
+    /// `moved` (`moved_t` transposed) holds its two squares, `from` and `to` their (rank,
+    /// file). Only the lines through them are counted again.
+    #[inline]
+    fn after(&self, moved: u128, moved_t: u128, from: (usize, usize), to: (usize, usize)) -> u32 {
+        let ((fr, ff), (tr, tf)) = (from, to);
+        let cb = (self.block ^ moved) | self.walls;
+        let cbt = (self.block_t ^ moved_t) | self.walls_t;
         let mut n = self.total - self.ranks[fr] - self.files[ff]
             + count_line(cb, self.movers, fr)
             + count_line(cbt, self.movers_t, ff);
@@ -526,32 +581,27 @@ fn capture_squares(enemies: u128, anvils: u128) -> u128 {
 }
 
 /// The squares a king on `k` may move to, given the soldiers by rank (`soldiers`) and
-/// transposed (`soldiers_t`).
+/// transposed (`soldiers_t`). Under Ashton the camps stop him as they stop soldiers.
 #[inline]
 fn king_targets_among(rules: &Rules, k: Square, soldiers: u128, soldiers_t: u128) -> u128 {
-    let (walls, walls_t) = king_walls(rules, k);
-    king_slides(rules, k, soldiers | walls, soldiers_t | walls_t)
+    let (walls, walls_t) = camp_walls(rules, k.index());
+    king_targets_past_throne(rules, k, soldiers | walls, soldiers_t | walls_t)
 }
 
-/// The squares that stop a king on `k` whatever stands on them, by rank and transposed: the
-/// throne if he may not cross it, and under Ashton the camps, which stop him as they stop
-/// soldiers.
+/// [`king_targets_among`] without the camps: `soldiers` (`soldiers_t` transposed) must include
+/// any camp walls.
 #[inline]
-fn king_walls(rules: &Rules, k: Square) -> (u128, u128) {
-    let throne = if rules.king_passes_throne() {
-        0
-    } else {
-        1u128 << THRONE
-    };
-    let (camps, camps_t) = camp_walls(rules, k.index());
-    (throne | camps, throne | camps_t)
-}
-
-/// The squares a king on `k` may move to, given the blockers with his walls
-/// ([`king_walls`]) included.
-#[inline(always)]
-fn king_slides(rules: &Rules, k: Square, block: u128, block_t: u128) -> u128 {
-    let dests = slide_targets(k, block, block_t);
+fn king_targets_past_throne(
+    rules: &Rules,
+    k: Square,
+    mut soldiers: u128,
+    mut soldiers_t: u128,
+) -> u128 {
+    if !rules.king_passes_throne() {
+        soldiers |= 1 << THRONE;
+        soldiers_t |= 1 << THRONE;
+    }
+    let dests = slide_targets(k, soldiers, soldiers_t);
     if rules.king_reenters_throne {
         dests
     } else {
