@@ -351,10 +351,22 @@ impl Board {
         };
         let captures = self.capture_targets(rules).0 | near_king;
         let king = Square::new(self.king);
-        // The camps' walls for the king; none (and no code) without camps.
-        let (king_w, king_wt) = match king {
+        // The king's walls (the throne if he may not cross it, and the camps) and the squares
+        // he may stop on, read once from the rules instead of once per move.
+        let (camp_w, camp_wt) = match king {
             Some(k) if CAMPS => camp_walls(rules, k.index()),
             _ => (0, 0),
+        };
+        let throne_w = if rules.king_passes_throne() {
+            0
+        } else {
+            1u128 << THRONE
+        };
+        let (king_w, king_wt) = (camp_w | throne_w, camp_wt | throne_w);
+        let king_stops = if rules.king_reenters_throne {
+            !0u128
+        } else {
+            !(1u128 << THRONE)
         };
         let mut total = 0u64;
         self.for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
@@ -396,13 +408,12 @@ impl Board {
                     }
                 }
                 if let (Side::Defenders, Some(k)) = (opp, king) {
-                    n += king_targets_past_throne(
-                        rules,
+                    let dests = slide_targets(
                         k,
                         (self.att ^ moved) | self.def | king_w,
                         (self.att_t ^ moved_t) | self.def_t | king_wt,
-                    )
-                    .count_ones();
+                    );
+                    n += (dests & king_stops).count_ones();
                 }
                 total += n as u64;
             }
@@ -582,7 +593,7 @@ fn capture_squares(enemies: u128, anvils: u128) -> u128 {
 
 /// The squares a king on `k` may move to, given the soldiers by rank (`soldiers`) and
 /// transposed (`soldiers_t`). Under Ashton the camps stop him as they stop soldiers.
-#[inline]
+#[inline(always)]
 fn king_targets_among(rules: &Rules, k: Square, soldiers: u128, soldiers_t: u128) -> u128 {
     let (walls, walls_t) = camp_walls(rules, k.index());
     king_targets_past_throne(rules, k, soldiers | walls, soldiers_t | walls_t)
@@ -590,7 +601,7 @@ fn king_targets_among(rules: &Rules, k: Square, soldiers: u128, soldiers_t: u128
 
 /// [`king_targets_among`] without the camps: `soldiers` (`soldiers_t` transposed) must include
 /// any camp walls.
-#[inline]
+#[inline(always)]
 fn king_targets_past_throne(
     rules: &Rules,
     k: Square,
