@@ -76,9 +76,9 @@ impl Board {
     ///
     /// Under Ashton the server itself never checks for a side without a legal move: that
     /// player cannot send a legal move, loses on time, and the opponent wins. So "no legal
-    /// move loses" gives the same winner. It also never meets the server's repetition draw:
-    /// a repeated position had the same (no) moves the first time, so the game had already
-    /// ended there.
+    /// move loses" gives the same winner. Nor can it pre-empt the server's repetition draw
+    /// (which [`Game`] checks after it): a repeated position had the same moves, none, when
+    /// it first occurred, so the game had already ended there.
     pub fn status(&self, rules: &Rules) -> Status {
         match self.king() {
             Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),

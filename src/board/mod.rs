@@ -4,6 +4,10 @@
 //! The board keeps each side's soldiers twice, once by ranks and once transposed (by files), so
 //! that both the rank and the file of any square can be read as a 9-bit line with a shift.
 //! Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than undoing.
+//!
+//! Under `Ruleset=Ashton` the same code plays the Tablut Challenge's rules: the camps
+//! ([`Rules::camps`]) are walls for every piece not standing in that camp, and capturing
+//! partners whatever stands on them, as is the throne.
 
 mod game;
 mod movegen;
