@@ -32,6 +32,32 @@ impl Bitboard {
     };
     /// The throne, `e5`.
     pub const THRONE: Bitboard = Bitboard(1u128 << 40);
+    /// Ashton's 16 camp squares (the Tablut Challenge server's citadels): the four groups of
+    /// four where the attackers start. Symmetric under transposition.
+    pub const CAMPS: Bitboard = crate::bitboard! {
+        . . . X X X . . .
+        . . . . X . . . .
+        . . . . . . . . .
+        X . . . . . . . X
+        X X . . . . . X X
+        X . . . . . . . X
+        . . . . . . . . .
+        . . . . X . . . .
+        . . . X X X . . .
+    };
+    /// The middle square of each camp, `a5 e1 i5 e9`: the camp squares the Ashton server does
+    /// not list as anvils against attackers (see `Board` captures).
+    pub const CAMP_MIDDLES: Bitboard = crate::bitboard! {
+        . . . . X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        X . . . . . . . X
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . X . . . .
+    };
     /// File a, for masking shifts that would wrap.
     pub const FILE_A: Bitboard = Bitboard(0x0100_8040_2010_0804_0201u128);
     /// File i.
@@ -248,6 +274,19 @@ mod tests {
         for sq in Square::all() {
             assert_eq!(Bitboard::EDGE.has(sq), sq.is_edge(), "{sq}");
         }
+    }
+
+    #[test]
+    fn camps_are_the_sixteen_ashton_squares_and_transpose_onto_themselves() {
+        let names = "a4 a5 a6 b5 d1 e1 f1 e2 i4 i5 i6 h5 d9 e9 f9 e8";
+        let camps: Bitboard = names.split(' ').map(|n| n.parse().unwrap()).collect();
+        assert_eq!(Bitboard::CAMPS, camps);
+        assert_eq!(Bitboard::CAMPS.transposed(), Bitboard::CAMPS);
+        let middles: Bitboard = ["a5", "e1", "i5", "e9"]
+            .map(|n| n.parse().unwrap())
+            .into_iter()
+            .collect();
+        assert_eq!(Bitboard::CAMP_MIDDLES, middles);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! option table [`Rules::OPTIONS`] is what the protocol's `uci` reply and `setoption` are built
 //! from, so a new option needs only a new row here.
 
+use crate::bitboard::Bitboard;
 use crate::types::Side;
 use std::fmt;
 
@@ -399,6 +400,17 @@ impl Rules {
             repetition_draw: 2,
             move_limit: 0,
             encirclement: false,
+        }
+    }
+
+    /// The camp squares: Ashton's 16 under `Ruleset=Ashton`, none otherwise. A piece may cross
+    /// or stop on a camp square only when it starts its move in that same camp, and camps are
+    /// capturing partners (see `Board`).
+    #[inline]
+    pub fn camps(&self) -> Bitboard {
+        match self.ruleset {
+            Ruleset::Linnaeus => Bitboard::EMPTY,
+            Ruleset::Ashton => Bitboard::CAMPS,
         }
     }
 

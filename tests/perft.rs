@@ -15,12 +15,27 @@ fn start_position_perft_1_to_5_matches_the_reference_figures() {
 }
 
 #[test]
+fn ashton_perft_1_to_5_matches_the_tablut_challenge_figures() {
+    // From ASHTON.md: an independent reference, and for depths 1-4 the server's own rules.
+    let rules = Rules::ashton();
+    let board = Board::start(&rules);
+    assert_eq!(board.side_to_move(), konakis::Side::Defenders);
+    let expected = [56u64, 4_408, 248_456, 19_159_224, 1_074_150_880];
+    for (depth, &want) in (1..=5).zip(expected.iter()) {
+        assert_eq!(perft(&board, &rules, depth), want, "Ashton perft({depth})");
+    }
+    // The same through plain move generation, without bulk counting.
+    assert_eq!(perft_slow(&board, &rules, 3), 248_456);
+}
+
+#[test]
 fn bulk_counting_agrees_with_plain_perft_under_every_preset() {
     let presets = [
         ("default", Rules::default()),
         ("tafl hub", Rules::tafl_hub()),
         ("encyclopedia", Rules::encyclopedia()),
         ("opentafl", Rules::opentafl()),
+        ("ashton", Rules::ashton()),
         (
             "throne blocks",
             Rules {
@@ -43,6 +58,9 @@ fn bulk_counting_agrees_with_plain_perft_under_every_preset() {
         "3bbb3/4b4/2w1w4/b3w3b/bbw2Kw1b/b3b3b/4w4/4b4/3b1b3 w 12",
         // an open middle game with captures available for both sides
         "3b1b3/2b1b4/1w2w1b2/b2w1w2b/1b1wK1w1b/b4w2b/2b1w4/4b1b2/3b1b3 b 20",
+        // Ashton-like: attackers in and out of half-empty camps, the king off the throne
+        "3b1b3/4b4/2w1w4/b2w4b/1b1w1Kw2/b3w1b1b/3b5/4b4/3b1bb2 w 30",
+        "3b1b3/4b4/2w1w4/b2w4b/1b1w1Kw2/b3w1b1b/3b5/4b4/3b1bb2 b 31",
     ];
     for (name, rules) in presets {
         for fen in positions {

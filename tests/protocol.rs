@@ -792,6 +792,55 @@ fn go_perft_prints_the_split_and_the_total() {
     k.expect(&[], &[]);
 }
 
+#[test]
+fn ruleset_ashton_set_through_the_protocol_plays_the_tablut_challenge_rules() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    k.expect(&["setoption name Ruleset value Ashton"], &[]);
+    k.send("go perft 3");
+    let lines = k.until(|l| l.starts_with("Nodes searched"));
+    // White moves first under Ashton: 56 moves, then the Tablut Challenge's figure.
+    assert_eq!(lines.len(), 56 + 2, "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 248456");
+    // The options Ashton fixes refuse other values; the game is unchanged.
+    k.expect(
+        &["setoption name FirstMove value Attackers"],
+        &[
+            "info string error: setoption: FirstMove is fixed by Ruleset=Ashton (to Defenders); \
+           set Ruleset to Linnaeus first",
+        ],
+    );
+    // The opening of the first recorded server game: black i4-e4 captures e3 against the
+    // camp square e2.
+    k.send("position startpos moves e4d4 i4e4");
+    let d = k.sync();
+    assert!(
+        d.is_empty(),
+        "a legal Ashton opening (black i4-e4 captures e3) is accepted: {d:?}"
+    );
+    k.send("d");
+    let diagram = k.sync();
+    assert!(
+        diagram
+            .iter()
+            .any(|l| l == "Position: 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b2wb4/9/4b4/3bbb3 w 2"),
+        "{diagram:?}"
+    );
+    // Back to the reference rules.
+    k.expect(
+        &["position startpos", "setoption name Ruleset value Linnaeus"],
+        &[],
+    );
+    k.send("go perft 3");
+    let lines = k.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 353200");
+    k.expect(&[], &[]);
+    let stderr = k.stderr_text();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    k.send("quit");
+    assert!(k.close_and_wait(Duration::from_secs(5)).success());
+}
+
 // ---------------------------------------------------------------------------------------------
 // While searching.
 

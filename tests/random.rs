@@ -1,14 +1,15 @@
 //! Randomised tests of the rules core against slow, obviously-correct reference code written
-//! here from `RULES.md`: legal moves, captures, Zobrist keys, game invariants, parsing of
-//! position strings, moves and rule options, and perft.
+//! here from `RULES.md` (and, for `Ruleset=Ashton`, from `ASHTON.md`): legal moves, captures,
+//! Zobrist keys, game invariants, parsing of position strings, moves and rule options, and
+//! perft.
 //!
 //! Every test is driven by a fixed seed, so a failure reproduces; failure messages carry the
 //! position string and the rule options needed to replay it.
 
 use konakis::perft::{divide, perft, perft_slow};
 use konakis::{
-    Board, DrawReason, Game, GameError, KingCapture, Move, Piece, Rules, Side, Square, Status,
-    WinReason,
+    Board, DrawReason, Game, GameError, KingCapture, Move, Piece, Rules, Ruleset, Side, Square,
+    Status, WinReason,
 };
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -240,6 +241,9 @@ fn ref_won(p: &Pos, rules: &Rules) -> bool {
 /// Every move `side` would have here, walking square by square; ignores whether the game is
 /// won. Sorted.
 fn ref_moves_of(p: &Pos, rules: &Rules, side: Side) -> Vec<(usize, usize)> {
+    if rules.ruleset == Ruleset::Ashton {
+        return ashton_moves_of(p, side);
+    }
     let mut out = Vec::new();
     for from in 0..81 {
         let c = p.cells[from];
@@ -297,6 +301,8 @@ enum KingTaken {
     Sandwich,
     /// Elsewhere, `English`: attackers on all four sides.
     FourSides,
+    /// Ashton, elsewhere: the mover and a camp square beyond the king.
+    AgainstCamp,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -308,6 +314,8 @@ enum Partner {
     Throne,
     /// Rule 10: the besieged king on the throne is the attackers' partner against his guard.
     BesiegedKing,
+    /// Ashton: a camp square, empty or not.
+    Camp,
 }
 
 struct Played {
@@ -323,6 +331,9 @@ struct Played {
 /// Plays a legal move and applies RULES.md's captures, all judged on the board just after the
 /// piece has arrived and removed together.
 fn ref_play(pos: &Pos, rules: &Rules, from: usize, to: usize) -> Played {
+    if rules.ruleset == Ruleset::Ashton {
+        return ashton_play(pos, from, to);
+    }
     let mut p = pos.clone();
     let piece = p.cells[from];
     assert!(piece != Cell::Empty && p.cells[to] == Cell::Empty);
@@ -450,6 +461,208 @@ fn ref_perft(p: &Pos, rules: &Rules, depth: u32) -> u64 {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reference Ashton rules, straight from ASHTON.md: the server's checks, square by square.
+// ---------------------------------------------------------------------------------------------
+
+/// The index of a square named `a1`..`i9`.
+fn index_of(name: &str) -> usize {
+    let b = name.as_bytes();
+    (b[1] - b'1') as usize * 9 + (b[0] - b'a') as usize
+}
+
+/// The server's citadels.
+fn is_camp(s: usize) -> bool {
+    [
+        "a4", "a5", "a6", "b5", "d1", "e1", "f1", "e2", "i4", "i5", "i6", "h5", "d9", "e9", "f9",
+        "e8",
+    ]
+    .iter()
+    .any(|&n| index_of(n) == s)
+}
+
+/// The camp squares the server leaves out of its anvils against black soldiers.
+fn is_middle_camp(s: usize) -> bool {
+    ["a5", "e1", "i5", "e9"].iter().any(|&n| index_of(n) == s)
+}
+
+/// Every move `side` would have here under the server's move check: a rook move over empty
+/// squares; the throne is never passed or landed on; a camp square is never passed or
+/// landed on unless the move starts on a camp square; camp to camp more than 5 squares apart
+/// is refused.
+fn ashton_moves_of(p: &Pos, side: Side) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for from in 0..81 {
+        let mine = match side {
+            Side::Attackers => p.cells[from] == Cell::Att,
+            Side::Defenders => matches!(p.cells[from], Cell::Def | Cell::King),
+        };
+        if !mine {
+            continue;
+        }
+        let from_camp = is_camp(from);
+        for d in 0..4 {
+            let mut cur = from;
+            while let Some(next) = step(cur, d) {
+                if p.cells[next] != Cell::Empty || next == THRONE {
+                    break;
+                }
+                if is_camp(next) && !from_camp {
+                    break;
+                }
+                // Only this destination is refused; squares beyond it are judged on their own.
+                let too_far = is_camp(next) && from_camp && distance(from, next) > 5;
+                if !too_far {
+                    out.push((from, next));
+                }
+                cur = next;
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Plays a legal move with the server's captures, judged around the destination on the board
+/// just after the piece has arrived.
+fn ashton_play(pos: &Pos, from: usize, to: usize) -> Played {
+    let mut p = pos.clone();
+    let piece = p.cells[from];
+    assert!(piece != Cell::Empty && p.cells[to] == Cell::Empty);
+    p.cells[from] = Cell::Empty;
+    p.cells[to] = piece;
+    p.side = opponent(p.side);
+    p.plies += 1;
+    let white_moved = piece != Cell::Att;
+    let mut captured = Vec::new();
+    let mut partners = Vec::new();
+    for d in 0..4 {
+        let Some(victim) = step(to, d) else { continue };
+        let Some(beyond) = step(victim, d) else {
+            continue;
+        };
+        let partner = if white_moved {
+            // A black soldier: against a white soldier, the king, the throne, or a camp square
+            // other than the four middle ones.
+            if p.cells[victim] != Cell::Att {
+                continue;
+            }
+            match p.cells[beyond] {
+                Cell::Def => Some(Partner::Soldier),
+                Cell::King => Some(Partner::King),
+                _ if beyond == THRONE => Some(Partner::Throne),
+                _ if is_camp(beyond) && !is_middle_camp(beyond) => Some(Partner::Camp),
+                _ => None,
+            }
+        } else {
+            // A white soldier (never the king): against a black soldier, any camp square, or
+            // the throne square whatever stands on it.
+            if p.cells[victim] != Cell::Def {
+                continue;
+            }
+            if p.cells[beyond] == Cell::Att {
+                Some(Partner::Soldier)
+            } else if is_camp(beyond) {
+                Some(Partner::Camp)
+            } else if beyond == THRONE {
+                Some(Partner::Throne)
+            } else {
+                None
+            }
+        };
+        if let Some(partner) = partner {
+            captured.push(victim);
+            partners.push(partner);
+        }
+    }
+    let mut king_taken = None;
+    if !white_moved {
+        for d in 0..4 {
+            let Some(k) = step(to, d) else { continue };
+            if p.cells[k] != Cell::King {
+                continue;
+            }
+            let black_on =
+                |squares: &[&str]| squares.iter().all(|&n| p.cells[index_of(n)] == Cell::Att);
+            let taken = match name(k).as_str() {
+                "e5" => black_on(&["e4", "e6", "d5", "f5"]).then_some(KingTaken::OnThrone),
+                "e4" => black_on(&["e3", "d4", "f4"]).then_some(KingTaken::BesideThrone),
+                "e6" => black_on(&["e7", "d6", "f6"]).then_some(KingTaken::BesideThrone),
+                "d5" => black_on(&["c5", "d4", "d6"]).then_some(KingTaken::BesideThrone),
+                "f5" => black_on(&["g5", "f4", "f6"]).then_some(KingTaken::BesideThrone),
+                _ => match step(k, d) {
+                    Some(f) if p.cells[f] == Cell::Att => Some(KingTaken::Sandwich),
+                    Some(f) if is_camp(f) => Some(KingTaken::AgainstCamp),
+                    _ => None,
+                },
+            };
+            if taken.is_some() {
+                king_taken = taken;
+                p.cells[k] = Cell::Empty;
+            }
+        }
+    }
+    for &s in &captured {
+        p.cells[s] = Cell::Empty;
+    }
+    captured.sort_unstable();
+    Played {
+        pos: p,
+        captured,
+        king_taken,
+        partners,
+        king_moved: piece == Cell::King,
+    }
+}
+
+/// A random position as Ashton games reach them: black soldiers often on their camps and
+/// anywhere else, white soldiers and the king never on a camp square (the king often on or
+/// near the throne, sometimes already on the edge).
+fn random_ashton_placement(rng: &mut StdRng) -> Pos {
+    let ring = neighbours(THRONE);
+    let free = (0..81).filter(|&s| !is_camp(s) && s != THRONE);
+    let edge: Vec<usize> = free.clone().filter(|&s| on_edge(s)).collect();
+    let inner: Vec<usize> = free.filter(|&s| !on_edge(s)).collect();
+    let king = match rng.random_range(0..10) {
+        0..=2 => THRONE,
+        3..=4 => *ring.choose(rng).unwrap(),
+        5 => *edge.choose(rng).unwrap(),
+        _ => *inner.choose(rng).unwrap(),
+    };
+    let in_camp: f64 = rng.random_range(0.2..1.0);
+    let pa: f64 = rng.random_range(0.02..0.35);
+    let pd: f64 = rng.random_range(0.0..0.25);
+    let crowd = rng.random_bool(0.3);
+    let mut cells = [Cell::Empty; 81];
+    for (s, cell) in cells.iter_mut().enumerate() {
+        if s == THRONE || s == king {
+            continue;
+        }
+        let near = crowd && distance(s, THRONE) <= 2;
+        let (black, white) = if near { (0.45, 0.3) } else { (pa, pd) };
+        let x: f64 = rng.random();
+        *cell = if is_camp(s) {
+            if x < in_camp { Cell::Att } else { Cell::Empty }
+        } else if x < black {
+            Cell::Att
+        } else if x < black + white {
+            Cell::Def
+        } else {
+            Cell::Empty
+        };
+    }
+    cells[king] = Cell::King;
+    Pos {
+        cells,
+        side: if rng.random() {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        },
+        plies: rng.random_range(0..300),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Random rules and positions.
 // ---------------------------------------------------------------------------------------------
 
@@ -490,6 +703,7 @@ fn rule_sets(rng: &mut StdRng) -> Vec<Rules> {
         Rules::tafl_hub(),
         Rules::encyclopedia(),
         Rules::opentafl(),
+        Rules::ashton(),
     ];
     sets.extend((0..4).map(|_| random_rules(rng)));
     sets
@@ -1501,7 +1715,17 @@ fn ref_set(rules: &Rules, name: &str, value: &str) -> Option<Rules> {
             .ok()
             .filter(|v| (min..=max).contains(v))
     };
-    match name.trim().to_ascii_lowercase().as_str() {
+    let name = name.trim().to_ascii_lowercase();
+    match name.as_str() {
+        "ruleset" => {
+            r = match (lower.as_str(), rules.ruleset) {
+                ("ashton", _) => Rules::ashton(),
+                ("linnaeus", Ruleset::Ashton) => Rules::default(),
+                ("linnaeus", Ruleset::Linnaeus) => r,
+                _ => return None,
+            };
+            return Some(r);
+        }
         "kingcapture" => {
             r.king_capture = match lower.as_str() {
                 "original" => KingCapture::Original,
@@ -1526,6 +1750,10 @@ fn ref_set(rules: &Rules, name: &str, value: &str) -> Option<Rules> {
         "movelimit" => r.move_limit = spin(0, 10_000)?,
         _ => return None,
     }
+    // Under Ashton every option but Ruleset is fixed: only its own value is accepted.
+    if rules.ruleset == Ruleset::Ashton && r != *rules {
+        return None;
+    }
     Some(r)
 }
 
@@ -1533,7 +1761,11 @@ fn ref_set(rules: &Rules, name: &str, value: &str) -> Option<Rules> {
 fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
     let mut rng = StdRng::seed_from_u64(0x7275_6c65);
     let names: Vec<&str> = Rules::OPTIONS.iter().map(|o| o.name).collect();
-    assert_eq!(names.len(), 10, "RULES.md lists ten options");
+    assert_eq!(
+        names.len(),
+        11,
+        "RULES.md lists ten options, and Ruleset chooses Ashton"
+    );
     let values = [
         "true",
         "false",
@@ -1563,6 +1795,10 @@ fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
         "defenders",
         "DEFENDERS",
         "white",
+        "Linnaeus",
+        "ashton",
+        "ASHTON",
+        "Ashtonn",
         "",
         " ",
         "٣",
@@ -1606,7 +1842,11 @@ fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
             }
             _ => random_bytes_text(&mut rng, 12),
         };
-        let before = random_rules(&mut rng);
+        let before = if rng.random_bool(0.2) {
+            Rules::ashton()
+        } else {
+            random_rules(&mut rng)
+        };
         let mut after = before;
         let got = catch_unwind(move || {
             let r = after.set(&name, &value);
@@ -1652,8 +1892,12 @@ fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
     }
     assert!(ok > 1_000, "{ok} accepted");
     // Display lists every option and reads back.
-    for _ in 0..200 {
-        let r = random_rules(&mut rng);
+    for i in 0..200 {
+        let r = if i == 0 {
+            Rules::ashton()
+        } else {
+            random_rules(&mut rng)
+        };
         let mut back = Rules::default();
         for pair in r.to_string().split(' ') {
             back.set_pair(pair).unwrap();
@@ -1702,4 +1946,169 @@ fn perft_matches_perft_slow_and_a_reference_perft_on_random_positions() {
         nodes += fast;
     }
     assert!(nodes > 5_000_000, "{nodes}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ashton.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn ashton_moves_captures_and_perft_match_a_reference_written_from_the_server_rules() {
+    let rules = Rules::ashton();
+    let mut rng = StdRng::seed_from_u64(0x6173_6874);
+    let mut moves = MovegenTally::default();
+    let mut caps = CaptureTally::default();
+    for _ in 0..4_000 {
+        let pos = random_ashton_placement(&mut rng);
+        let board = pos.board();
+        assert_eq!(Pos::from_board(&board), pos);
+        check_movegen(&board, &rules, &mut rng, &mut moves);
+        check_captures(&board, &rules, &mut caps);
+    }
+    for _ in 0..300 {
+        for board in random_game(&mut rng, &rules, Board::start(&rules), 200) {
+            check_movegen(&board, &rules, &mut rng, &mut moves);
+            check_captures(&board, &rules, &mut caps);
+        }
+    }
+    assert!(
+        moves.positions > 30_000 && moves.won > 500,
+        "{} positions",
+        moves.positions
+    );
+    // Every kind of capture must have come up, or the comparison proves little.
+    let seen = |map: &HashMap<String, usize>, key: &str| map.get(key).copied().unwrap_or(0);
+    for key in [
+        "Soldier Attackers",
+        "Soldier Defenders",
+        "King Defenders",
+        "Throne Attackers",
+        "Throne Defenders",
+        "Camp Attackers",
+        "Camp Defenders",
+    ] {
+        assert!(
+            seen(&caps.partners, key) >= 20,
+            "too few '{key}' captures: {caps:?}"
+        );
+    }
+    for key in ["OnThrone", "BesideThrone", "Sandwich", "AgainstCamp"] {
+        let key = format!("{key} Original");
+        assert!(
+            seen(&caps.king_taken, &key) >= 20,
+            "too few '{key}': {caps:?}"
+        );
+    }
+    assert!(
+        caps.multi >= 100 && caps.king_moved_captures >= 100,
+        "{caps:?}"
+    );
+
+    // Perft, bulk-counted and plain, against the reference's own tree.
+    for i in 0..300 {
+        let board = if i % 2 == 0 {
+            random_ashton_placement(&mut rng).board()
+        } else {
+            let plies = rng.random_range(0..80);
+            *random_game(&mut rng, &rules, Board::start(&rules), plies)
+                .last()
+                .unwrap()
+        };
+        let pos = Pos::from_board(&board);
+        let depth = if i % 20 == 0 { 3 } else { 2 };
+        let fast = perft(&board, &rules, depth);
+        assert_eq!(
+            fast,
+            perft_slow(&board, &rules, depth),
+            "{}",
+            ctx(&pos, &rules)
+        );
+        assert_eq!(
+            fast,
+            ref_perft(&pos, &rules, depth),
+            "{}",
+            ctx(&pos, &rules)
+        );
+    }
+}
+
+#[test]
+fn ashton_games_end_as_the_server_ends_them() {
+    let rules = Rules::ashton();
+    let mut rng = StdRng::seed_from_u64(0x7365_7276);
+    let mut endings: HashMap<String, usize> = HashMap::new();
+    for g in 0..800 {
+        let start = if g % 4 == 0 {
+            random_ashton_placement(&mut rng).board()
+        } else {
+            Board::start(&rules)
+        };
+        let mut game = Game::new(rules, start);
+        let mut pos = Pos::from_board(&start);
+        assert_eq!(
+            game.status(),
+            ref_status(&pos, &rules, None),
+            "{}",
+            ctx(&pos, &rules)
+        );
+        if game.status().is_over() {
+            continue;
+        }
+        // The server's repetition list: positions after moves (not the start), emptied
+        // whenever a move captures a soldier.
+        let mut remembered: Vec<String> = Vec::new();
+        let shuffle = *[0.0, 0.5, 0.9].choose(&mut rng).unwrap();
+        loop {
+            let legal = ref_legal(&pos, &rules);
+            // Sometimes a piece goes back where it came from, so that positions repeat.
+            let back = game
+                .moves()
+                .len()
+                .checked_sub(2)
+                .map(|i| from_move(game.moves()[i]))
+                .map(|(f, t)| (t, f))
+                .filter(|m| legal.binary_search(m).is_ok() && rng.random_bool(shuffle));
+            let m = back.unwrap_or_else(|| *legal.choose(&mut rng).expect("a move"));
+            let here = format!("{} after {}", ctx(&pos, &rules), move_names(&[m]));
+            let played = ashton_play(&pos, m.0, m.1);
+            let status = game
+                .play(to_move(m))
+                .unwrap_or_else(|e| panic!("{here}: refused: {e}"));
+            let next = played.pos;
+            assert_eq!(Pos::from_board(game.board()), next, "{here}");
+            // The server: a won game first; then the list (emptied by a capture) is searched
+            // for the new position; no rule for a side without moves (it loses on time).
+            if !played.captured.is_empty() {
+                remembered.clear();
+            }
+            let want = if ref_won(&next, &rules) {
+                ref_status(&next, &rules, None)
+            } else if remembered.contains(&next.key()) {
+                Status::Draw(DrawReason::Repetition)
+            } else {
+                ref_status(&next, &rules, None)
+            };
+            remembered.push(next.key());
+            assert_eq!(status, want, "status in {here}");
+            if want.is_over() {
+                *endings.entry(format!("{want:?}")).or_default() += 1;
+                break;
+            }
+            if game.moves().len() >= 400 {
+                *endings.entry("cut".into()).or_default() += 1;
+                break;
+            }
+            pos = next;
+        }
+    }
+    for key in [
+        "Win(Defenders, KingEscaped)",
+        "Win(Attackers, KingCaptured)",
+        "Draw(Repetition)",
+    ] {
+        assert!(
+            endings.get(key).copied().unwrap_or(0) >= 20,
+            "too few '{key}': {endings:?}"
+        );
+    }
 }

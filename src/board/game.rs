@@ -2,7 +2,7 @@
 //! the game's [`Status`] with its reason.
 
 use super::{Board, ParseError};
-use crate::rules::Rules;
+use crate::rules::{Rules, Ruleset};
 use crate::types::{Move, Side};
 use std::fmt;
 
@@ -73,6 +73,12 @@ impl fmt::Display for Status {
 impl Board {
     /// The status judged from this board alone (no repetition): escape, capture, encirclement
     /// when on, no legal move, and the move limit, in the order of the rules.
+    ///
+    /// Under Ashton the server itself never checks for a side without a legal move: that
+    /// player cannot send a legal move, loses on time, and the opponent wins. So "no legal
+    /// move loses" gives the same winner. Nor can it pre-empt the server's repetition draw
+    /// (which [`Game`] checks after it): a repeated position had the same moves, none, when
+    /// it first occurred, so the game had already ended there.
     pub fn status(&self, rules: &Rules) -> Status {
         match self.king() {
             Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),
@@ -221,12 +227,29 @@ impl Game {
         self.status
     }
 
-    /// How often the current position (placement and side to move) has occurred.
+    /// How often the current position (placement and side to move) has occurred, as the
+    /// repetition rule counts: every position of the game under Linnaeus; under Ashton only
+    /// positions reached by a move, since the server does not remember the one the game
+    /// started from. (From the start position this changes nothing: every camp square is
+    /// occupied there, and the attackers' first move takes a soldier out of the camps for
+    /// good, so it can never recur. From a set-up position it can.)
     pub fn occurrences(&self) -> usize {
         let key = self.board.hash();
-        self.keys.iter().filter(|&&k| k == key).count()
+        let remembered = match self.rules.ruleset {
+            Ruleset::Linnaeus => &self.keys[..],
+            Ruleset::Ashton => &self.keys[1..],
+        };
+        remembered.iter().filter(|&&k| k == key).count()
     }
 
+    /// The board's status, or a draw when the position has occurred `RepetitionDraw` times.
+    ///
+    /// Under Ashton (`RepetitionDraw=2`) this is the server's rule: a draw as soon as a
+    /// position reached by a move recurs, unless that move won. The server forgets its
+    /// positions whenever a move captures, and compares only the positions since; keeping them
+    /// all makes no difference, because pieces are only ever removed, so no position before a
+    /// capture can occur after it. (The server's optional cap on remembered positions, `-c`, is
+    /// unlimited by default and is not modelled.)
     fn compute_status(&self) -> Status {
         match self.board.status(&self.rules) {
             Status::Ongoing | Status::Draw(_)

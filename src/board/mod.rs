@@ -4,6 +4,10 @@
 //! The board keeps each side's soldiers twice, once by ranks and once transposed (by files), so
 //! that both the rank and the file of any square can be read as a 9-bit line with a shift.
 //! Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than undoing.
+//!
+//! Under `Ruleset=Ashton` the same code plays the Tablut Challenge's rules: the camps
+//! ([`Rules::camps`]) are walls for every piece not standing in that camp, and capturing
+//! partners whatever stands on them, as is the throne.
 
 mod game;
 mod movegen;
@@ -15,7 +19,7 @@ pub use movegen::{MAX_MOVES, MoveList};
 pub use text::{ParseError, START_FEN};
 
 use crate::bitboard::Bitboard;
-use crate::rules::{KingCapture, Rules};
+use crate::rules::{KingCapture, Rules, Ruleset};
 use crate::types::{Direction, Move, Piece, Side, Square};
 use crate::zobrist;
 use tables::TRANSPOSE;
@@ -84,6 +88,81 @@ static KING_RING: [u128; 81] = {
 
 /// The four squares beside the throne.
 const THRONE_RING: u128 = Bitboard::THRONE.neighbours().0;
+
+/// `CAMP_OF[sq]`: the camp (of four squares) that `sq` belongs to, empty for a square outside
+/// the camps. Each camp lies along one edge: the camp squares of files a–b, of ranks 1–2, of
+/// files h–i and of ranks 8–9.
+static CAMP_OF: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        if Bitboard::CAMPS.0 >> sq & 1 != 0 {
+            let (f, r) = (sq % 9, sq / 9);
+            let mut other = 0;
+            while other < 81 {
+                let (of, or) = (other % 9, other / 9);
+                let same = (f <= 1 && of <= 1)
+                    || (f >= 7 && of >= 7)
+                    || (r <= 1 && or <= 1)
+                    || (r >= 7 && or >= 7);
+                if same && Bitboard::CAMPS.0 >> other & 1 != 0 {
+                    t[sq] |= 1u128 << other;
+                }
+                other += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// [`CAMP_OF`] in the transposed layout: `CAMP_OF_T[sq]` is the camp of `sq` (a square index
+/// by rank) as a transposed set.
+static CAMP_OF_T: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut other = 0;
+        while other < 81 {
+            if CAMP_OF[sq] >> other & 1 != 0 {
+                t[sq] |= 1u128 << TRANSPOSE[other];
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares that capture `victims`' soldiers as the far partner whatever stands on them (or
+/// nobody): under Ashton, the throne and the camps against the defenders, and the throne and
+/// the camps other than their middle squares against the attackers (the server tests both by
+/// square name). Empty under other rulesets, whose throne rules depend on what stands there.
+#[inline]
+fn fixed_anvils(rules: &Rules, victims: Side) -> u128 {
+    match (rules.ruleset, victims) {
+        (Ruleset::Linnaeus, _) => 0,
+        (Ruleset::Ashton, Side::Defenders) => Bitboard::CAMPS.0 | Bitboard::THRONE.0,
+        (Ruleset::Ashton, Side::Attackers) => {
+            (Bitboard::CAMPS.0 & !Bitboard::CAMP_MIDDLES.0) | Bitboard::THRONE.0
+        }
+    }
+}
+
+/// The walls Ashton's camps put in the way of a piece standing on `from`, by rank and
+/// transposed: every camp square, except the squares of the camp `from` belongs to. (Its
+/// occupied squares still block as pieces.) Empty under other rulesets.
+#[inline]
+fn camp_walls(rules: &Rules, from: usize) -> (u128, u128) {
+    match rules.ruleset {
+        Ruleset::Linnaeus => (0, 0),
+        // The camps are symmetric under transposition, so one mask serves both layouts.
+        Ruleset::Ashton => (
+            Bitboard::CAMPS.0 & !CAMP_OF[from],
+            Bitboard::CAMPS.0 & !CAMP_OF_T[from],
+        ),
+    }
+}
 
 /// Bit of a square index; zero for index 81 (no king).
 #[inline]
@@ -333,6 +412,7 @@ impl Board {
     /// Captures made by an attacker that has just arrived on `to`.
     fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
+        let anvils = self.att | fixed_anvils(rules, Side::Defenders);
         for d in 0..4 {
             let n = NEIGHBOUR[to][d];
             if n == NO_KING {
@@ -352,7 +432,7 @@ impl Board {
             if far == NO_KING {
                 continue;
             }
-            let anvil = self.att >> far & 1 != 0
+            let anvil = anvils >> far & 1 != 0
                 || (far as usize == Square::THRONE.index()
                     && if self.king as usize == Square::THRONE.index() {
                         // Rule 10: the besieged king is the anvil against his last guard.
@@ -371,6 +451,10 @@ impl Board {
 
     /// Whether the king, next to an attacker that has just arrived from direction `d`'s
     /// opposite (the king is one step in direction `d` from the mover), is now captured.
+    ///
+    /// Under Ashton a camp square beyond the king, empty or not, serves as the second attacker
+    /// (the server tests it by square name); the throne never does, since only its four
+    /// neighbours touch it and they take the three-sided rule.
     #[inline]
     fn king_is_taken(&self, rules: &Rules, d: usize) -> bool {
         let k = self.king as usize;
@@ -383,13 +467,15 @@ impl Board {
             return surrounded;
         }
         let far = NEIGHBOUR[k][d];
-        far != NO_KING && self.att >> far & 1 != 0
+        far != NO_KING && (self.att | rules.camps().0) >> far & 1 != 0
     }
 
     /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`.
     fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
-        let partners = self.def | if rules.king_armed { bit(self.king) } else { 0 };
+        let partners = self.def
+            | if rules.king_armed { bit(self.king) } else { 0 }
+            | fixed_anvils(rules, Side::Attackers);
         let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
         for d in 0..4 {
             let n = NEIGHBOUR[to][d];

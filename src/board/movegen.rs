@@ -7,7 +7,7 @@
 use super::tables::{
     EDGE_VIEW, LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY, TRANSPOSE,
 };
-use super::{Board, NO_KING, bit, bit_t};
+use super::{Board, CAMP_OF, CAMP_OF_T, NO_KING, bit, bit_t, camp_walls, fixed_anvils};
 use crate::bitboard::Bitboard;
 use crate::rules::Rules;
 use crate::types::{Move, Side, Square};
@@ -29,27 +29,73 @@ pub type MoveList = SmallVec<[Move; MAX_MOVES]>;
 /// The throne's square index (the same in the transposed layout).
 const THRONE: usize = Square::THRONE.index();
 
+/// The squares that stop a sliding soldier outside the camps whatever stands on them: the
+/// throne if it may not be crossed, and Ashton's camps. (The camps and the throne are symmetric
+/// under transposition, so the same mask serves the transposed layout.)
+#[inline]
+fn soldier_walls(rules: &Rules) -> u128 {
+    let throne = if rules.throne_passable {
+        0
+    } else {
+        1u128 << THRONE
+    };
+    throne | rules.camps().0
+}
+
 impl Board {
-    /// Occupancy for sliding soldiers: pieces, plus the empty throne if it may not be crossed.
+    /// Blockers for soldiers standing outside the camps, by rank and transposed: the pieces,
+    /// plus the walls of [`soldier_walls`].
     #[inline]
     fn soldier_blockers(&self, rules: &Rules) -> (u128, u128) {
         let king = bit(self.king);
         let king_t = bit_t(self.king);
-        let throne = if rules.throne_passable {
-            0
-        } else {
-            1u128 << THRONE
-        };
+        let walls = soldier_walls(rules);
         (
-            self.att | self.def | king | throne,
-            self.att_t | self.def_t | king_t | throne,
+            self.att | self.def | king | walls,
+            self.att_t | self.def_t | king_t | walls,
         )
+    }
+
+    /// Blockers for a piece standing on the camp square `from`: those of pieces outside the
+    /// camps (`block`, `block_t`), less the empty squares of its own camp, which it may cross
+    /// and stop on.
+    #[inline]
+    fn camp_blockers(&self, from: usize, block: u128, block_t: u128) -> (u128, u128) {
+        let occ = self.att | self.def | bit(self.king);
+        let occ_t = self.att_t | self.def_t | bit_t(self.king);
+        (
+            block & !(CAMP_OF[from] & !occ),
+            block_t & !(CAMP_OF_T[from] & !occ_t),
+        )
+    }
+
+    /// The number of moves of the soldiers `movers`, all on camp squares, given the blockers of
+    /// pieces outside the camps.
+    #[inline]
+    fn camp_soldier_moves(&self, movers: u128, block: u128, block_t: u128) -> u32 {
+        Bitboard(movers)
+            .map(|from| {
+                let (b, bt) = self.camp_blockers(from.index(), block, block_t);
+                (slide_targets(from, b, bt) & !(1u128 << THRONE)).count_ones()
+            })
+            .sum()
     }
 
     /// Calls `f(from, destinations)` for each piece of the side to move that has a move, with
     /// the set of squares it may move to. Nothing is called on a board where the game is won.
     #[inline]
-    pub fn for_each_piece_moves(&self, rules: &Rules, mut f: impl FnMut(Square, Bitboard)) {
+    pub fn for_each_piece_moves(&self, rules: &Rules, f: impl FnMut(Square, Bitboard)) {
+        self.for_each_piece_moves_in::<true>(rules, f);
+    }
+
+    /// [`Board::for_each_piece_moves`]; with `CAMPS` false it is compiled without the camps,
+    /// for rules that have none (see [`Board::count_replies`]).
+    #[inline]
+    fn for_each_piece_moves_in<const CAMPS: bool>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(Square, Bitboard),
+    ) {
         if self.is_won(rules) {
             return;
         }
@@ -59,8 +105,15 @@ impl Board {
         } else {
             self.def
         };
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
         for from in Bitboard(movers) {
-            let dests = slide_targets(from, block, block_t) & !(1u128 << THRONE);
+            let dests = if camps >> from.index() & 1 == 0 {
+                slide_targets(from, block, block_t)
+            } else {
+                // Under Ashton, a soldier still in its camp sees its own camp's squares open.
+                let (b, bt) = self.camp_blockers(from.index(), block, block_t);
+                slide_targets(from, b, bt)
+            } & !(1u128 << THRONE);
             if dests != 0 {
                 f(from, Bitboard(dests));
             }
@@ -95,7 +148,10 @@ impl Board {
             if own >> from.index() & 1 == 0 {
                 return false;
             }
-            let (block, block_t) = self.soldier_blockers(rules);
+            let (mut block, mut block_t) = self.soldier_blockers(rules);
+            if rules.camps().has(from) {
+                (block, block_t) = self.camp_blockers(from.index(), block, block_t);
+            }
             slide_targets(from, block, block_t) & !(1u128 << THRONE)
         };
         dests >> to.index() & 1 != 0
@@ -163,22 +219,48 @@ impl Board {
     /// the game is already won.
     #[inline]
     pub fn count_moves(&self, rules: &Rules) -> u32 {
+        self.count_moves_in::<true>(rules)
+    }
+
+    /// [`Board::count_moves_in`] as a call: inlined into `count_replies`' move loop it slows
+    /// that loop down (Linnaeus perft(5) about 3 % slower in interleaved runs of both builds,
+    /// although it runs fewer instructions).
+    #[inline(never)]
+    fn count_moves_out_of_line<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
+        self.count_moves_in::<CAMPS>(rules)
+    }
+
+    /// [`Board::count_moves`], compiled without the camps when `CAMPS` is false.
+    #[inline]
+    fn count_moves_in<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
         if self.is_won(rules) {
             return 0;
         }
-        self.count_moves_of(rules, self.side)
+        self.count_moves_of_in::<CAMPS>(rules, self.side)
     }
 
     /// The number of moves `side` would have here if it were to move (its mobility), counted
     /// without generating them. Does not look at whether the game is won.
     #[inline]
     pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
+        self.count_moves_of_in::<true>(rules, side)
+    }
+
+    /// [`Board::count_moves_of`], compiled without the camps when `CAMPS` is false.
+    #[inline]
+    fn count_moves_of_in<const CAMPS: bool>(&self, rules: &Rules, side: Side) -> u32 {
         let (block, block_t) = self.soldier_blockers(rules);
         let (movers, movers_t) = match side {
             Side::Attackers => (self.att, self.att_t),
             Side::Defenders => (self.def, self.def_t),
         };
-        let mut count = count_lines(block, movers) + count_lines(block_t, movers_t);
+        // The camps are symmetric under transposition: one mask for both layouts.
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
+        let mut count =
+            count_lines(block, movers & !camps) + count_lines(block_t, movers_t & !camps);
+        if movers & camps != 0 {
+            count += self.camp_soldier_moves(movers & camps, block, block_t);
+        }
         if side == Side::Defenders && self.king != NO_KING {
             count += self.king_targets(rules).count_ones();
         }
@@ -190,8 +272,13 @@ impl Board {
     #[inline]
     pub fn count_moves_both(&self, rules: &Rules) -> (u32, u32) {
         let (block, block_t) = self.soldier_blockers(rules);
-        let (a1, d1) = count_lines_both(block, self.att, self.def);
-        let (a2, d2) = count_lines_both(block_t, self.att_t, self.def_t);
+        let camps = rules.camps().0;
+        let (mut a1, mut d1) = count_lines_both(block, self.att & !camps, self.def & !camps);
+        let (a2, d2) = count_lines_both(block_t, self.att_t & !camps, self.def_t & !camps);
+        if (self.att | self.def) & camps != 0 {
+            a1 += self.camp_soldier_moves(self.att & camps, block, block_t);
+            d1 += self.camp_soldier_moves(self.def & camps, block, block_t);
+        }
         let king = if self.king != NO_KING {
             self.king_targets(rules).count_ones()
         } else {
@@ -207,20 +294,29 @@ impl Board {
     /// two squares, so the opponent's moves after it are the opponent's per-line counts here with
     /// those (at most three) lines counted again. Other moves are played and counted in full.
     pub(crate) fn count_replies(&self, rules: &Rules) -> u64 {
+        // Compiled twice, so that rules without camps run none of the camps' code: with the
+        // camp checks in its move loop Linnaeus perft(5) was 3-4 % slower.
+        if rules.camps().is_empty() {
+            self.count_replies_in::<false>(rules)
+        } else {
+            self.count_replies_in::<true>(rules)
+        }
+    }
+
+    /// [`Board::count_replies`], compiled without the camps when `CAMPS` is false.
+    fn count_replies_in<const CAMPS: bool>(&self, rules: &Rules) -> u64 {
         if self.is_won(rules) {
             return 0;
         }
         let me = self.side;
         let opp = me.opponent();
         let (block, block_t) = self.soldier_blockers(rules);
-        let forced = if rules.throne_passable {
-            0
-        } else {
-            1u128 << THRONE
-        };
+        let forced = soldier_walls(rules);
+        let camps = if CAMPS { rules.camps().0 } else { 0 };
+        // The opponent's soldiers outside the camps, line by line.
         let (om, om_t) = match opp {
-            Side::Attackers => (self.att, self.att_t),
-            Side::Defenders => (self.def, self.def_t),
+            Side::Attackers => (self.att & !camps, self.att_t & !camps),
+            Side::Defenders => (self.def & !camps, self.def_t & !camps),
         };
         let mut ranks = [0u32; 9];
         let mut files = [0u32; 9];
@@ -230,6 +326,23 @@ impl Board {
             files[line] = count_line(block_t, om_t, line);
             base += ranks[line] + files[line];
         }
+        // Under Ashton, the opponent's soldiers still in a camp see their own camp open: one
+        // set of lines per camp.
+        let mut in_camps: SmallVec<[LineMobility; 4]> = SmallVec::new();
+        if CAMPS {
+            let (om, om_t) = match opp {
+                Side::Attackers => (self.att & camps, self.att_t & camps),
+                Side::Defenders => (self.def & camps, self.def_t & camps),
+            };
+            for middle in Bitboard::CAMP_MIDDLES {
+                let (camp, camp_t) = (CAMP_OF[middle.index()], CAMP_OF_T[middle.index()]);
+                if om & camp != 0 {
+                    let (b, bt) = self.camp_blockers(middle.index(), block, block_t);
+                    let (w, wt) = (forced & !camp, forced & !camp_t);
+                    in_camps.push(LineMobility::new(b, bt, w, wt, om & camp, om_t & camp_t));
+                }
+            }
+        }
         // Moves that may capture take the full path, and so do attackers' moves next to the
         // king, who might be taken.
         let near_king = match me {
@@ -238,8 +351,25 @@ impl Board {
         };
         let captures = self.capture_targets(rules).0 | near_king;
         let king = Square::new(self.king);
+        // The king's walls (the throne if he may not cross it, and the camps) and the squares
+        // he may stop on, read once from the rules instead of once per move.
+        let (camp_w, camp_wt) = match king {
+            Some(k) if CAMPS => camp_walls(rules, k.index()),
+            _ => (0, 0),
+        };
+        let throne_w = if rules.king_passes_throne() {
+            0
+        } else {
+            1u128 << THRONE
+        };
+        let (king_w, king_wt) = (camp_w | throne_w, camp_wt | throne_w);
+        let king_stops = if rules.king_reenters_throne {
+            !0u128
+        } else {
+            !(1u128 << THRONE)
+        };
         let mut total = 0u64;
-        self.for_each_piece_moves(rules, |from, dests| {
+        self.for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
             let is_king = Some(from) == king;
             let full = if rules.encirclement {
                 dests.0
@@ -251,7 +381,7 @@ impl Board {
             for to in Bitboard(dests.0 & full) {
                 let mut child = *self;
                 child.play(rules, Move::new(from, to));
-                total += child.count_moves(rules) as u64;
+                total += child.count_moves_out_of_line::<CAMPS>(rules) as u64;
             }
             let (fr, ff) = (from.rank() as usize, from.file() as usize);
             let (fb, ft) = (1u128 << from.index(), 1u128 << TRANSPOSE[from.index()]);
@@ -259,6 +389,8 @@ impl Board {
                 let (tr, tf) = (to.rank() as usize, to.file() as usize);
                 let moved = fb | 1u128 << to.index();
                 let moved_t = ft | 1u128 << TRANSPOSE[to.index()];
+                // Toggling both squares empties the origin and fills the destination; a wall
+                // stays a wall whichever of them it is.
                 let cb = (block ^ moved) | forced;
                 let cbt = (block_t ^ moved_t) | forced;
                 let mut n = base - ranks[fr] - files[ff]
@@ -270,14 +402,18 @@ impl Board {
                 if tf != ff {
                     n = n - files[tf] + count_line(cbt, om_t, tf);
                 }
+                if CAMPS {
+                    for camp in &in_camps {
+                        n += camp.after(moved, moved_t, (fr, ff), (tr, tf));
+                    }
+                }
                 if let (Side::Defenders, Some(k)) = (opp, king) {
-                    n += king_targets_among(
-                        rules,
+                    let dests = slide_targets(
                         k,
-                        (self.att ^ moved) | self.def,
-                        (self.att_t ^ moved_t) | self.def_t,
-                    )
-                    .count_ones();
+                        (self.att ^ moved) | self.def | king_w,
+                        (self.att_t ^ moved_t) | self.def_t | king_wt,
+                    );
+                    n += (dests & king_stops).count_ones();
                 }
                 total += n as u64;
             }
@@ -298,10 +434,16 @@ impl Board {
         };
         let throne = if throne_anvil { 1u128 << THRONE } else { 0 };
         let (enemies, anvils) = match me {
-            Side::Attackers => (self.def, self.att | throne),
+            Side::Attackers => (
+                self.def,
+                self.att | throne | fixed_anvils(rules, Side::Defenders),
+            ),
             Side::Defenders => {
                 let armed = if rules.king_armed { bit(self.king) } else { 0 };
-                (self.att, self.def | armed | throne)
+                (
+                    self.att,
+                    self.def | armed | throne | fixed_anvils(rules, Side::Attackers),
+                )
             }
         };
         Bitboard(capture_squares(enemies, anvils))
@@ -344,6 +486,10 @@ impl Board {
             format!("{} is occupied", mv.to())
         } else if mv.to() == Square::THRONE {
             "that piece may not stop on the throne".to_string()
+        } else if rules.camps().has(mv.to())
+            && CAMP_OF[mv.from().index()] >> mv.to().index() & 1 == 0
+        {
+            "only a soldier that starts its move in that camp may enter a camp square".to_string()
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
             "pieces move along one rank or file".to_string()
         } else {
@@ -357,6 +503,76 @@ impl Board {
         let mv = Move::parse(text)?;
         self.check_move(rules, mv)?;
         Ok(mv)
+    }
+}
+
+/// Ashton: the opponent's soldiers in one camp, which see the walls of the other camps only,
+/// with their moves counted line by line for [`Board::count_replies`] (as it counts the
+/// soldiers outside the camps), so that after a quiet move only the (at most four) lines
+/// through its two squares are counted again.
+struct LineMobility {
+    /// Blockers by rank: the pieces and the walls.
+    block: u128,
+    /// Blockers, transposed.
+    block_t: u128,
+    /// Squares that block whether or not a piece stands there, by rank.
+    walls: u128,
+    /// The walls, transposed.
+    walls_t: u128,
+    movers: u128,
+    movers_t: u128,
+    ranks: [u32; 9],
+    files: [u32; 9],
+    total: u32,
+}
+
+impl LineMobility {
+    #[inline]
+    fn new(
+        block: u128,
+        block_t: u128,
+        walls: u128,
+        walls_t: u128,
+        movers: u128,
+        movers_t: u128,
+    ) -> LineMobility {
+        let mut m = LineMobility {
+            block,
+            block_t,
+            walls,
+            walls_t,
+            movers,
+            movers_t,
+            ranks: [0; 9],
+            files: [0; 9],
+            total: 0,
+        };
+        for line in 0..9 {
+            m.ranks[line] = count_line(block, movers, line);
+            m.files[line] = count_line(block_t, movers_t, line);
+            m.total += m.ranks[line] + m.files[line];
+        }
+        m
+    }
+
+    /// The movers' number of moves after a move that captures nothing and moves none of them:
+    /// `moved` (`moved_t` transposed) holds its two squares, `from` and `to` their (rank,
+    /// file). Only the lines through them are counted again.
+    #[inline]
+    fn after(&self, moved: u128, moved_t: u128, from: (usize, usize), to: (usize, usize)) -> u32 {
+        let ((fr, ff), (tr, tf)) = (from, to);
+        let cb = (self.block ^ moved) | self.walls;
+        let cbt = (self.block_t ^ moved_t) | self.walls_t;
+        let mut n = self.total - self.ranks[fr] - self.files[ff]
+            + count_line(cb, self.movers, fr)
+            + count_line(cbt, self.movers_t, ff);
+        if tr != fr {
+            n = n - self.ranks[tr] + count_line(cb, self.movers, tr);
+        }
+        if tf != ff {
+            n = n - self.files[tf] + count_line(cbt, self.movers_t, tf);
+        }
+        n
     }
 }
 
@@ -376,9 +592,22 @@ fn capture_squares(enemies: u128, anvils: u128) -> u128 {
 }
 
 /// The squares a king on `k` may move to, given the soldiers by rank (`soldiers`) and
-/// transposed (`soldiers_t`).
-#[inline]
-fn king_targets_among(rules: &Rules, k: Square, mut soldiers: u128, mut soldiers_t: u128) -> u128 {
+/// transposed (`soldiers_t`). Under Ashton the camps stop him as they stop soldiers.
+#[inline(always)]
+fn king_targets_among(rules: &Rules, k: Square, soldiers: u128, soldiers_t: u128) -> u128 {
+    let (walls, walls_t) = camp_walls(rules, k.index());
+    king_targets_past_throne(rules, k, soldiers | walls, soldiers_t | walls_t)
+}
+
+/// [`king_targets_among`] without the camps: `soldiers` (`soldiers_t` transposed) must include
+/// any camp walls.
+#[inline(always)]
+fn king_targets_past_throne(
+    rules: &Rules,
+    k: Square,
+    mut soldiers: u128,
+    mut soldiers_t: u128,
+) -> u128 {
     if !rules.king_passes_throne() {
         soldiers |= 1 << THRONE;
         soldiers_t |= 1 << THRONE;
