@@ -243,6 +243,39 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
 }
 
 #[test]
+fn under_ashton_returning_to_a_set_up_position_is_not_a_draw() {
+    // Ashton's server remembers only positions reached by a move, so coming back to the
+    // position a game was set up from is no repetition. The search must agree with `Game`:
+    // black's a8a9 returns to the set-up position, and its score is not the draw score.
+    let rules = Rules::ashton();
+    let start = pic(
+        "b........
+         .b.....b.
+         ......w..
+         ....w....
+         ...wKw...
+         ....w....
+         ..b...b..
+         .b.....b.
+         .........",
+        'w',
+    );
+    let game = Game::from_moves(rules, Some(&start), ["g7g8", "a9a8", "g8g7"]).unwrap();
+    let back = Move::parse("a8a9").unwrap();
+    let mut g = game.clone();
+    assert_eq!(g.play(back).unwrap(), konakis::Status::Ongoing);
+    let mut e = Engine::new(Settings::default());
+    let only = Limits {
+        depth: Some(3),
+        searchmoves: vec![back],
+        ..Limits::default()
+    };
+    let (best, info) = e.search_sync(&game, only);
+    assert_eq!(best, Some(back));
+    assert_ne!(info.unwrap().score, Score::Cp(0));
+}
+
+#[test]
 fn quiescence_ends_when_an_unarmed_king_shuttles_between_threats() {
     // Under the encyclopedia's rules the unarmed king could step along a rank making threats
     // that the attackers block, forever: the search must still finish its depth quickly.

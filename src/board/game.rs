@@ -235,11 +235,16 @@ impl Game {
     /// good, so it can never recur. From a set-up position it can.)
     pub fn occurrences(&self) -> usize {
         let key = self.board.hash();
-        let remembered = match self.rules.ruleset {
+        self.repetition_keys().iter().filter(|&&k| k == key).count()
+    }
+
+    /// The keys the repetition rule counts (see [`Game::occurrences`]): all of
+    /// [`Game::keys`] under Linnaeus, all but the first under Ashton. The search counts these.
+    pub fn repetition_keys(&self) -> &[u64] {
+        match self.rules.ruleset {
             Ruleset::Linnaeus => &self.keys[..],
             Ruleset::Ashton => &self.keys[1..],
-        };
-        remembered.iter().filter(|&&k| k == key).count()
+        }
     }
 
     /// The board's status, or a draw when the position has occurred `RepetitionDraw` times.

@@ -521,7 +521,7 @@ fn run(
             pool,
             shared,
             rules,
-            game.keys(),
+            game.repetition_keys(),
             limits.nodes,
         )),
         _ => None,
@@ -529,7 +529,7 @@ fn run(
     let mut result = (Some(root_moves[0]), None);
     std::thread::scope(|scope| {
         for t in 0..helpers {
-            let keys = game.keys();
+            let keys = game.repetition_keys();
             let root_moves = root_moves.clone();
             scope.spawn(move || {
                 let mut w = Worker::new(shared, rules, keys);
@@ -544,7 +544,7 @@ fn run(
                 w.flush_nodes();
             });
         }
-        let mut w = Worker::new(shared, rules, game.keys());
+        let mut w = Worker::new(shared, rules, game.repetition_keys());
         if let Ok(h) = histories.lock()
             && h.len() == 2 * 81 * 81
         {
