@@ -89,7 +89,7 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
     f[1] = def.len() as i32;
     if let Some(k) = board.king() {
         let king_moves = board.king_moves(rules);
-        f[2] = (king_moves & board.edge_view()).len() as i32;
+        f[2] = (king_moves & board.king_edge_view(rules)).len() as i32;
         f[3] = king_moves.len() as i32;
         let (x, y) = (k.file() as i32, k.rank() as i32);
         f[4] = x.min(8 - x).min(y).min(8 - y);

@@ -184,13 +184,26 @@ impl Board {
     pub fn edge_view(&self) -> Bitboard {
         let occ = self.att | self.def | bit(self.king);
         let occ_t = self.att_t | self.def_t | bit_t(self.king);
-        let mut view = 0u128;
-        for line in 1..8 {
-            let shift = 9 * line;
-            view |= (EDGE_VIEW[(occ >> shift) as usize & 511] as u128) << shift;
-            view |= SPREAD_FILE[line][EDGE_VIEW[(occ_t >> shift) as usize & 511] as usize];
+        edge_view_of(occ, occ_t)
+    }
+
+    /// Inner squares from which the king could slide to an edge square along his rank or file
+    /// under `rules`: [`Board::edge_view`] with the squares he may neither cross nor enter as
+    /// walls (Ashton's camps, and the throne when he may not cross it). The same as
+    /// `edge_view` under the default rules.
+    pub fn king_edge_view(&self, rules: &Rules) -> Bitboard {
+        let mut walls = rules.camps().0;
+        if !rules.king_passes_throne() {
+            walls |= 1u128 << THRONE;
         }
-        Bitboard(view & !Bitboard::EDGE.0)
+        if walls == 0 {
+            return self.edge_view();
+        }
+        // Both wall sets are symmetric under transposition, so they serve both layouts.
+        debug_assert_eq!(Bitboard(walls).transposed(), Bitboard(walls));
+        let occ = self.att | self.def | bit(self.king) | walls;
+        let occ_t = self.att_t | self.def_t | bit_t(self.king) | walls;
+        edge_view_of(occ, occ_t)
     }
 
     /// Appends every legal move of the side to move to `list`.
@@ -577,6 +590,19 @@ impl LineMobility {
 }
 
 /// The squares from which an enemy soldier lies one step away with an anvil one step beyond
+/// Inner squares with a clear path to an edge square along their rank or file, given the
+/// occupancy by ranks and by files (the square itself may be occupied).
+#[inline]
+fn edge_view_of(occ: u128, occ_t: u128) -> Bitboard {
+    let mut view = 0u128;
+    for line in 1..8 {
+        let shift = 9 * line;
+        view |= (EDGE_VIEW[(occ >> shift) as usize & 511] as u128) << shift;
+        view |= SPREAD_FILE[line][EDGE_VIEW[(occ_t >> shift) as usize & 511] as usize];
+    }
+    Bitboard(view & !Bitboard::EDGE.0)
+}
+
 /// it, in the same direction: where an arriving piece would capture.
 #[inline]
 fn capture_squares(enemies: u128, anvils: u128) -> u128 {

@@ -59,6 +59,7 @@ const HUB: &str = "KingCapture=English ThroneHostile=true KingReentersThrone=fal
 const ENCYCLOPEDIA: &str = "KingCapture=English ThroneHostile=true KingReentersThrone=false \
                             ThroneGuardCapture=false FirstMove=Defenders KingArmed=false";
 const OPENTAFL: &str = "ThroneHostile=true KingReentersThrone=false Encirclement=true";
+const ASHTON: &str = "Ruleset=Ashton";
 
 /// The bench positions: openings, middle games and endings under several rule sets, with
 /// either side to move. Every one is an ongoing game with moves to play (a test checks it).
@@ -155,6 +156,23 @@ pub const POSITIONS: &[BenchPosition] = &[
         "Encirclement=true MoveLimit=400",
         "9/b8/4bb3/2b3b2/1bw1K1wb1/2b3b2/3bbb3/9/9 b 120",
     ),
+    // Ashton: the start, and positions from the Tablut Challenge server's game logs
+    // (tests/data/ashton/).
+    pos(
+        ASHTON,
+        "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w 0",
+    ),
+    pos(
+        ASHTON,
+        "3bbb3/4b4/2bw5/2bw1w2b/b1w1K1wbb/b2ww3b/4w4/4b4/2b1bb3 w 8",
+    ),
+    pos(
+        ASHTON,
+        "3bbb3/9/2b4w1/2b3b1b/b1wK1b1bb/b1w1w3b/4w4/4b4/2b1b4 b 15",
+    ),
+    pos(ASHTON, "3bbb3/4b4/4w4/b3w3b/bbw2Kwbb/2b1bw3/9/9/3b1b3 w 8"),
+    pos(ASHTON, "3bb4/4b4/2w2bw2/8b/bb3Kw1b/2b1b2w1/5b3/9/3b5 b 15"),
+    pos(ASHTON, "3b2b2/4b4/4w1b2/5K3/bb6b/2b3b2/5b3/9/3b5 w 22"),
 ];
 
 /// Arguments of `konakis bench`.
