@@ -406,6 +406,45 @@ fn rules_reach_the_referee_the_engines_and_the_records() {
     }
 }
 
+#[test]
+fn maxmoves_adjudicates_a_draw_when_the_rules_have_no_move_limit() {
+    // Ashton has no move limit, so a match needs --maxmoves to bound its games.
+    let dir = scratch("maxmoves");
+    let (otg, json) = (dir.join("games.otg"), dir.join("r.json"));
+    let cmd = format!("cmd={KONAKIS}");
+    let v = run_match(
+        &[
+            "match",
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--each",
+            "depth=1",
+            "--games",
+            "2",
+            "--rules",
+            "Ruleset=Ashton",
+            "--maxmoves",
+            "3",
+            "--records",
+            &p(&otg),
+            "--json",
+            &p(&json),
+        ],
+        &json,
+    );
+    check_records_and_json(&otg, &v);
+    for g in v["games"].as_array().unwrap() {
+        assert_eq!(g["result"], "draw", "{g}");
+        assert_eq!(g["termination"], "adjudication", "{g}");
+        assert_eq!(g["moves"].as_array().unwrap().len(), 6, "{g}");
+        assert!(g["reason"].as_str().unwrap().contains("--maxmoves"), "{g}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Misbehaving engines
 // ---------------------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ pub struct MatchOptions {
     pub resign: Option<Vec<String>>,
     /// `--draw movenumber= movecount= score=`.
     pub draw: Option<Vec<String>>,
+    /// `--maxmoves N`.
+    pub maxmoves: Option<u32>,
     /// `--startup-timeout S`.
     pub startup_timeout: f64,
     /// `--move-timeout S`.
@@ -224,6 +226,16 @@ impl Args for MatchArgs {
                  for M moves each in a row. Off by default",
             ))
             .arg(
+                Arg::new("maxmoves")
+                    .long("maxmoves")
+                    .value_name("N")
+                    .value_parser(clap::value_parser!(u32).range(1..))
+                    .help(
+                        "Adjudicate a draw once N moves of each side have been played since the \
+                         opening (for rules without a move limit, such as Ashton). Off by default",
+                    ),
+            )
+            .arg(
                 Arg::new("startup-timeout")
                     .long("startup-timeout")
                     .value_name("SECONDS")
@@ -281,6 +293,7 @@ impl FromArgMatches for MatchArgs {
             json: m.get_one::<PathBuf>("json").cloned(),
             resign: one("resign"),
             draw: one("draw"),
+            maxmoves: m.get_one::<u32>("maxmoves").copied(),
             startup_timeout: m.get_one::<f64>("startup-timeout").copied().unwrap_or(10.0),
             move_timeout: m.get_one::<f64>("move-timeout").copied().unwrap_or(60.0),
             log: m.get_one::<PathBuf>("log").cloned(),

@@ -304,6 +304,8 @@ pub struct Config {
     pub resign: Option<Resign>,
     /// Draw adjudication.
     pub draw: Option<DrawAdjudication>,
+    /// A draw is adjudicated once each side has played this many moves since the opening.
+    pub maxmoves: Option<u32>,
     /// Hard limit for start-up and `isready`.
     pub startup_timeout: Duration,
     /// Hard limit for a move without a clock or fixed move time.
@@ -696,6 +698,7 @@ impl Config {
             json: args.json.clone(),
             resign,
             draw,
+            maxmoves: args.maxmoves,
             startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
             move_timeout: secs("--move-timeout", args.move_timeout)?,
             log: args.log.clone(),

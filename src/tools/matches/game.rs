@@ -457,6 +457,15 @@ fn referee(
         scores.push(score);
 
         if !game.status().is_over()
+            && let Some(n) = cfg.maxmoves
+            && moves.len() >= 2 * n as usize
+        {
+            let reason = format!(
+                "draw by adjudication: {n} moves each played since the opening (--maxmoves)"
+            );
+            return Some((Ending::AdjudicatedDraw, reason));
+        }
+        if !game.status().is_over()
             && let Some(ending) =
                 adjudicator.update(side, score, game.board().plies() / 2, cfg.resign, cfg.draw)
         {
