@@ -428,6 +428,18 @@ impl<'a> Worker<'a> {
                 });
             }
             let quiet = scores[i] < KILLER_SCORE - 10 && !captures.has(mv.to());
+            let late = !pv_node
+                && !threatened
+                && quiet
+                && depth <= LMP_DEPTH
+                && i >= lmp_count(depth)
+                && best > -MATE_BOUND;
+            // A late quiet move that cannot open a line for the king is pruned before it is
+            // played: any attackers' move, and a soldier's move from off the king's lines.
+            if late && (side == Side::Attackers || !on_king_lines(board, mv.from())) {
+                i += 1;
+                continue;
+            }
 
             let mut child = *board;
             let taken = child.play(&rules, mv);
@@ -435,15 +447,7 @@ impl<'a> Worker<'a> {
             let ext = i32::from(ply < MAX_PLY / 2 && gives_escape_threat(board, &child, &rules));
             // Late move pruning: near the leaves of a non-PV node, once enough moves have been
             // searched, the remaining quiet moves (no capture, no escape threat) are skipped.
-            if !pv_node
-                && !threatened
-                && quiet
-                && ext == 0
-                && taken.is_empty()
-                && depth <= LMP_DEPTH
-                && i >= lmp_count(depth)
-                && best > -MATE_BOUND
-            {
+            if late && ext == 0 && taken.is_empty() {
                 i += 1;
                 continue;
             }
@@ -688,6 +692,15 @@ const NO_EVAL: i16 = i16::MIN;
 #[inline]
 fn history_index(side: Side, mv: Move) -> usize {
     side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+}
+
+/// Is `sq` the king's square or on his rank or file? Only a move from such a square can
+/// open a line for him without capturing.
+#[inline]
+fn on_king_lines(board: &Board, sq: Square) -> bool {
+    board
+        .king()
+        .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
 }
 
 /// Did the defenders' move from `board` to `child` give the king a line to the edge?
