@@ -278,6 +278,16 @@ impl Board {
         Bitboard(self.att | self.def | bit(self.king))
     }
 
+    /// Whether `other` has the same pieces on the same squares and the same side to move
+    /// (the ply counts may differ): the position as the repetition rule sees it.
+    #[inline]
+    pub fn same_position(&self, other: &Board) -> bool {
+        self.att == other.att
+            && self.def == other.def
+            && self.king == other.king
+            && self.side == other.side
+    }
+
     /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let b = 1u128 << sq.index();

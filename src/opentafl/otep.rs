@@ -553,9 +553,8 @@ impl Session {
     /// side to move); otherwise leaves it as it was and returns `false`.
     fn follow(&mut self, moves: &[Move], target: Board) -> bool {
         let mut game = self.game.clone();
-        let fits = moves.iter().all(|&mv| game.play(mv).is_ok())
-            && game.board().side_to_move() == target.side_to_move()
-            && position_record(game.board()) == position_record(&target);
+        let fits =
+            moves.iter().all(|&mv| game.play(mv).is_ok()) && game.board().same_position(&target);
         if fits {
             self.game = game;
         }

@@ -16,7 +16,7 @@
 use super::config::{Config, EngineSpec, Limits, Opening};
 use super::engine::{EngineProcess, Failure, Log};
 use super::game::Fault;
-use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, startup_fault};
+use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, preflight_start, startup_fault};
 use crate::board::{Board, Game};
 use crate::opentafl::notation::{self, full_move, position_record, simple_move};
 use crate::opentafl::rules_string::{StartKey, check_expressible, format_rules};
@@ -284,18 +284,7 @@ pub fn preflight(
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {
     check_settings(config, spec)?;
-    let never = AtomicBool::new(false);
-    let mut e =
-        EngineProcess::spawn(spec, log).map_err(|m| format!("engine '{}': {m}", spec.name))?;
-    hello(&mut e, config.startup_timeout, &never).map_err(|f| match f {
-        Failure::Exited(how) => format!("engine '{}' {how} before hello", spec.name),
-        _ => format!(
-            "engine '{}' ({}) did not say hello within {} s",
-            spec.name,
-            spec.cmd.display(),
-            config.startup_timeout.as_secs_f64()
-        ),
-    })?;
+    let (mut e, ()) = preflight_start(config, spec, log, "hello", "say hello", hello)?;
     let _ = e.send("goodbye");
     e.quit(Duration::from_millis(500));
     let mut warnings = Vec::new();

@@ -8,7 +8,7 @@
 //! file; adding one means a [`Proto`] value, a branch in [`start`] and in [`preflight`].
 
 use super::config::{Config, EngineSpec, Limits, Opening};
-use super::engine::{Failure, Log};
+use super::engine::{EngineProcess, Failure, Log};
 use super::game::Fault;
 use crate::board::Game;
 use crate::types::{BySide, Move, Side};
@@ -159,4 +159,31 @@ pub fn startup_fault(failure: Failure, what: &str, timeout: Duration) -> (Fault,
         ),
         Failure::Aborted => (Fault::Protocol, "aborted".into()),
     }
+}
+
+/// Starts the engine `spec` for the check before the match and runs `greet` (the protocol's
+/// opening exchange, e.g. `uci` … `uciok`) within the start-up timeout. The error names the
+/// engine and says what it failed to do: `answer` is the line it was to send, `task` the
+/// exchange in words.
+pub fn preflight_start<T>(
+    config: &Config,
+    spec: &EngineSpec,
+    log: Option<Arc<Log>>,
+    answer: &str,
+    task: &str,
+    greet: impl FnOnce(&mut EngineProcess, Duration, &AtomicBool) -> Result<T, Failure>,
+) -> Result<(EngineProcess, T), String> {
+    let never = AtomicBool::new(false);
+    let mut e =
+        EngineProcess::spawn(spec, log).map_err(|m| format!("engine '{}': {m}", spec.name))?;
+    let greeting = greet(&mut e, config.startup_timeout, &never).map_err(|f| match f {
+        Failure::Exited(how) => format!("engine '{}' {how} before {answer}", spec.name),
+        _ => format!(
+            "engine '{}' ({}) did not {task} within {} s",
+            spec.name,
+            spec.cmd.display(),
+            config.startup_timeout.as_secs_f64()
+        ),
+    })?;
+    Ok((e, greeting))
 }

@@ -5,7 +5,7 @@
 use super::config::{Config, EngineSpec, Limits, Opening};
 use super::engine::{EngineProcess, Failure, Log};
 use super::game::Fault;
-use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, startup_fault};
+use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, preflight_start, startup_fault};
 use crate::board::Game;
 use crate::rules::Rules;
 use crate::types::{BySide, Side};
@@ -119,20 +119,14 @@ pub fn preflight(
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {
-    let never = AtomicBool::new(false);
-    let mut e =
-        EngineProcess::spawn(spec, log).map_err(|m| format!("engine '{}': {m}", spec.name))?;
-    let id = e
-        .handshake(config.startup_timeout, &never)
-        .map_err(|f| match f {
-            Failure::Exited(how) => format!("engine '{}' {how} before uciok", spec.name),
-            _ => format!(
-                "engine '{}' ({}) did not answer uci with uciok within {} s",
-                spec.name,
-                spec.cmd.display(),
-                config.startup_timeout.as_secs_f64()
-            ),
-        })?;
+    let (e, id) = preflight_start(
+        config,
+        spec,
+        log,
+        "uciok",
+        "answer uci with uciok",
+        |e, timeout, abort| e.handshake(timeout, abort),
+    )?;
     e.quit(Duration::from_millis(500));
     let known = |n: &str| id.options.iter().any(|o| o.eq_ignore_ascii_case(n));
     let mut warnings = Vec::new();
