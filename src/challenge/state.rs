@@ -396,20 +396,34 @@ pub fn name_json(name: &str) -> String {
 }
 
 /// Reads a name message as the server does: a JSON string (other JSON values are taken as
-/// their text), of which the letters and digits among the first 10 characters are kept.
+/// their text), of which the letters and digits among the first 10 characters are kept. Like
+/// the server's lenient Gson, a bare word without quotes (`Player1`) is read as a string too.
 pub fn parse_name(text: &str) -> Result<String, WireError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        WireError(format!(
-            "a name that is not JSON ({e}): '{}'",
-            excerpt(text)
-        ))
-    })?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(_) if is_bare_word(text.trim()) => Value::String(text.trim().to_string()),
+        Err(e) => {
+            return Err(WireError(format!(
+                "a name that is not JSON ({e}): '{}'",
+                excerpt(text)
+            )));
+        }
+    };
     let raw = match value {
         Value::String(s) => s,
         Value::Null => return wire_err("the name is null"),
         other => other.to_string(),
     };
     Ok(clean_name(&raw))
+}
+
+/// An unquoted literal as a lenient JSON reader takes it: one word, without whitespace or the
+/// characters that end a literal.
+fn is_bare_word(text: &str) -> bool {
+    !text.is_empty()
+        && !text
+            .chars()
+            .any(|c| c.is_whitespace() || "{}[]:,;=#/\\\"'".contains(c))
 }
 
 /// The letters and digits among the first 10 characters of `name` (what the server keeps).
@@ -603,7 +617,12 @@ mod tests {
         assert_eq!(parse_name("\"Konakis\"").unwrap(), "Konakis");
         assert_eq!(parse_name("\"Team-7 the best\"").unwrap(), "Team7the");
         assert_eq!(parse_name("42").unwrap(), "42");
-        assert!(parse_name("Konakis").is_err());
+        // A bare word is read leniently, as Gson does; anything else that is not JSON is not.
+        assert_eq!(parse_name("Player1").unwrap(), "Player1");
+        assert_eq!(parse_name("Player1\n").unwrap(), "Player1");
+        assert!(parse_name("My Bot").is_err());
+        assert!(parse_name("{name").is_err());
+        assert!(parse_name("").is_err());
         assert!(parse_name("null").is_err());
     }
 }
