@@ -833,6 +833,11 @@ fn check_movegen(board: &Board, rules: &Rules, rng: &mut StdRng, tally: &mut Mov
         want.len(),
         "count_moves in {here}"
     );
+    assert_eq!(
+        board.has_move(rules),
+        !want.is_empty(),
+        "has_move in {here}"
+    );
     for side in Side::BOTH {
         assert_eq!(
             board.count_moves_of(rules, side) as usize,

@@ -1495,6 +1495,7 @@ fn king_escapes_on_every_edge() {
                 "{edge}: a won board has no moves"
             );
             assert_eq!(b.count_moves(&rules), 0);
+            assert!(!b.has_move(&rules), "{edge}: has_move on a won board");
 
             let mut game = Game::new(rules, start);
             assert_eq!(game_play(&mut game, m), KING_ESCAPED, "{edge}");

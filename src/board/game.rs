@@ -88,7 +88,7 @@ impl Board {
         if rules.encirclement && self.is_encircled() {
             return Status::Win(Side::Attackers, WinReason::Encircled);
         }
-        if self.count_moves(rules) == 0 {
+        if !self.has_move(rules) {
             return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);
         }
         if rules.move_limit > 0 && self.plies() >= rules.move_limit {

@@ -243,6 +243,26 @@ impl Board {
         self.count_moves_in::<CAMPS>(rules)
     }
 
+    /// Whether the side to move has a legal move: `count_moves(rules) > 0`, usually decided
+    /// without counting. A soldier outside the camps next to an empty square that is neither
+    /// the throne nor a camp can step there; only when no soldier can are the moves counted.
+    #[inline]
+    pub fn has_move(&self, rules: &Rules) -> bool {
+        if self.is_won(rules) {
+            return false;
+        }
+        let camps = rules.camps().0;
+        let movers = match self.side {
+            Side::Attackers => self.att,
+            Side::Defenders => self.def,
+        } & !camps;
+        let free = !(self.att | self.def | bit(self.king) | camps | 1u128 << THRONE);
+        if Bitboard(movers).neighbours().0 & free != 0 {
+            return true;
+        }
+        self.count_moves_of_in::<true>(rules, self.side) > 0
+    }
+
     /// [`Board::count_moves`], compiled without the camps when `CAMPS` is false.
     #[inline]
     fn count_moves_in<const CAMPS: bool>(&self, rules: &Rules) -> u32 {

@@ -78,9 +78,16 @@ struct Slot {
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 
+/// A bucket fills one cache line and starts on one, so that a probe touches one line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// The table. Size is a power of two number of buckets.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     mask: usize,
     age: AtomicU64,
 }
@@ -105,13 +112,13 @@ impl TranspositionTable {
             buckets
         }
         .max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets.saturating_mul(BUCKET))
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(buckets)
             .map_err(|_| format!("cannot allocate {mib} MiB for the hash table"))?;
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        table.resize_with(buckets, Bucket::default);
         Ok(TranspositionTable {
-            slots,
+            buckets: table,
             mask: buckets - 1,
             age: AtomicU64::new(0),
         })
@@ -119,12 +126,12 @@ impl TranspositionTable {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 16
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -140,10 +147,14 @@ impl TranspositionTable {
         (self.age.load(Ordering::Relaxed) & 63) as u8
     }
 
+    /// Every slot, bucket by bucket.
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|b| b.0.iter())
+    }
+
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let i = (key as usize & self.mask) * BUCKET;
-        &self.slots[i..i + BUCKET]
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
+        &self.buckets[key as usize & self.mask].0
     }
 
     /// The entry stored for `key`, if any.
@@ -194,9 +205,10 @@ impl TranspositionTable {
     /// Permille of the first 1000 slots used by the current search generation.
     pub fn hashfull(&self) -> u32 {
         let age = self.age();
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
-            .iter()
+        let n = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .slots()
+            .take(n)
             .filter_map(|s| Entry::unpack(s.data.load(Ordering::Relaxed)))
             .filter(|e| e.age == age)
             .count();

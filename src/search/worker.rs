@@ -53,7 +53,12 @@ pub(crate) struct Worker<'a> {
     pub(crate) node_limit: Option<u64>,
     /// Is this the thread that reports?
     pub(crate) main: bool,
+    /// Static evaluations by position key (see [`Worker::evaluate`]).
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
@@ -85,7 +90,22 @@ impl<'a> Worker<'a> {
             sink: None,
             node_limit: None,
             main: true,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
+    }
+
+    /// The static evaluation of `board` (side to move's view), through a small per-thread cache
+    /// keyed by the position's hash: the same leaves come back in every iteration.
+    #[inline]
+    fn evaluate(&mut self, board: &Board) -> i32 {
+        let key = board.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = evaluate(board, &self.rules);
+        *slot = (key, e);
+        e
     }
 
     /// Ages the history between iterations or searches.
@@ -299,7 +319,7 @@ impl<'a> Worker<'a> {
         // Reverse futility: near the leaves, a static evaluation far above beta stands.
         if !pv_node && !threatened && depth <= FUTILITY_DEPTH && ply > 0 && beta.abs() < MATE_BOUND
         {
-            let eval = *static_eval.get_or_insert_with(|| evaluate(board, &rules));
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -308,7 +328,7 @@ impl<'a> Worker<'a> {
         // Null move: give the opponent a free move; if we still beat beta, cut.
         if !pv_node && allow_null && !threatened && depth >= 3 && ply > 0 && beta.abs() < MATE_BOUND
         {
-            let eval = *static_eval.get_or_insert_with(|| evaluate(board, &rules));
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
             if eval >= beta {
                 let mut null = *board;
                 null.pass();
@@ -599,12 +619,12 @@ impl<'a> Worker<'a> {
         if side == Side::Defenders && !open.is_empty() {
             return MATE - ply as i32 - 1;
         }
-        if board.count_moves(&rules) == 0 {
+        if !board.has_move(&rules) {
             return -(MATE - ply as i32);
         }
-        let captures = board.capture_targets(&rules);
         let mut moves = MoveList::new();
         if side == Side::Attackers && !open.is_empty() {
+            let captures = board.capture_targets(&rules);
             // The king sees the edge: only a block or his capture can save the attackers.
             let king_ring = board
                 .king()
@@ -618,11 +638,11 @@ impl<'a> Worker<'a> {
             return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
 
-        let stand = evaluate(board, &rules);
+        let stand = self.evaluate(board);
         if stand >= beta {
             return stand;
         }
-        board.legal_moves_to(&rules, captures, &mut moves);
+        board.legal_moves_to(&rules, board.capture_targets(&rules), &mut moves);
         if !rules.king_armed && side == Side::Defenders {
             // An unarmed king arriving on a capture square captures nothing.
             let king = board.king();
