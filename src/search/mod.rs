@@ -15,7 +15,7 @@ pub use time::{Budget, budget};
 use crate::board::{Game, Status};
 use crate::rules::Rules;
 use crate::types::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -158,6 +158,11 @@ pub(crate) struct Shared {
     /// Budget to apply from `ponderhit`.
     pub(crate) ponder_budget: Mutex<Option<Budget>>,
     pub(crate) start: Mutex<Instant>,
+    /// Lazy SMP: the deepest iteration a helper thread has completed in this search (0 for
+    /// none), and its score and principal variation in `helper_line`. The main thread takes it
+    /// over instead of finishing the same depth itself.
+    pub(crate) helper_depth: AtomicI32,
+    pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
 }
 
 impl Shared {
@@ -175,7 +180,29 @@ impl Shared {
             soft_ms: AtomicU64::new(u64::MAX),
             ponder_budget: Mutex::new(None),
             start: Mutex::new(Instant::now()),
+            helper_depth: AtomicI32::new(0),
+            helper_line: Mutex::new((0, Vec::new())),
         }
+    }
+
+    /// Records a helper's completed iteration if it is deeper than any before.
+    fn publish_helper_line(&self, depth: i32, score: i32, pv: Vec<Move>) {
+        if pv.is_empty() {
+            return;
+        }
+        if let Ok(mut line) = self.helper_line.lock()
+            && depth > self.helper_depth.load(Ordering::Relaxed)
+        {
+            *line = (score, pv);
+            self.helper_depth.store(depth, Ordering::Release);
+        }
+    }
+
+    /// The deepest helper iteration, if it reached `depth`: its depth, score and line.
+    fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<Move>)> {
+        let line = self.helper_line.lock().ok()?;
+        let d = self.helper_depth.load(Ordering::Acquire);
+        (d >= depth).then(|| (d, line.0, line.1.clone()))
     }
 
     fn elapsed_ms(&self) -> u64 {
@@ -392,6 +419,7 @@ impl Engine {
         shared.stop.store(false, Ordering::SeqCst);
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         shared.nodes.store(0, Ordering::SeqCst);
+        shared.helper_depth.store(0, Ordering::SeqCst);
         if let Ok(mut s) = shared.start.lock() {
             *s = Instant::now();
         }
@@ -481,6 +509,9 @@ struct RunContext<'a> {
     pool: Option<&'a rayon::ThreadPool>,
 }
 
+/// Half the aspiration window of a Lazy SMP helper's iterations.
+const HELPER_WINDOW: i32 = 40;
+
 /// The search proper, on the search thread: iterative deepening on the main worker, with
 /// more threads (parallel root search, or Lazy SMP helpers) when `threads > 1`.
 fn run(
@@ -537,8 +568,23 @@ fn run(
                 w.root_moves = root_moves;
                 // Helpers start one ply apart so that they fill the table with different work.
                 let mut depth = 1 + (t as i32 % 2);
+                let mut prev = 0;
                 while depth <= max_depth && !w.stopped {
-                    w.search_root(&board, depth, -INFINITE, INFINITE);
+                    // An aspiration window around the helper's last score, searched again
+                    // with the full window when the score falls outside.
+                    let (alpha, beta) = if depth >= 4 {
+                        (prev - HELPER_WINDOW, prev + HELPER_WINDOW)
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
+                    let mut score = w.search_root(&board, depth, alpha, beta);
+                    if !w.stopped && (score <= alpha || score >= beta) {
+                        score = w.search_root(&board, depth, -INFINITE, INFINITE);
+                    }
+                    if !w.stopped {
+                        prev = score;
+                        shared.publish_helper_line(depth, score, w.pv());
+                    }
                     depth += 1;
                 }
                 w.flush_nodes();
@@ -553,6 +599,8 @@ fn run(
         w.root_moves = root_moves.clone();
         w.node_limit = limits.nodes;
         w.sink = Some(report);
+        // With helpers, an iteration a helper finishes first is taken over (one line only).
+        w.adopt = helpers > 0 && settings.multipv <= 1;
         result = iterate(
             &mut w,
             split.as_ref(),
@@ -594,11 +642,22 @@ fn iterate(
     let multipv = settings.multipv.clamp(1, root_moves.len());
     // Root moves, best first, for the parallel root search.
     let mut order: Vec<Move> = root_moves.to_vec();
-    for depth in 1..=max_depth {
+    let mut depth = 0;
+    while depth < max_depth {
+        depth += 1;
         w.age_history();
         let mut lines: Vec<(i32, Vec<Move>, ScoreBound)> = Vec::new();
         w.excluded.clear();
+        // A helper may already have finished this depth: its line is taken as this iteration's.
+        let ahead = if w.adopt {
+            shared.helper_line_from(depth)
+        } else {
+            None
+        };
         for pv_index in 0..multipv {
+            if ahead.is_some() {
+                break;
+            }
             let mut delta = 25;
             let (mut alpha, mut beta) = if depth >= 4 && pv_index == 0 {
                 (prev_score - delta, prev_score + delta)
@@ -647,6 +706,18 @@ fn iterate(
                 break;
             }
             w.excluded.push(pv[0]);
+            lines.push((score, pv, ScoreBound::Exact));
+        }
+        if w.aborted {
+            // A helper finished this depth while the main thread was searching it.
+            w.aborted = false;
+            w.stopped = shared.stop.load(Ordering::Relaxed);
+        }
+        if !w.stopped
+            && lines.is_empty()
+            && let Some((d, score, pv)) = ahead.or_else(|| shared.helper_line_from(depth))
+        {
+            depth = d;
             lines.push((score, pv, ScoreBound::Exact));
         }
         if lines.is_empty() {
@@ -715,4 +786,30 @@ fn iterate(
     }
     w.flush_nodes();
     (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).expect("a move")
+    }
+
+    #[test]
+    fn only_a_deeper_helper_iteration_replaces_the_published_line() {
+        let shared = Shared::new(1);
+        assert_eq!(shared.helper_line_from(1), None, "nothing published yet");
+        shared.publish_helper_line(5, 30, vec![mv("d1d3"), mv("e3e1")]);
+        shared.publish_helper_line(4, -10, vec![mv("a4a2")]);
+        shared.publish_helper_line(6, 12, Vec::new());
+        assert_eq!(
+            shared.helper_line_from(5),
+            Some((5, 30, vec![mv("d1d3"), mv("e3e1")])),
+            "a shallower or empty line is ignored"
+        );
+        assert_eq!(shared.helper_line_from(6), None, "depth 6 not reached");
+        shared.publish_helper_line(7, -40, vec![mv("a4a2")]);
+        assert_eq!(shared.helper_line_from(6), Some((7, -40, vec![mv("a4a2")])));
+    }
 }

@@ -53,6 +53,10 @@ pub(crate) struct Worker<'a> {
     pub(crate) node_limit: Option<u64>,
     /// Is this the thread that reports?
     pub(crate) main: bool,
+    /// Does the main thread take over iterations its helpers finish first (Lazy SMP)?
+    pub(crate) adopt: bool,
+    /// Was the current iteration given up because a helper finished it?
+    pub(crate) aborted: bool,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<(u64, i32)>,
 }
@@ -90,6 +94,8 @@ impl<'a> Worker<'a> {
             sink: None,
             node_limit: None,
             main: true,
+            adopt: false,
+            aborted: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
@@ -134,6 +140,10 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+        }
+        if self.adopt && self.shared.helper_depth.load(Ordering::Relaxed) >= self.root_depth {
+            self.stopped = true;
+            self.aborted = true;
         }
         if let Some(n) = self.node_limit
             && self.shared.nodes.load(Ordering::Relaxed) >= n
