@@ -370,6 +370,9 @@ impl<'a> Worker<'a> {
             scores.push(1 << 30);
         }
 
+        // Destinations of each piece of the side to move, and the squares of the captures stage.
+        let mut dests: smallvec::SmallVec<[(Square, Bitboard); 24]> = smallvec::SmallVec::new();
+        let mut early = Bitboard::EMPTY;
         let mut best = -INFINITE;
         let mut best_move = None;
         let original_alpha = alpha;
@@ -384,7 +387,13 @@ impl<'a> Worker<'a> {
                         } else {
                             Bitboard::EMPTY
                         };
-                        board.legal_moves_to(&rules, captures | blocks, &mut moves);
+                        // Each piece's destinations are found once, for this stage and the
+                        // quiet one.
+                        board.for_each_piece_moves(&rules, |from, to| dests.push((from, to)));
+                        early = captures | blocks;
+                        for &(from, to) in &dests {
+                            moves.extend((to & early).map(|to| Move::new(from, to)));
+                        }
                         stage = Stage::Killers;
                     }
                     Stage::Killers => {
@@ -396,7 +405,9 @@ impl<'a> Worker<'a> {
                         stage = Stage::Quiets;
                     }
                     Stage::Quiets => {
-                        board.legal_moves_to(&rules, !captures, &mut moves);
+                        for &(from, to) in &dests {
+                            moves.extend((to & !early).map(|to| Move::new(from, to)));
+                        }
                         stage = Stage::Done;
                     }
                     Stage::Done => break,
