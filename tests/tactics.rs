@@ -1,0 +1,250 @@
+//! Tactics checked against an exhaustive solver: in random sparse positions where the side to
+//! move can force a win within one, two or three of its moves, the engine finds a winning move
+//! within a second; where the opponent threatens to win at once and a parry exists, the
+//! engine parries. The positions come from a seeded generator, and the solver here (plain
+//! minimax over the library's moves, no pruning) says what each one holds.
+
+use konakis::search::{Engine, Limits, Score, Settings};
+use konakis::{Board, Game, Move, Rules, Side, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+/// Did the side `me` win, is the game over otherwise, or does it go on?
+fn outcome(board: &Board, rules: &Rules, me: Side) -> Option<bool> {
+    match board.status(rules) {
+        Status::Win(side, _) => Some(side == me),
+        Status::Draw(_) => Some(false),
+        Status::Ongoing => None,
+    }
+}
+
+/// Can the side to move force a win within `n` of its own moves?
+fn win_within(board: &Board, rules: &Rules, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let me = board.side_to_move();
+    board.legal_moves(rules).iter().any(|&m| {
+        let mut child = *board;
+        child.play(rules, m);
+        match outcome(&child, rules, me) {
+            Some(won) => won,
+            None => n > 1 && every_reply_loses(&child, rules, me, n - 1),
+        }
+    })
+}
+
+/// After the opponent's every reply, does `me` still force a win within `n` moves?
+fn every_reply_loses(board: &Board, rules: &Rules, me: Side, n: u32) -> bool {
+    board.legal_moves(rules).iter().all(|&r| {
+        let mut next = *board;
+        next.play(rules, r);
+        match outcome(&next, rules, me) {
+            Some(won) => won,
+            None => win_within(&next, rules, n),
+        }
+    })
+}
+
+/// The fewest own moves within which the side to move forces a win, up to `max`.
+fn win_distance(board: &Board, rules: &Rules, max: u32) -> Option<u32> {
+    (1..=max).find(|&n| win_within(board, rules, n))
+}
+
+/// Can the opponent win with one move if the side to move stood still?
+fn threatens_to_win(board: &Board, rules: &Rules) -> bool {
+    let mut passed = *board;
+    passed.pass();
+    win_within(&passed, rules, 1)
+}
+
+/// A random sparse position: the king off the edge, two to ten attackers, up to three
+/// defenders, either side to move.
+fn random_position(rng: &mut StdRng) -> Board {
+    let mut cells = ['.'; 81];
+    let inner = |rng: &mut StdRng| {
+        let (f, r) = (rng.random_range(1..8), rng.random_range(1..8));
+        r * 9 + f
+    };
+    cells[inner(rng)] = 'K';
+    let mut place = |rng: &mut StdRng, piece: char, count: usize| {
+        let mut placed = 0;
+        while placed < count {
+            let sq = rng.random_range(0..81);
+            if cells[sq] == '.' && sq != 40 {
+                cells[sq] = piece;
+                placed += 1;
+            }
+        }
+    };
+    let attackers = rng.random_range(2..=10);
+    let defenders = rng.random_range(0..=3);
+    place(rng, 'b', attackers);
+    place(rng, 'w', defenders);
+    let rows: Vec<String> = (0..9)
+        .rev()
+        .map(|r| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for f in 0..9 {
+                match cells[r * 9 + f] {
+                    '.' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    let side = if rng.random_bool(0.5) { 'w' } else { 'b' };
+    Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
+}
+
+/// The engine's move and score in `board` within a second, one thread.
+fn engine_move(board: &Board, rules: &Rules) -> (Move, Score) {
+    let game = Game::new(*rules, *board);
+    let mut engine = Engine::new(Settings::default());
+    let limits = Limits {
+        movetime: Some(1000),
+        ..Limits::default()
+    };
+    let (best, info) = engine.search_sync(&game, limits);
+    let best = best.expect("a live position has a best move");
+    assert!(
+        board.is_legal(rules, best),
+        "{board:?}: {best} is not legal"
+    );
+    (best, info.expect("at least one iteration").score)
+}
+
+/// Positions from the seeded generator, sorted by what the solver finds in them: `wins[n-1]`
+/// holds positions won in exactly `n` moves (n = 1..=3), `parries` positions where the side
+/// to move must stop a win in one and can.
+struct Collection {
+    wins: [Vec<Board>; 3],
+    parries: Vec<Board>,
+}
+
+/// What the solver finds in a position: `Some(n)` for a win in exactly `n` moves (up to 3),
+/// `Some(0)` for a threat to parry that can be parried, `None` for neither.
+fn classify(board: &Board, rules: &Rules) -> Option<u32> {
+    let king_in_camp = board.king().is_some_and(|k| rules.camps().has(k));
+    if king_in_camp || board.status(rules) != Status::Ongoing || board.legal_moves(rules).len() > 32
+    {
+        return None;
+    }
+    if let Some(n) = win_distance(board, rules, 3) {
+        return Some(n);
+    }
+    let me = board.side_to_move();
+    let parry = threatens_to_win(board, rules)
+        && board.legal_moves(rules).iter().any(|&m| {
+            let mut child = *board;
+            child.play(rules, m);
+            outcome(&child, rules, me).is_none() && !win_within(&child, rules, 1)
+        });
+    parry.then_some(0)
+}
+
+fn collect(rules: &Rules, seed: u64, per_kind: usize) -> Collection {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut found = Collection {
+        wins: [Vec::new(), Vec::new(), Vec::new()],
+        parries: Vec::new(),
+    };
+    let full =
+        |c: &Collection| c.wins.iter().all(|w| w.len() >= per_kind) && c.parries.len() >= per_kind;
+    // Batches are generated in order and classified in parallel, so the positions chosen
+    // depend only on the seed.
+    for _ in 0..400 {
+        if full(&found) {
+            break;
+        }
+        let batch: Vec<Board> = (0..512).map(|_| random_position(&mut rng)).collect();
+        let kinds: Vec<Option<u32>> = batch.par_iter().map(|b| classify(b, rules)).collect();
+        for (board, kind) in batch.into_iter().zip(kinds) {
+            let list = match kind {
+                Some(0) => &mut found.parries,
+                Some(n) => &mut found.wins[n as usize - 1],
+                None => continue,
+            };
+            if list.len() < per_kind {
+                list.push(board);
+            }
+        }
+    }
+    for (n, list) in found.wins.iter().enumerate() {
+        assert_eq!(list.len(), per_kind, "too few positions won in {}", n + 1);
+    }
+    assert_eq!(found.parries.len(), per_kind, "too few positions to parry");
+    found
+}
+
+/// Every forced win within three moves is found within a second, and the move played keeps it.
+fn wins_are_found(rules: Rules, seed: u64) {
+    let found = collect(&rules, seed, 6);
+    for (i, list) in found.wins.iter().enumerate() {
+        let n = i as u32 + 1;
+        for board in list {
+            let me = board.side_to_move();
+            let (best, score) = engine_move(board, &rules);
+            let mut child = *board;
+            child.play(&rules, best);
+            let keeps_the_win = match outcome(&child, &rules, me) {
+                Some(won) => won,
+                None => n > 1 && every_reply_loses(&child, &rules, me, n - 1),
+            };
+            assert!(
+                keeps_the_win,
+                "{board:?}: a win in {n} exists, {best} does not keep it"
+            );
+            assert!(
+                matches!(score, Score::Mate(m) if m >= 1 && m as u32 <= n),
+                "{board:?}: win in {n}, the engine reports {score:?}"
+            );
+        }
+    }
+}
+
+/// Wherever the opponent threatens to win at once and a parry exists, the engine parries.
+fn threats_are_parried(rules: Rules, seed: u64) {
+    let found = collect(&rules, seed, 6);
+    for board in &found.parries {
+        let (best, _) = engine_move(board, &rules);
+        let mut child = *board;
+        child.play(&rules, best);
+        assert!(
+            !win_within(&child, &rules, 1),
+            "{board:?}: {best} leaves the opponent a win in one although a parry exists"
+        );
+    }
+}
+
+#[test]
+fn forced_wins_within_three_moves_are_found_under_the_default_rules() {
+    wins_are_found(Rules::default(), 1);
+}
+
+#[test]
+fn forced_wins_within_three_moves_are_found_under_ashton() {
+    wins_are_found(Rules::ashton(), 2);
+}
+
+#[test]
+fn threats_to_win_at_once_are_parried_under_the_default_rules() {
+    threats_are_parried(Rules::default(), 3);
+}
+
+#[test]
+fn threats_to_win_at_once_are_parried_under_ashton() {
+    threats_are_parried(Rules::ashton(), 4);
+}
