@@ -8,7 +8,7 @@
 
 use crate::Bitboard;
 use crate::board::Board;
-use crate::rules::Rules;
+use crate::rules::{Rules, Ruleset};
 use crate::types::{Side, Square};
 
 /// Number of features.
@@ -32,6 +32,19 @@ pub const FEATURES: [&str; FEATURE_COUNT] = [
 
 /// The weights Konakis plays with, one per feature (attackers' point of view).
 pub const WEIGHTS: [i32; FEATURE_COUNT] = [100, -170, -45, 0, 0, 28, 9, -6, 2, 1, -4, 10];
+
+/// The weights under `Ruleset=Ashton`: [`WEIGHTS`] with mobility counting three times as
+/// much, which won games under Ashton and not under the default rules (docs/strength.md).
+pub const ASHTON_WEIGHTS: [i32; FEATURE_COUNT] = [100, -170, -45, 0, 0, 28, 9, -6, 6, 1, -4, 10];
+
+/// The weights for `rules`.
+#[inline]
+pub fn weights(rules: &Rules) -> &'static [i32; FEATURE_COUNT] {
+    match rules.ruleset {
+        Ruleset::Linnaeus => &WEIGHTS,
+        Ruleset::Ashton => &ASHTON_WEIGHTS,
+    }
+}
 
 /// Feature values of a position.
 pub type Features = [i32; FEATURE_COUNT];
@@ -127,7 +140,7 @@ pub fn evaluate_with(board: &Board, rules: &Rules, weights: &[i32; FEATURE_COUNT
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(board: &Board, rules: &Rules) -> i32 {
-    evaluate_with(board, rules, &WEIGHTS)
+    evaluate_with(board, rules, weights(rules))
 }
 
 /// Every term (feature times weight) with its value from the attackers' point of view, and
@@ -136,7 +149,7 @@ pub fn breakdown(board: &Board, rules: &Rules) -> (Vec<(&'static str, i32)>, i32
     let f = features(board, rules);
     let list = FEATURES
         .iter()
-        .zip(f.iter().zip(WEIGHTS))
+        .zip(f.iter().zip(weights(rules)))
         .map(|(&n, (&v, w))| (n, v * w))
         .collect();
     (list, evaluate(board, rules))
@@ -173,6 +186,30 @@ mod tests {
         let w = Board::from_fen("3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w").unwrap();
         // Only the tempo term does not change sign with the side to move.
         assert_eq!(evaluate(&b, &rules) + evaluate(&w, &rules), 2 * WEIGHTS[11]);
+    }
+
+    #[test]
+    fn each_ruleset_evaluates_with_its_own_weights() {
+        let fen = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 w";
+        let b = Board::from_fen(fen).unwrap();
+        let (linnaeus, ashton) = (Rules::default(), Rules::ashton());
+        assert_eq!(
+            evaluate(&b, &linnaeus),
+            evaluate_with(&b, &linnaeus, &WEIGHTS)
+        );
+        assert_eq!(
+            evaluate(&b, &ashton),
+            evaluate_with(&b, &ashton, &ASHTON_WEIGHTS)
+        );
+        // The start's mobility differs between the sides, so the mobility weight shows.
+        assert_ne!(features(&b, &ashton)[8], 0);
+        assert_ne!(
+            evaluate(&b, &ashton),
+            evaluate_with(&b, &ashton, &WEIGHTS),
+            "Ashton plays with its own weights"
+        );
+        let (list, total) = breakdown(&b, &ashton);
+        assert_eq!(-list.iter().map(|&(_, v)| v).sum::<i32>(), total);
     }
 
     #[test]

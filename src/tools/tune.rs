@@ -7,7 +7,7 @@
 //! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
 
 use crate::board::{Game, Status};
-use crate::eval::{FEATURE_COUNT, FEATURES, Features, WEIGHTS, features};
+use crate::eval::{FEATURE_COUNT, FEATURES, Features, features, weights};
 use crate::rules::Rules;
 use crate::search::{Engine, Limits, Settings};
 use crate::types::Side;
@@ -222,7 +222,7 @@ fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), String> {
     if data.is_empty() {
         return Err(format!("{path} holds no positions"));
     }
-    let mut w: [f64; FEATURE_COUNT] = WEIGHTS.map(|x| x as f64);
+    let mut w: [f64; FEATURE_COUNT] = weights(&rules).map(|x| x as f64);
     // The scale K that best fits the current weights.
     let mut k = 1.0;
     let mut best = error(&data, &w, k);
