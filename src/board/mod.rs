@@ -164,20 +164,29 @@ fn camp_walls(rules: &Rules, from: usize) -> (u128, u128) {
     }
 }
 
+/// The bit of each square index, by rank and transposed, and zero for index 81 (no king): a
+/// table look-up costs less than shifting a 128-bit word by a variable amount.
+static BITS: [[u128; 82]; 2] = {
+    let mut t = [[0u128; 82]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = 1u128 << sq;
+        t[1][sq] = 1u128 << TRANSPOSE[sq];
+        sq += 1;
+    }
+    t
+};
+
 /// Bit of a square index; zero for index 81 (no king).
 #[inline]
 fn bit(index: u8) -> u128 {
-    (1u128 << index) & ((1u128 << 81) - 1)
+    BITS[0][index as usize]
 }
 
 /// Bit of a square index in the transposed layout; zero for index 81 (no king).
 #[inline]
 fn bit_t(index: u8) -> u128 {
-    if index < 81 {
-        1u128 << TRANSPOSE[index as usize]
-    } else {
-        0
-    }
+    BITS[1][index as usize]
 }
 
 impl Board {
@@ -371,8 +380,8 @@ impl Board {
     #[inline]
     pub fn play(&mut self, rules: &Rules, mv: Move) -> Bitboard {
         let (from, to) = (mv.from().index(), mv.to().index());
-        let (fb, tb) = (1u128 << from, 1u128 << to);
-        let (ft, tt) = (1u128 << TRANSPOSE[from], 1u128 << TRANSPOSE[to]);
+        let (fb, tb) = (BITS[0][from], BITS[0][to]);
+        let (ft, tt) = (BITS[1][from], BITS[1][to]);
         let side = self.side;
         let mut captured = 0u128;
         let mut hash = self.hash ^ zobrist::SIDE_KEY;
@@ -408,7 +417,7 @@ impl Board {
     /// Removes the soldier on `sq` of the given kind, updating the key.
     #[inline]
     fn remove(&mut self, piece: Piece, sq: usize, hash: &mut u64) {
-        let (b, t) = (1u128 << sq, 1u128 << TRANSPOSE[sq]);
+        let (b, t) = (BITS[0][sq], BITS[1][sq]);
         if piece == Piece::Attacker {
             self.att ^= b;
             self.att_t ^= t;

@@ -362,13 +362,20 @@ impl<'a> Worker<'a> {
         let mut moves = MoveList::new();
         let mut scores: smallvec::SmallVec<[i32; MAX_MOVES]> = smallvec::SmallVec::new();
         let mut stage = Stage::Captures;
+        let mut tt_tried = None;
         if let Some(m) = tt_move
             && board.is_legal(&rules, m)
             && (ply > 0 || self.root_allows(m))
         {
             moves.push(m);
             scores.push(1 << 30);
+            tt_tried = Some(m);
         }
+        let blocks = if threatened {
+            escape_paths(board)
+        } else {
+            Bitboard::EMPTY
+        };
 
         // Destinations of each piece of the side to move, and the squares of the captures stage.
         let mut dests: smallvec::SmallVec<[(Square, Bitboard); 24]> = smallvec::SmallVec::new();
@@ -382,69 +389,74 @@ impl<'a> Worker<'a> {
                 let first_new = moves.len();
                 match stage {
                     Stage::Captures => {
-                        let blocks = if threatened {
-                            escape_paths(board)
-                        } else {
-                            Bitboard::EMPTY
-                        };
                         // Each piece's destinations are found once, for this stage and the
                         // quiet one.
                         board.for_each_piece_moves(&rules, |from, to| dests.push((from, to)));
                         early = captures | blocks;
                         for &(from, to) in &dests {
-                            moves.extend((to & early).map(|to| Move::new(from, to)));
+                            moves.extend(
+                                (to & early)
+                                    .map(|to| Move::new(from, to))
+                                    .filter(|&m| Some(m) != tt_tried),
+                            );
                         }
                         stage = Stage::Killers;
                     }
                     Stage::Killers => {
+                        // A killer to a square of the captures stage was tried there.
                         for k in self.killers[ply].into_iter().flatten() {
-                            if board.is_legal(&rules, k) && !captures.has(k.to()) {
+                            if !early.has(k.to())
+                                && Some(k) != tt_tried
+                                && board.is_legal(&rules, k)
+                            {
                                 moves.push(k);
                             }
                         }
                         stage = Stage::Quiets;
                     }
                     Stage::Quiets => {
+                        // The moves already tried that a quiet move can repeat: the table's
+                        // move and the killers, all ending off the captures stage's squares.
+                        let tried: smallvec::SmallVec<[Move; 3]> = moves
+                            .iter()
+                            .copied()
+                            .filter(|m| !early.has(m.to()))
+                            .collect();
+                        let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> =
+                            smallvec::SmallVec::new();
                         for &(from, to) in &dests {
-                            moves.extend((to & !early).map(|to| Move::new(from, to)));
+                            for to in to & !early {
+                                let m = Move::new(from, to);
+                                if !tried.contains(&m) && (ply > 0 || self.root_allows(m)) {
+                                    let sc =
+                                        self.order_score(board, m, tt_move, captures, blocks, ply);
+                                    rest.push((sc, m));
+                                }
+                            }
                         }
+                        // The quiet rest in one sort (at all-nodes every one is searched).
+                        rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
+                        moves.extend(rest.iter().map(|&(_, m)| m));
+                        scores.extend(rest.iter().map(|&(sc, _)| sc));
                         stage = Stage::Done;
+                        continue;
                     }
                     Stage::Done => break,
                 }
-                // Drop what an earlier stage already tried, and (at the root) what is not to be
-                // searched.
-                let mut k = first_new;
-                while k < moves.len() {
-                    let m = moves[k];
-                    if moves[..first_new].contains(&m) || (ply == 0 && !self.root_allows(m)) {
-                        moves.remove(k);
-                    } else {
-                        k += 1;
+                // At the root, drop what is not to be searched.
+                if ply == 0 {
+                    let mut k = first_new;
+                    while k < moves.len() {
+                        if self.root_allows(moves[k]) {
+                            k += 1;
+                        } else {
+                            moves.remove(k);
+                        }
                     }
                 }
-                let blocks = if threatened {
-                    escape_paths(board)
-                } else {
-                    Bitboard::EMPTY
-                };
                 for k in first_new..moves.len() {
                     let sc = self.order_score(board, moves[k], tt_move, captures, blocks, ply);
                     scores.push(sc);
-                }
-                if stage == Stage::Done && moves.len() - first_new > 1 {
-                    // The quiet rest in one sort (at all-nodes every one is searched).
-                    let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> = scores
-                        [first_new..]
-                        .iter()
-                        .copied()
-                        .zip(moves[first_new..].iter().copied())
-                        .collect();
-                    rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
-                    for (k, (sc, m)) in rest.into_iter().enumerate() {
-                        scores[first_new + k] = sc;
-                        moves[first_new + k] = m;
-                    }
                 }
                 continue;
             }
