@@ -428,8 +428,7 @@ impl<'a> Worker<'a> {
                             for to in to & !early {
                                 let m = Move::new(from, to);
                                 if !tried.contains(&m) && (ply > 0 || self.root_allows(m)) {
-                                    let sc =
-                                        self.order_score(board, m, tt_move, captures, blocks, ply);
+                                    let sc = self.quiet_score(board, m);
                                     rest.push((sc, m));
                                 }
                             }
@@ -609,6 +608,16 @@ impl<'a> Worker<'a> {
         }
         if self.killers[ply][1] == Some(mv) {
             return KILLER_SCORE - 1;
+        }
+        self.history[history_index(board.side_to_move(), mv)]
+    }
+
+    /// [`Worker::order_score`] of a move of the quiet stage: neither a capture nor a block, and
+    /// neither the table's move nor a killer (those were tried before).
+    #[inline]
+    fn quiet_score(&self, board: &Board, mv: Move) -> i32 {
+        if board.king() == Some(mv.from()) && mv.to().is_edge() {
+            return 1 << 29;
         }
         self.history[history_index(board.side_to_move(), mv)]
     }
