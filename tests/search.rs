@@ -147,22 +147,44 @@ fn an_escape_threat_is_blocked() {
     assert!(!matches!(score, Score::Mate(n) if n < 0), "{mv}: {score:?}");
 }
 
+/// The king on e5 can step to e3, from where rank 3 is open both ways.
+const DOUBLE_THREAT_IN_TWO: &str = "...bbb...
+                                    ....b....
+                                    .........
+                                    b.......b
+                                    b..bKb..b
+                                    b.......b
+                                    .........
+                                    .........
+                                    ...bbb...";
+
+#[test]
+fn a_win_beyond_the_move_limit_scores_as_a_draw() {
+    let fen = &pic(DOUBLE_THREAT_IN_TWO, 'w');
+    let depth = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let open = Rules {
+        move_limit: 0,
+        ..Rules::default()
+    };
+    let (_, score) = search(fen, open, depth.clone(), 1);
+    assert_eq!(score, Score::Mate(2), "without a move limit");
+    // Drawn after two more plies, the game ends before the escape on the third.
+    let limited = Rules {
+        move_limit: 2,
+        ..Rules::default()
+    };
+    let (_, score) = search(fen, limited, depth, 1);
+    assert_eq!(score, Score::Cp(0), "the move limit comes first");
+}
+
 #[test]
 fn escape_in_two_through_a_double_threat_is_found() {
     // The king on e5 steps to e3, from where rank 3 is open both ways: one block cannot stop
     // both escapes.
-    let fen = &pic(
-        "...bbb...
-         ....b....
-         .........
-         b.......b
-         b..bKb..b
-         b.......b
-         .........
-         .........
-         ...bbb...",
-        'w',
-    );
+    let fen = &pic(DOUBLE_THREAT_IN_TWO, 'w');
     let (mv, score) = search(fen, Rules::default(), within_a_second(), 1);
     assert!(matches!(score, Score::Mate(n) if n <= 2), "{mv}: {score:?}");
 }
