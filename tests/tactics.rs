@@ -82,27 +82,14 @@ fn random_position(rng: &mut StdRng) -> Board {
     let defenders = rng.random_range(0..=3);
     place(rng, 'b', attackers);
     place(rng, 'w', defenders);
+    // Position strings add up consecutive digits, so each empty square may be written as `1`.
     let rows: Vec<String> = (0..9)
         .rev()
         .map(|r| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..9 {
-                match cells[r * 9 + f] {
-                    '.' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
+            cells[r * 9..r * 9 + 9]
+                .iter()
+                .map(|&c| if c == '.' { '1' } else { c })
+                .collect()
         })
         .collect();
     let side = if rng.random_bool(0.5) { 'w' } else { 'b' };
