@@ -235,3 +235,57 @@ fn threats_to_win_at_once_are_parried_under_the_default_rules() {
 fn threats_to_win_at_once_are_parried_under_ashton() {
     threats_are_parried(Rules::ashton(), 4);
 }
+
+/// The attackers' side alone, under Ashton (where two attackers take the king away from the
+/// throne, so such positions are common): captures of the king in exactly one and in exactly
+/// two moves, three of each, are found within a second.
+#[test]
+fn king_captures_in_one_and_two_moves_are_found_under_ashton() {
+    let rules = Rules::ashton();
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut found: [Vec<Board>; 2] = Default::default();
+    for _ in 0..400 {
+        if found.iter().all(|list| list.len() >= 3) {
+            break;
+        }
+        let batch: Vec<Board> = (0..512)
+            .map(|_| random_position(&mut rng))
+            .filter(|b| b.side_to_move() == Side::Attackers)
+            .collect();
+        let kinds: Vec<Option<u32>> = batch
+            .par_iter()
+            .map(|b| match classify(b, &rules) {
+                Some(n) if n <= 2 && n > 0 => Some(n),
+                _ => None,
+            })
+            .collect();
+        for (board, kind) in batch.into_iter().zip(kinds) {
+            if let Some(n) = kind
+                && found[n as usize - 1].len() < 3
+            {
+                found[n as usize - 1].push(board);
+            }
+        }
+    }
+    for (i, list) in found.iter().enumerate() {
+        let n = i as u32 + 1;
+        assert_eq!(list.len(), 3, "too few captures in {n}");
+        for board in list {
+            let (best, score) = engine_move(board, &rules);
+            let mut child = *board;
+            child.play(&rules, best);
+            let keeps_the_win = match outcome(&child, &rules, Side::Attackers) {
+                Some(won) => won,
+                None => n > 1 && every_reply_loses(&child, &rules, Side::Attackers, n - 1),
+            };
+            assert!(
+                keeps_the_win,
+                "{board:?}: a capture in {n} exists, {best} misses it"
+            );
+            assert!(
+                matches!(score, Score::Mate(m) if m >= 1 && m as u32 <= n),
+                "{board:?}: capture in {n}, the engine reports {score:?}"
+            );
+        }
+    }
+}
