@@ -522,9 +522,40 @@ fn the_runner_refuses_challenge_agents_it_cannot_referee() {
     assert!(err.contains("did not connect"), "{err}");
 }
 
+/// Plays two Ashton games of tests/engines/fake_agent.py (with `agent_args` after its colour)
+/// against Konakis, writing the JSON to `json`; returns it and the runner's stderr, after
+/// checking that the runner succeeded.
+fn fake_agent_match(agent_args: &[&str], json: &std::path::Path) -> (serde_json::Value, String) {
+    let agent = format!("{}/tests/engines/fake_agent.py", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(KONAKIS)
+        .args(["match", "--engine", "name=agent", &format!("cmd={agent}")])
+        .args([
+            "proto=tablut-challenge",
+            "st=1",
+            "arg=--color",
+            "arg={color}",
+        ])
+        .args(agent_args)
+        .args(["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"])
+        .args([
+            "timemargin=1000",
+            "--rules",
+            "Ruleset=Ashton",
+            "--games",
+            "2",
+        ])
+        .args(["--json", json.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{agent_args:?}: {stderr}");
+    let v = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    (v, stderr)
+}
+
 #[test]
 fn agents_that_break_the_protocol_lose_and_still_get_the_final_state() {
-    let agent = format!("{}/tests/engines/fake_agent.py", env!("CARGO_MANIFEST_DIR"));
     for (fault, verdict, final_state) in [
         ("illegal", "illegal", true),
         ("malformed", "protocol", true),
@@ -535,37 +566,17 @@ fn agents_that_break_the_protocol_lose_and_still_get_the_final_state() {
         let dir = scratch(&format!("agent-{fault}"));
         let json = dir.join("out.json");
         let turns = dir.join("turns-{color}.txt");
-        let out = Command::new(KONAKIS)
-            .args(["match", "--engine", "name=agent", &format!("cmd={agent}")])
-            .args([
-                "proto=tablut-challenge",
-                "st=1",
-                "arg=--color",
-                "arg={color}",
-            ])
-            .args([
-                "arg=--port",
-                "arg={port}",
-                "arg=--fault",
-                &format!("arg={fault}"),
-            ])
-            .args(["arg=--out", &format!("arg={}", turns.display())])
-            .args(["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"])
-            .args([
-                "timemargin=1000",
-                "--rules",
-                "Ruleset=Ashton",
-                "--games",
-                "2",
-            ])
-            .args(["--json", json.to_str().unwrap()])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{fault}: {stderr}");
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let fault_arg = format!("arg={fault}");
+        let out_arg = format!("arg={}", turns.display());
+        let agent_args = [
+            "arg=--port",
+            "arg={port}",
+            "arg=--fault",
+            &fault_arg,
+            "arg=--out",
+            &out_arg,
+        ];
+        let (v, _) = fake_agent_match(&agent_args, &json);
         for g in v["games"].as_array().unwrap() {
             assert_eq!(g["termination"], verdict, "{fault}: {g}");
             assert_eq!(g["winner"], "line", "{fault}: {g}");
@@ -595,34 +606,9 @@ fn an_agent_without_a_port_placeholder_plays_on_the_fixed_ports() {
             return;
         }
     }
-    let agent = format!("{}/tests/engines/fake_agent.py", env!("CARGO_MANIFEST_DIR"));
     let dir = scratch("fixed-ports");
     let json = dir.join("out.json");
-    let out = Command::new(KONAKIS)
-        .args(["match", "--engine", "name=agent", &format!("cmd={agent}")])
-        .args([
-            "proto=tablut-challenge",
-            "st=1",
-            "arg=--color",
-            "arg={color}",
-        ])
-        .args(["arg=--fault", "arg=illegal"])
-        .args(["--engine", "name=line", &format!("cmd={KONAKIS}"), "st=0.1"])
-        .args([
-            "timemargin=1000",
-            "--rules",
-            "Ruleset=Ashton",
-            "--games",
-            "2",
-        ])
-        .args(["--json", json.to_str().unwrap()])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (v, stderr) = fake_agent_match(&["arg=--fault", "arg=illegal"], &json);
     let games = v["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     for g in games {
