@@ -9,6 +9,7 @@
 //! ([`Rules::camps`]) are walls for every piece not standing in that camp, and capturing
 //! partners whatever stands on them, as is the throne.
 
+mod danger;
 mod game;
 mod movegen;
 pub mod tables;

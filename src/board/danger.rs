@@ -1,0 +1,279 @@
+//! King danger: where an attacker arriving would capture the king, and whether one can get
+//! there with its next move. The search uses these as a chess engine uses "in check": a
+//! defenders' position whose king can be taken next move is never pruned as quiet, and an
+//! attackers' move that creates the threat is searched like a check.
+//!
+//! Both tests follow [`Board::play`]'s capture rule exactly (a unit test plays every
+//! attackers' move on random crowded positions under every rule option and compares), so they
+//! hold under every reading: custodial capture by two with Ashton's camps as anvils, four on
+//! the throne and three beside it, and four everywhere under `KingCapture=English`.
+
+use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
+use crate::bitboard::Bitboard;
+use crate::rules::{KingCapture, Rules};
+use crate::types::{Move, Side, Square};
+
+impl Board {
+    /// The empty squares on which an attacker arriving would capture the king, as the board
+    /// stands (whichever side is to move). Empty once the game is won.
+    ///
+    /// Where the king is taken by surrounding (on or beside the throne, or everywhere under
+    /// `KingCapture=English`) this is the one open square of his ring when all the others hold
+    /// attackers; elsewhere it is each empty neighbour whose opposite neighbour holds an
+    /// attacker (or, under Ashton, is a camp square).
+    #[inline]
+    pub fn king_capture_squares(&self, rules: &Rules) -> Bitboard {
+        if self.is_won(rules) {
+            return Bitboard::EMPTY;
+        }
+        let k = self.king as usize;
+        let occ = self.att | self.def | bit(self.king);
+        if k == Square::THRONE.index()
+            || THRONE_RING >> k & 1 != 0
+            || rules.king_capture == KingCapture::English
+        {
+            let open = KING_RING[k] & !self.att;
+            return if open.count_ones() == 1 && open & occ == 0 {
+                Bitboard(open)
+            } else {
+                Bitboard::EMPTY
+            };
+        }
+        let anvils = self.att | rules.camps().0;
+        let mut squares = 0u128;
+        for d in 0..4 {
+            let (near, far) = (NEIGHBOUR[k][d], NEIGHBOUR[k][(d + 2) % 4]);
+            if near != NO_KING && far != NO_KING && occ & bit(near) == 0 && anvils & bit(far) != 0 {
+                squares |= bit(near);
+            }
+        }
+        Bitboard(squares)
+    }
+
+    /// The squares of [`Board::king_capture_squares`] that an attacker can move to with one
+    /// legal move, as if the attackers were to move: where the king can be captured next
+    /// move. Empty when there is no such threat.
+    #[inline]
+    pub fn king_capture_threats(&self, rules: &Rules) -> Bitboard {
+        let squares = self.king_capture_squares(rules);
+        if squares.is_empty() {
+            return squares;
+        }
+        let mut as_attackers = *self;
+        as_attackers.side = Side::Attackers;
+        let occ = self.att | self.def | bit(self.king);
+        let mut threats = Bitboard::EMPTY;
+        for s in squares {
+            // The nearest piece along each line from `s` is the only one that might slide
+            // there; walls (the throne, Ashton's camps) are left to `is_legal`.
+            let reachable = (0..4).any(|d| {
+                let mut sq = s.index();
+                loop {
+                    sq = NEIGHBOUR[sq][d] as usize;
+                    if sq == NO_KING as usize {
+                        return false;
+                    }
+                    if occ >> sq & 1 != 0 {
+                        return self.att >> sq & 1 != 0
+                            && as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s));
+                    }
+                }
+            });
+            if reachable {
+                threats.set(s);
+            }
+        }
+        threats
+    }
+
+    /// Whether the attackers could capture the king with one move if it were their turn.
+    #[inline]
+    pub fn king_in_danger(&self, rules: &Rules) -> bool {
+        !self.king_capture_threats(rules).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::tables::TRANSPOSE;
+    use crate::rules::Rules;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every rule family whose king capture differs: the default reading, English capture,
+    /// the throne options, the hub's and the encyclopedia's readings, OpenTafl's and Ashton.
+    fn rule_families() -> Vec<Rules> {
+        let mut english = Rules::default();
+        english.set("KingCapture", "English").unwrap();
+        let mut hostile = Rules::default();
+        hostile.set("ThroneHostile", "true").unwrap();
+        let mut walled = Rules::default();
+        walled.set("ThronePassable", "false").unwrap();
+        walled.set("KingReentersThrone", "false").unwrap();
+        vec![
+            Rules::default(),
+            english,
+            hostile,
+            walled,
+            Rules::tafl_hub(),
+            Rules::encyclopedia(),
+            Rules::opentafl(),
+            Rules::ashton(),
+        ]
+    }
+
+    /// A random position with attackers crowded around the king, so that threats are common.
+    fn crowded_position(rng: &mut StdRng, side: Side) -> Board {
+        let mut cells = ['.'; 81];
+        let king: usize = if rng.random_bool(0.3) {
+            // On or beside the throne, where surrounding takes the king.
+            [40, 31, 39, 41, 49][rng.random_range(0..5)]
+        } else {
+            rng.random_range(1..8) * 9 + rng.random_range(1..8)
+        };
+        cells[king] = 'K';
+        let near: Vec<usize> = (0..81usize)
+            .filter(|&sq| {
+                let (f, r) = (sq % 9, sq / 9);
+                let (kf, kr) = (king % 9, king / 9);
+                f.abs_diff(kf) <= 2 && r.abs_diff(kr) <= 2
+            })
+            .collect();
+        for _ in 0..rng.random_range(2..7) {
+            let sq = near[rng.random_range(0..near.len())];
+            if cells[sq] == '.' && sq != 40 {
+                cells[sq] = 'b';
+            }
+        }
+        for (piece, count) in [
+            ('b', rng.random_range(2..10)),
+            ('w', rng.random_range(0..5)),
+        ] {
+            for _ in 0..count {
+                let sq = rng.random_range(0..81);
+                if cells[sq] == '.' && sq != 40 {
+                    cells[sq] = piece;
+                }
+            }
+        }
+        let rows: Vec<String> = (0..9)
+            .rev()
+            .map(|r| {
+                cells[r * 9..r * 9 + 9]
+                    .iter()
+                    .map(|&c| if c == '.' { '1' } else { c })
+                    .collect()
+            })
+            .collect();
+        let side = if side == Side::Attackers { 'b' } else { 'w' };
+        Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
+    }
+
+    /// The obvious version of [`Board::king_capture_squares`]: put an attacker on each empty
+    /// square next to the king and apply the capture rule of an arriving attacker.
+    fn capture_squares_slow(board: &Board, rules: &Rules) -> Bitboard {
+        let mut squares = Bitboard::EMPTY;
+        if board.is_won(rules) {
+            return squares;
+        }
+        let k = board.king().unwrap();
+        for s in Bitboard::from_square(k).neighbours() {
+            if board.piece_at(s).is_some() || s == Square::THRONE {
+                continue;
+            }
+            let mut b = *board;
+            b.att |= 1u128 << s.index();
+            b.att_t |= 1u128 << TRANSPOSE[s.index()];
+            let mut hash = 0;
+            b.attacker_captures(rules, s.index(), &mut hash);
+            if b.king().is_none() {
+                squares.set(s);
+            }
+        }
+        squares
+    }
+
+    /// The obvious version of [`Board::king_capture_threats`]: play every attackers' move and
+    /// keep the destinations of those that capture the king.
+    fn capture_threats_slow(board: &Board, rules: &Rules) -> Bitboard {
+        let mut b = *board;
+        if b.side_to_move() != Side::Attackers {
+            b.pass();
+        }
+        let mut threats = Bitboard::EMPTY;
+        for m in b.legal_moves(rules) {
+            let mut child = b;
+            child.play(rules, m);
+            if child.king().is_none() {
+                threats.set(m.to());
+            }
+        }
+        threats
+    }
+
+    #[test]
+    fn capture_squares_and_threats_agree_with_playing_every_move_under_every_rule_family() {
+        let mut rng = StdRng::seed_from_u64(14);
+        for rules in rule_families() {
+            let mut seen_threats = 0;
+            for i in 0..3000 {
+                let side = if i % 2 == 0 {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                };
+                let board = crowded_position(&mut rng, side);
+                assert_eq!(
+                    board.king_capture_squares(&rules),
+                    capture_squares_slow(&board, &rules),
+                    "{board:?} under {rules}"
+                );
+                let threats = board.king_capture_threats(&rules);
+                assert_eq!(
+                    threats,
+                    capture_threats_slow(&board, &rules),
+                    "{board:?} under {rules}"
+                );
+                assert_eq!(board.king_in_danger(&rules), !threats.is_empty());
+                seen_threats += usize::from(!threats.is_empty());
+            }
+            // The generator must exercise the threats, not only their absence.
+            assert!(seen_threats >= 100, "{seen_threats} threats under {rules}");
+        }
+    }
+
+    #[test]
+    fn a_king_on_the_throne_is_in_danger_only_with_three_sides_held_and_the_fourth_reachable() {
+        let rules = Rules::default();
+        // Attackers on d5, f5 and e6; one on e2 can reach e4 up the file.
+        let board = Board::from_fen("9/9/9/4b4/3bKb3/9/9/4b4/9 b").unwrap();
+        let e4 = Square::from_coords(4, 3).unwrap();
+        assert_eq!(
+            board.king_capture_squares(&rules),
+            Bitboard::from_square(e4)
+        );
+        assert!(board.king_in_danger(&rules));
+        // A defender on e3 blocks the way: the square still completes a capture, but no
+        // attacker can get there.
+        let blocked = Board::from_fen("9/9/9/4b4/3bKb3/9/4w4/4b4/9 b").unwrap();
+        assert_eq!(
+            blocked.king_capture_squares(&rules),
+            Bitboard::from_square(e4)
+        );
+        assert!(!blocked.king_in_danger(&rules));
+    }
+
+    #[test]
+    fn under_ashton_a_camp_square_beyond_the_king_is_an_anvil() {
+        let rules = Rules::ashton();
+        // The king on e3, above the camp square e2; the attacker on c4 slides to e4.
+        let board = Board::from_fen("9/9/9/9/9/2b6/4K4/9/9 b").unwrap();
+        let e4 = Square::from_coords(4, 3).unwrap();
+        assert_eq!(
+            board.king_capture_threats(&rules),
+            Bitboard::from_square(e4)
+        );
+        assert!(!board.king_in_danger(&Rules::default()));
+    }
+}
