@@ -289,3 +289,300 @@ fn king_captures_in_one_and_two_moves_are_found_under_ashton() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The king tactics suite (src/tools/tactics.txt, read by `konakis bench --tactics`).
+
+use konakis::tools::tactics::{Kind, SUITE, Tactic, parse_suite, search_depth};
+
+/// The rule families whose king capture differs, as `Name=Value` options: the default
+/// reading, English capture (four attackers everywhere), Ashton (camps as anvils) and the
+/// throne rules (a hostile, uncrossable throne the king may not re-enter).
+const FAMILIES: [&str; 4] = [
+    "",
+    "KingCapture=English",
+    "Ruleset=Ashton",
+    "ThroneHostile=true ThronePassable=false KingReentersThrone=false",
+];
+
+fn family_rules(options: &str) -> Rules {
+    let mut rules = Rules::default();
+    for pair in options.split_whitespace() {
+        rules.set_pair(pair).expect("a valid rule option");
+    }
+    rules
+}
+
+/// A random position with attackers crowded around the king (or the sets would be all
+/// escapes): the king off the edge, on or beside the throne one time in three, up to seven
+/// attackers within two squares of him, up to six more anywhere, up to four defenders.
+fn crowded_position(rng: &mut StdRng, side: Side) -> Board {
+    let mut cells = ['.'; 81];
+    let king: usize = if rng.random_bool(0.33) {
+        [40, 31, 39, 41, 49][rng.random_range(0..5)]
+    } else {
+        rng.random_range(1..8) * 9 + rng.random_range(1..8)
+    };
+    cells[king] = 'K';
+    let near: Vec<usize> = (0..81usize)
+        .filter(|&sq| (sq % 9).abs_diff(king % 9) <= 2 && (sq / 9).abs_diff(king / 9) <= 2)
+        .collect();
+    let mut put = |rng: &mut StdRng, from: &[usize], piece: char, count: usize| {
+        for _ in 0..count {
+            let sq = from[rng.random_range(0..from.len())];
+            if cells[sq] == '.' && sq != 40 {
+                cells[sq] = piece;
+            }
+        }
+    };
+    let all: Vec<usize> = (0..81).collect();
+    let crowd = rng.random_range(2..=7);
+    put(rng, &near, 'b', crowd);
+    let more = rng.random_range(1..=6);
+    put(rng, &all, 'b', more);
+    let defenders = rng.random_range(0..=4);
+    put(rng, &all, 'w', defenders);
+    let rows: Vec<String> = (0..9)
+        .rev()
+        .map(|r| {
+            cells[r * 9..r * 9 + 9]
+                .iter()
+                .map(|&c| if c == '.' { '1' } else { c })
+                .collect()
+        })
+        .collect();
+    let side = if side == Side::Attackers { 'b' } else { 'w' };
+    Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
+}
+
+/// The moves that keep a forced win within `n` moves of the side to move.
+fn winning_moves(board: &Board, rules: &Rules, n: u32) -> Vec<Move> {
+    let me = board.side_to_move();
+    board
+        .legal_moves(rules)
+        .into_iter()
+        .filter(|&m| {
+            let mut child = *board;
+            child.play(rules, m);
+            match outcome(&child, rules, me) {
+                Some(won) => won,
+                None => n > 1 && every_reply_loses(&child, rules, me, n - 1),
+            }
+        })
+        .collect()
+}
+
+/// The moves after which the opponent cannot win at once.
+fn surviving_moves(board: &Board, rules: &Rules) -> Vec<Move> {
+    let me = board.side_to_move();
+    board
+        .legal_moves(rules)
+        .into_iter()
+        .filter(|&m| {
+            let mut child = *board;
+            child.play(rules, m);
+            outcome(&child, rules, me).is_none() && !win_within(&child, rules, 1)
+        })
+        .collect()
+}
+
+/// What the solver makes of a position for the suite: an attackers' forced capture in exactly
+/// 1–3 moves, or a defenders' position in danger where some moves, but not all, survive.
+fn solve_for_suite(board: &Board, rules: &Rules) -> Option<(Kind, Vec<Move>)> {
+    let king_in_camp = board.king().is_some_and(|k| rules.camps().has(k));
+    if king_in_camp || board.status(rules) != Status::Ongoing || board.legal_moves(rules).len() > 44
+    {
+        return None;
+    }
+    match board.side_to_move() {
+        Side::Attackers => {
+            let n = win_distance(board, rules, 3)?;
+            Some((Kind::Capture(n), winning_moves(board, rules, n)))
+        }
+        Side::Defenders => {
+            // A defenders' win at once (an open line) is not a parry.
+            if !board.king_in_danger(rules) || win_within(board, rules, 1) {
+                return None;
+            }
+            let survive = surviving_moves(board, rules);
+            let all = board.legal_moves(rules).len();
+            (!survive.is_empty() && survive.len() < all).then_some((Kind::Parry, survive))
+        }
+    }
+}
+
+/// Positions for the suite under `options`: `per_kind` of each kind, from a seeded generator.
+fn suite_positions(options: &str, seed: u64, per_kind: usize) -> Vec<Tactic> {
+    let rules = family_rules(options);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let kinds = [
+        Kind::Capture(1),
+        Kind::Capture(2),
+        Kind::Capture(3),
+        Kind::Parry,
+    ];
+    let mut found: Vec<Vec<Tactic>> = vec![Vec::new(); kinds.len()];
+    for _ in 0..8000 {
+        if found.iter().all(|f| f.len() >= per_kind) {
+            break;
+        }
+        let batch: Vec<Board> = (0..256)
+            .map(|i| {
+                let side = if i % 2 == 0 {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                };
+                crowded_position(&mut rng, side)
+            })
+            .collect();
+        let solved: Vec<_> = batch
+            .par_iter()
+            .map(|b| solve_for_suite(b, &rules))
+            .collect();
+        for (board, s) in batch.into_iter().zip(solved) {
+            let Some((kind, moves)) = s else { continue };
+            let k = kinds.iter().position(|&x| x == kind).expect("a known kind");
+            if found[k].len() < per_kind {
+                found[k].push(Tactic {
+                    options: options.to_string(),
+                    rules,
+                    board,
+                    kind,
+                    moves,
+                });
+            }
+        }
+    }
+    found.into_iter().flatten().collect()
+}
+
+/// Writes src/tools/tactics.txt. Run by hand when the suite is to be rebuilt:
+/// `cargo test --release --test tactics write_king_tactics_suite -- --ignored`.
+#[test]
+#[ignore]
+fn write_king_tactics_suite() {
+    let mut text = String::from(
+        "# King tactics for `konakis bench --tactics`, written by tests/tactics.rs\n\
+         # (write_king_tactics_suite) from its exhaustive solver: options ; position ; kind ;\n\
+         # the right moves (all moves keeping a forced capture, or all parries).\n",
+    );
+    for (i, options) in FAMILIES.iter().enumerate() {
+        for t in suite_positions(options, 100 + i as u64, 5) {
+            text.push_str(&t.line());
+            text.push('\n');
+        }
+    }
+    std::fs::write(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools/tactics.txt"),
+        text,
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_king_tactics_suite_holds_what_the_solver_finds() {
+    let suite = parse_suite(SUITE).unwrap();
+    for options in FAMILIES {
+        for kind in [
+            Kind::Capture(1),
+            Kind::Capture(2),
+            Kind::Capture(3),
+            Kind::Parry,
+        ] {
+            let n = suite
+                .iter()
+                .filter(|t| t.options == options && t.kind == kind)
+                .count();
+            assert!(
+                n >= 4,
+                "only {n} positions of kind {kind} under '{options}'"
+            );
+        }
+    }
+    let checked: Vec<Result<(), String>> = suite
+        .par_iter()
+        .map(|t| {
+            let (kind, mut moves) =
+                solve_for_suite(&t.board, &t.rules).ok_or(format!("{}: not a tactic", t.line()))?;
+            let mut listed = t.moves.clone();
+            moves.sort_by_key(|m| m.raw());
+            listed.sort_by_key(|m| m.raw());
+            if kind != t.kind || moves != listed {
+                return Err(format!("{}: the solver finds {kind}, {moves:?}", t.line()));
+            }
+            Ok(())
+        })
+        .collect();
+    for c in checked {
+        c.unwrap();
+    }
+}
+
+/// The engine, one thread, to the nominal depth the target allows (two plies per move of the
+/// capture, plus two; four for a parry), finds a right move, with the mate score for a capture.
+#[test]
+fn king_tactics_are_solved_within_two_plies_per_move_plus_two() {
+    let suite = parse_suite(SUITE).unwrap();
+    let mut engine = Engine::new(Settings {
+        threads: 1,
+        ..Settings::default()
+    });
+    for t in &suite {
+        let depth = search_depth(t.kind) - 4;
+        engine.clear();
+        let game = Game::new(t.rules, t.board);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let (best, info) = engine.search_sync(&game, limits);
+        let info = info.expect("an iteration");
+        assert!(
+            best.is_some_and(|b| t.moves.contains(&b)) && t.solved_by(&info),
+            "{}: at depth {depth} the engine plays {best:?}, score {:?}",
+            t.line(),
+            info.score
+        );
+    }
+}
+
+/// The two positions of the games lost as the defenders (issue 14): each capture is found at
+/// nominal depth 2 per move + 2, with its mate score.
+#[test]
+fn the_captures_missed_in_games_are_found_at_two_plies_per_move_plus_two() {
+    let ashton = Rules::ashton();
+    let moves: Vec<Move> = "e7d7 b5b7 e3d3 h5h7 e4f4 b7c7 d7e7 e2c2 e5e4 a6c6 f4h4 e1e2 e4c4 \
+                            e2g2 e6g6 g2g4 d3g3"
+        .split_whitespace()
+        .map(|m| Move::parse(m).unwrap())
+        .collect();
+    let ashton_game = Game::with_moves(ashton, Board::start(&ashton), &moves).unwrap();
+    let default_board =
+        Board::from_fen("2wbbbw2/3b1b3/9/1b1Kw1ww1/1b5b1/3b5/7b1/1w2bb1b1/2b1b1w1b b 52").unwrap();
+    let default_game = Game::new(Rules::default(), default_board);
+    for (game, n) in [(ashton_game, 3), (default_game, 2)] {
+        let rules = *game.rules();
+        let board = *game.board();
+        let mut engine = Engine::new(Settings::default());
+        let limits = Limits {
+            depth: Some(2 * n + 2),
+            ..Limits::default()
+        };
+        let (best, info) = engine.search_sync(&game, limits);
+        let best = best.unwrap();
+        let score = info.unwrap().score;
+        assert!(
+            matches!(score, Score::Mate(m) if m >= 1 && m as u32 <= n),
+            "{board:?}: the engine reports {score:?} at depth {}",
+            2 * n + 2
+        );
+        // The solver confirms the move played forces the capture within n moves.
+        let mut child = board;
+        child.play(&rules, best);
+        assert!(
+            every_reply_loses(&child, &rules, Side::Attackers, n - 1),
+            "{board:?}: {best} does not force the capture"
+        );
+    }
+}

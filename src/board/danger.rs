@@ -55,35 +55,82 @@ impl Board {
     /// move. Empty when there is no such threat.
     #[inline]
     pub fn king_capture_threats(&self, rules: &Rules) -> Bitboard {
+        self.threats_and_paths::<false>(rules).0
+    }
+
+    /// The squares where a defender arriving stops at least one of the
+    /// [`Board::king_capture_threats`]: each threatened square, and the squares between it and
+    /// an attacker that can slide there. (Capturing an attacker involved, or moving the king,
+    /// are the other parries.)
+    pub fn king_threat_blocks(&self, rules: &Rules) -> Bitboard {
+        let (threats, paths) = self.threats_and_paths::<true>(rules);
+        // No defender may stop on the throne.
+        threats | (paths - Bitboard::THRONE)
+    }
+
+    /// The threatened squares and, with `PATHS`, the empty squares between them and the
+    /// attackers that can reach them.
+    #[inline]
+    fn threats_and_paths<const PATHS: bool>(&self, rules: &Rules) -> (Bitboard, Bitboard) {
         let squares = self.king_capture_squares(rules);
         if squares.is_empty() {
-            return squares;
+            return (squares, squares);
         }
         let mut as_attackers = *self;
         as_attackers.side = Side::Attackers;
         let occ = self.att | self.def | bit(self.king);
-        let mut threats = Bitboard::EMPTY;
+        let (mut threats, mut paths) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for s in squares {
             // The nearest piece along each line from `s` is the only one that might slide
             // there; walls (the throne, Ashton's camps) are left to `is_legal`.
-            let reachable = (0..4).any(|d| {
+            for d in 0..4 {
+                let mut ray = Bitboard::EMPTY;
+                let mut sq = s.index();
+                let reaches = loop {
+                    sq = NEIGHBOUR[sq][d] as usize;
+                    if sq == NO_KING as usize {
+                        break false;
+                    }
+                    if occ >> sq & 1 != 0 {
+                        break self.att >> sq & 1 != 0
+                            && as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s));
+                    }
+                    ray.set(Square::from_index(sq));
+                };
+                if reaches {
+                    threats.set(s);
+                    if !PATHS {
+                        break;
+                    }
+                    paths |= ray;
+                }
+            }
+        }
+        (threats, paths)
+    }
+
+    /// Empty squares where an attacker arriving is likely to threaten the king: those with a
+    /// clear line to a square of [`Board::king_capture_squares`], and those next to him. For
+    /// move ordering only; [`Board::king_in_danger`] after the move decides.
+    pub fn king_threat_approaches(&self, rules: &Rules) -> Bitboard {
+        let Some(k) = self.king() else {
+            return Bitboard::EMPTY;
+        };
+        let occ = self.att | self.def | bit(self.king);
+        let mut squares = Bitboard(Bitboard::from_square(k).neighbours().0 & !occ);
+        for s in self.king_capture_squares(rules) {
+            for d in 0..4 {
                 let mut sq = s.index();
                 loop {
                     sq = NEIGHBOUR[sq][d] as usize;
-                    if sq == NO_KING as usize {
-                        return false;
+                    if sq == NO_KING as usize || occ >> sq & 1 != 0 {
+                        break;
                     }
-                    if occ >> sq & 1 != 0 {
-                        return self.att >> sq & 1 != 0
-                            && as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s));
-                    }
+                    squares.set(Square::from_index(sq));
                 }
-            });
-            if reachable {
-                threats.set(s);
             }
         }
-        threats
+        squares - Bitboard::THRONE
     }
 
     /// Whether the attackers could capture the king with one move if it were their turn.
@@ -212,6 +259,42 @@ mod tests {
         threats
     }
 
+    /// The obvious version of [`Board::king_threat_blocks`]: the empty squares where a defender
+    /// placed would leave fewer attackers' moves that capture the king.
+    fn threat_blocks_slow(board: &Board, rules: &Rules) -> Bitboard {
+        let capturing = |b: &Board| {
+            let mut b = *b;
+            if b.side_to_move() != Side::Attackers {
+                b.pass();
+            }
+            b.legal_moves(rules)
+                .into_iter()
+                .filter(|&m| {
+                    let mut child = b;
+                    child.play(rules, m);
+                    child.king().is_none()
+                })
+                .count()
+        };
+        let before = capturing(board);
+        let mut blocks = Bitboard::EMPTY;
+        if before == 0 {
+            return blocks;
+        }
+        for sq in !board.occupied() {
+            if sq == Square::THRONE {
+                continue;
+            }
+            let mut b = *board;
+            b.def |= 1u128 << sq.index();
+            b.def_t |= 1u128 << TRANSPOSE[sq.index()];
+            if capturing(&b) < before {
+                blocks.set(sq);
+            }
+        }
+        blocks
+    }
+
     #[test]
     fn capture_squares_and_threats_agree_with_playing_every_move_under_every_rule_family() {
         let mut rng = StdRng::seed_from_u64(14);
@@ -236,6 +319,13 @@ mod tests {
                     "{board:?} under {rules}"
                 );
                 assert_eq!(board.king_in_danger(&rules), !threats.is_empty());
+                if i % 4 < 2 {
+                    assert_eq!(
+                        board.king_threat_blocks(&rules),
+                        threat_blocks_slow(&board, &rules),
+                        "{board:?} under {rules}"
+                    );
+                }
                 seen_threats += usize::from(!threats.is_empty());
             }
             // The generator must exercise the threats, not only their absence.

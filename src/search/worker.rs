@@ -253,7 +253,7 @@ impl<'a> Worker<'a> {
         let mut child = *board;
         child.play(&self.rules, mv);
         self.path.push(child.hash());
-        let ext = i32::from(gives_escape_threat(board, &child, &self.rules));
+        let ext = i32::from(gives_threat(board, &child, &self.rules));
         let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
         let mut pv = vec![mv];
         pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
@@ -299,9 +299,32 @@ impl<'a> Worker<'a> {
 
         let side = board.side_to_move();
         let king_moves = board.king_moves(&rules);
-        // The king walks out: a win with this move.
-        if side == Side::Defenders && !(king_moves & Bitboard::EDGE).is_empty() && ply > 0 {
+        // The king walks out, or is taken: a win with this move, which ends the line.
+        if side == Side::Defenders
+            && ply > 0
+            && let (Some(k), Some(to)) = (board.king(), (king_moves & Bitboard::EDGE).first())
+        {
+            self.end_pv(ply, Move::new(k, to));
             return MATE - ply as i32 - 1;
+        }
+        let in_danger = side == Side::Defenders && board.king_in_danger(&rules);
+        // A king in danger has all his moves tried with the captures and blocks.
+        let danger_king = board.king().filter(|_| in_danger);
+        if side == Side::Attackers && ply > 0 {
+            let threats = board.king_capture_threats(&rules);
+            if !threats.is_empty() {
+                let mut moves = MoveList::new();
+                board.legal_moves_to(&rules, threats, &mut moves);
+                let rules = self.rules;
+                if let Some(&m) = moves.iter().find(|&&m| {
+                    let mut child = *board;
+                    child.play(&rules, m);
+                    child.king().is_none()
+                }) {
+                    self.end_pv(ply, m);
+                }
+                return MATE - ply as i32 - 1;
+            }
         }
 
         let key = board.hash();
@@ -322,7 +345,10 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let threatened = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+        // The side to move must answer a threat to win at once (the attackers an open line of
+        // the king, the defenders a capture of the king): nothing here is pruned as quiet.
+        let escape = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+        let threatened = escape || in_danger;
         // The static evaluation is needed only for pruning decisions; computed on demand.
         let mut static_eval = tt.filter(|e| e.eval != NO_EVAL).map(|e| e.eval as i32);
 
@@ -371,8 +397,10 @@ impl<'a> Worker<'a> {
             scores.push(1 << 30);
             tt_tried = Some(m);
         }
-        let blocks = if threatened {
+        let blocks = if escape {
             escape_paths(board)
+        } else if in_danger {
+            board.king_threat_blocks(&rules)
         } else {
             Bitboard::EMPTY
         };
@@ -394,8 +422,14 @@ impl<'a> Worker<'a> {
                         board.for_each_piece_moves(&rules, |from, to| dests.push((from, to)));
                         early = captures | blocks;
                         for &(from, to) in &dests {
+                            // A king in danger tries all his moves here.
+                            let targets = if danger_king == Some(from) {
+                                Bitboard::FULL
+                            } else {
+                                early
+                            };
                             moves.extend(
-                                (to & early)
+                                (to & targets)
                                     .map(|to| Move::new(from, to))
                                     .filter(|&m| Some(m) != tt_tried),
                             );
@@ -406,6 +440,7 @@ impl<'a> Worker<'a> {
                         // A killer to a square of the captures stage was tried there.
                         for k in self.killers[ply].into_iter().flatten() {
                             if !early.has(k.to())
+                                && danger_king != Some(k.from())
                                 && Some(k) != tt_tried
                                 && board.is_legal(&rules, k)
                             {
@@ -420,15 +455,25 @@ impl<'a> Worker<'a> {
                         let tried: smallvec::SmallVec<[Move; 3]> = moves
                             .iter()
                             .copied()
-                            .filter(|m| !early.has(m.to()))
+                            .filter(|m| !early.has(m.to()) && danger_king != Some(m.from()))
                             .collect();
                         let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> =
                             smallvec::SmallVec::new();
+                        let approaches = if side == Side::Attackers {
+                            board.king_threat_approaches(&rules)
+                        } else {
+                            Bitboard::EMPTY
+                        };
                         for &(from, to) in &dests {
-                            for to in to & !early {
+                            let targets = if danger_king == Some(from) {
+                                Bitboard::EMPTY
+                            } else {
+                                !early
+                            };
+                            for to in to & targets {
                                 let m = Move::new(from, to);
                                 if !tried.contains(&m) && (ply > 0 || self.root_allows(m)) {
-                                    let sc = self.quiet_score(board, m);
+                                    let sc = self.quiet_score(board, m, approaches);
                                     rest.push((sc, m));
                                 }
                             }
@@ -488,15 +533,21 @@ impl<'a> Worker<'a> {
                 && best > -MATE_BOUND;
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
-            if late && (side == Side::Attackers || !on_king_lines(board, mv.from())) {
+            if late
+                && if side == Side::Attackers {
+                    !may_threaten_king(board, mv)
+                } else {
+                    !on_king_lines(board, mv.from())
+                }
+            {
                 i += 1;
                 continue;
             }
 
             let mut child = *board;
             let taken = child.play(&rules, mv);
-            // Escape threats extend: the attackers must answer them.
-            let ext = i32::from(ply < MAX_PLY / 2 && gives_escape_threat(board, &child, &rules));
+            // Threats to win at once extend: the opponent must answer them.
+            let ext = i32::from(ply < MAX_PLY / 2 && gives_threat(board, &child, &rules));
             // Late move pruning: near the leaves of a non-PV node, once enough moves have been
             // searched, the remaining quiet moves (no capture, no escape threat) are skipped.
             if late && ext == 0 && taken.is_empty() {
@@ -511,7 +562,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Late move reductions for quiet moves.
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened {
+                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && ext == 0 {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
@@ -580,6 +631,12 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Ends the principal variation at `ply` with the winning move `mv`.
+    fn end_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        self.pv_len[ply] = ply + 1;
+    }
+
     fn order_score(
         &self,
         board: &Board,
@@ -600,7 +657,9 @@ impl<'a> Worker<'a> {
         if captures.has(to) {
             return (1 << 28) + near_king_bonus(board, to);
         }
-        if blocks.has(to) {
+        if blocks.has(to)
+            || (is_king && !blocks.is_empty() && board.side_to_move() == Side::Defenders)
+        {
             return 1 << 27;
         }
         if self.killers[ply][0] == Some(mv) {
@@ -614,12 +673,17 @@ impl<'a> Worker<'a> {
 
     /// [`Worker::order_score`] of a move of the quiet stage: neither a capture nor a block, and
     /// neither the table's move nor a killer (those were tried before).
+    /// Attackers' moves to `approaches` (see [`Board::king_threat_approaches`]) come first.
     #[inline]
-    fn quiet_score(&self, board: &Board, mv: Move) -> i32 {
+    fn quiet_score(&self, board: &Board, mv: Move, approaches: Bitboard) -> i32 {
         if board.king() == Some(mv.from()) && mv.to().is_edge() {
             return 1 << 29;
         }
-        self.history[history_index(board.side_to_move(), mv)]
+        let h = self.history[history_index(board.side_to_move(), mv)];
+        if approaches.has(mv.to()) {
+            return APPROACH_SCORE + h;
+        }
+        h
     }
 
     fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
@@ -661,10 +725,31 @@ impl<'a> Worker<'a> {
         if side == Side::Defenders && !open.is_empty() {
             return MATE - ply as i32 - 1;
         }
+        if side == Side::Attackers && board.king_in_danger(&rules) {
+            return MATE - ply as i32 - 1;
+        }
         if !board.has_move(&rules) {
             return -(MATE - ply as i32);
         }
         let mut moves = MoveList::new();
+        if side == Side::Defenders && board.king_in_danger(&rules) {
+            // The king can be taken next move: only a parry saves the defenders. Every parry
+            // moves the king, captures, or stands in the way; those are tried, and kept where
+            // the threat is gone.
+            let targets = board.king_threat_blocks(&rules) | board.capture_targets(&rules);
+            board.legal_moves_to(&rules, targets, &mut moves);
+            if let Some(k) = board.king() {
+                let king_targets = board.king_moves(&rules) - targets;
+                moves.extend(king_targets.map(|to| Move::new(k, to)));
+            }
+            moves.retain(|m| {
+                let mut child = *board;
+                child.play(&rules, *m);
+                !child.king_in_danger(&rules)
+            });
+            let lost = -(MATE - ply as i32 - 2);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
+        }
         if side == Side::Attackers && !open.is_empty() {
             let captures = board.capture_targets(&rules);
             // The king sees the edge: only a block or his capture can save the attackers.
@@ -728,6 +813,9 @@ impl<'a> Worker<'a> {
 }
 
 const KILLER_SCORE: i32 = 1 << 26;
+/// Ordering of attackers' quiet moves that may threaten the king: after the killers, before
+/// the other quiet moves (history scores stay far below it).
+const APPROACH_SCORE: i32 = 1 << 24;
 
 /// Reverse futility pruning: deepest remaining depth, and margin per ply.
 const FUTILITY_DEPTH: i32 = 3;
@@ -765,12 +853,29 @@ fn on_king_lines(board: &Board, sq: Square) -> bool {
         .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
 }
 
-/// Did the defenders' move from `board` to `child` give the king a line to the edge?
+/// Did the move from `board` to `child` threaten to win at once: a defenders' move that gives
+/// the king a line to the edge, or an attackers' move after which they could capture him?
 #[inline]
-fn gives_escape_threat(board: &Board, child: &Board, rules: &Rules) -> bool {
-    board.side_to_move() == Side::Defenders
-        && child.king().is_some()
-        && !(child.king_moves(rules) & Bitboard::EDGE).is_empty()
+fn gives_threat(board: &Board, child: &Board, rules: &Rules) -> bool {
+    match board.side_to_move() {
+        Side::Defenders => {
+            child.king().is_some() && !(child.king_moves(rules) & Bitboard::EDGE).is_empty()
+        }
+        Side::Attackers => child.king_in_danger(rules),
+    }
+}
+
+/// Could the attackers' move `mv` create a threat to capture the king? Only a move from or to
+/// a rank or file through a square next to the king can: it arrives beside him, or on a line
+/// to the square that would complete the capture, or leaves such a line or square open.
+/// (A cheap filter: [`gives_threat`] decides.)
+#[inline]
+fn may_threaten_king(board: &Board, mv: Move) -> bool {
+    let Some(k) = board.king() else {
+        return false;
+    };
+    let near = |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
+    near(mv.from()) || near(mv.to())
 }
 
 /// Late move reduction in plies.
