@@ -9,13 +9,29 @@
 //! the throne and three beside it, and four everywhere under `KingCapture=English`.
 
 use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
+
+/// The four neighbours of each square inside the edge (empty for edge squares, where the king
+/// has escaped).
+static KING_NEIGHBOURS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let s = Square::from_index(sq);
+        if !s.is_edge() {
+            t[sq] = Bitboard::from_square(s).neighbours().0;
+        }
+        sq += 1;
+    }
+    t
+};
 use crate::bitboard::Bitboard;
 use crate::rules::{KingCapture, Rules};
 use crate::types::{Move, Side, Square};
 
 impl Board {
     /// The empty squares on which an attacker arriving would capture the king, as the board
-    /// stands (whichever side is to move). Empty once the game is won.
+    /// stands (whichever side is to move). Empty once the king is captured or on the edge
+    /// (an encirclement is not looked at).
     ///
     /// Where the king is taken by surrounding (on or beside the throne, or everywhere under
     /// `KingCapture=English`) this is the one open square of his ring when all the others hold
@@ -23,31 +39,46 @@ impl Board {
     /// attacker (or, under Ashton, is a camp square).
     #[inline]
     pub fn king_capture_squares(&self, rules: &Rules) -> Bitboard {
-        if self.is_won(rules) {
+        // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
+        let k = self.king as usize;
+        if self.king == NO_KING || Bitboard::EDGE.0 >> k & 1 != 0 {
             return Bitboard::EMPTY;
         }
-        let k = self.king as usize;
-        let occ = self.att | self.def | bit(self.king);
+        let neighbours = KING_NEIGHBOURS[k];
         if k == Square::THRONE.index()
             || THRONE_RING >> k & 1 != 0
             || rules.king_capture == KingCapture::English
         {
             let open = KING_RING[k] & !self.att;
+            let occ = self.att | self.def;
             return if open.count_ones() == 1 && open & occ == 0 {
                 Bitboard(open)
             } else {
                 Bitboard::EMPTY
             };
         }
-        let anvils = self.att | rules.camps().0;
-        let mut squares = 0u128;
-        for d in 0..4 {
-            let (near, far) = (NEIGHBOUR[k][d], NEIGHBOUR[k][(d + 2) % 4]);
-            if near != NO_KING && far != NO_KING && occ & bit(near) == 0 && anvils & bit(far) != 0 {
-                squares |= bit(near);
-            }
+        // Away from the throne the king is inside the edge, so all four neighbours exist: each
+        // empty one whose opposite neighbour is an anvil completes a capture.
+        let anvils = (self.att | rules.camps().0) & neighbours;
+        if anvils == 0 {
+            return Bitboard::EMPTY;
         }
-        Bitboard(squares)
+        let empty = neighbours & !(self.att | self.def);
+        let king = 1u128 << k;
+        let mut squares = 0u128;
+        if anvils & (king >> 9) != 0 {
+            squares |= king << 9;
+        }
+        if anvils & (king << 9) != 0 {
+            squares |= king >> 9;
+        }
+        if anvils & (king >> 1) != 0 {
+            squares |= king << 1;
+        }
+        if anvils & (king << 1) != 0 {
+            squares |= king >> 1;
+        }
+        Bitboard(squares & empty)
     }
 
     /// The squares of [`Board::king_capture_squares`] that an attacker can move to with one
@@ -221,10 +252,9 @@ mod tests {
     /// square next to the king and apply the capture rule of an arriving attacker.
     fn capture_squares_slow(board: &Board, rules: &Rules) -> Bitboard {
         let mut squares = Bitboard::EMPTY;
-        if board.is_won(rules) {
+        let Some(k) = board.king().filter(|k| !k.is_edge()) else {
             return squares;
-        }
-        let k = board.king().unwrap();
+        };
         for s in Bitboard::from_square(k).neighbours() {
             if board.piece_at(s).is_some() || s == Square::THRONE {
                 continue;

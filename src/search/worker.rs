@@ -547,10 +547,14 @@ impl<'a> Worker<'a> {
             let mut child = *board;
             let taken = child.play(&rules, mv);
             // Threats to win at once extend: the opponent must answer them.
-            let ext = i32::from(ply < MAX_PLY / 2 && gives_threat(board, &child, &rules));
+            let threat = gives_threat(board, &child, &rules);
+            let ext = i32::from(ply < MAX_PLY / 2 && threat);
+            // A capture threat is not reduced either. (An escape threat may be: exempting it
+            // too cost games, see docs/strength.md.)
+            let no_reduce = threat && side == Side::Attackers;
             // Late move pruning: near the leaves of a non-PV node, once enough moves have been
-            // searched, the remaining quiet moves (no capture, no escape threat) are skipped.
-            if late && ext == 0 && taken.is_empty() {
+            // searched, the remaining quiet moves (no capture, no threat) are skipped.
+            if late && !threat && taken.is_empty() {
                 i += 1;
                 continue;
             }
@@ -562,7 +566,7 @@ impl<'a> Worker<'a> {
             } else {
                 // Late move reductions for quiet moves.
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && ext == 0 {
+                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && !no_reduce {
                     r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
