@@ -216,6 +216,104 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
     assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
 }
 
+/// The lines of `real-host-session-0.4.8.txt`: (seconds, from the host, text). The file has
+/// `   5.015 > opponent-move …` for the host and `<` for Konakis.
+fn real_session() -> Vec<(f64, bool, String)> {
+    data("real-host-session-0.4.8.txt")
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let (time, rest) = l.split_once(' ')?;
+            let (dir, text) = rest.split_once(' ').unwrap_or((rest, ""));
+            Some((time.parse().ok()?, dir == ">", text.to_string()))
+        })
+        .collect()
+}
+
+/// The real OpenTafl 0.4.8 host's side of a whole game (its trailing-space clocks, its overtime
+/// marks, `finish 2` twice, `goodbye`), replayed into `konakis otep`: a legal move at every
+/// `play` in the position the host's records describe, no line refused, and a clean exit.
+#[test]
+fn the_real_host_session_gets_a_legal_move_at_every_play() {
+    let _serial = serial();
+    let session = real_session();
+    let (_, _, first) = &session[0];
+    let rules_text = first
+        .strip_prefix("rules ")
+        .expect("the session starts with rules");
+    let parsed = parse_rules(rules_text).unwrap();
+    let rules = parsed.rules;
+    let mut board = parsed.start;
+    let mut otep = Otep::start(&["--max-time", "100"]);
+    let mut plays = 0;
+    let mut seen_all = Vec::new();
+    for (_, from_host, line) in session.iter().filter(|(_, h, _)| *h) {
+        assert!(from_host);
+        if let Some(rest) = line.strip_prefix("opponent-move ") {
+            let (_, record) = rest.split_once(' ').unwrap();
+            board = parse_position_record(record, Side::Attackers).unwrap();
+        } else if let Some(record) = line.strip_prefix("move ") {
+            board = parse_position_record(record, Side::Defenders).unwrap();
+        }
+        otep.send(line);
+        if let Some(side) = line.strip_prefix("play ") {
+            assert_eq!(side, "attackers");
+            let seen = otep.until("move ", Duration::from_secs(10));
+            legal_answer(seen.last().unwrap(), &board, &rules);
+            seen_all.extend(seen);
+            plays += 1;
+        }
+    }
+    assert_eq!(plays, 17);
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+    seen_all.extend(otep.quiet(Duration::from_millis(100)));
+    // The host confirms the moves recorded then, not this run's, so Konakis takes the board
+    // from the records; but no line is refused.
+    assert!(
+        seen_all.iter().all(|l| !l.starts_with("error")),
+        "{seen_all:#?}"
+    );
+}
+
+/// The record OpenTafl 0.4.8 saved of that game, whose last move types the captured king
+/// (`d5-f5xKf4`), replays to the attackers' win its result tag states, in the library and in
+/// `konakis replay`; a typed capture that names the wrong piece is refused.
+#[test]
+fn opentafls_saved_king_capture_replays_to_its_result() {
+    let text = data("opentafl-saved-king-capture.otg");
+    let records = parse_otg(&text).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = replay(&records[0]).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Win(Side::Attackers, WinReason::KingCaptured)
+    );
+    assert_eq!(result_tag(&records[0]), Some(Some(Side::Attackers)));
+    assert_eq!(r.moves.last().map(String::as_str), Some("d5-f5xKf4"));
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("replay")
+        .arg(format!("{DATA}/opentafl-saved-king-capture.otg"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("result tag: attackers won (agrees)"),
+        "{stdout}"
+    );
+    for (typed, want) in [
+        (
+            "xTf4",
+            "does not name the piece on f4: the king stands there",
+        ),
+        ("xCf4", "a piece Tablut does not have"),
+    ] {
+        let bad = text.replace("xKf4", typed);
+        let e = replay(&parse_otg(&bad).unwrap()[0]).unwrap_err();
+        assert!(e.contains(want), "{typed}: {e}");
+    }
+}
+
 /// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
 /// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
 #[test]
