@@ -314,6 +314,30 @@ fn opentafls_saved_king_capture_replays_to_its_result() {
     }
 }
 
+/// OpenTafl splits `arguments=` on single spaces: the empty arguments a double space gives are
+/// ignored (`konakis otep ""` says hello), and a rules string as OpenTafl's variant editor
+/// writes it, with all twelve piece letters and the `mj`/`gj` keys, is OpenTafl's Tablut.
+#[test]
+fn empty_arguments_and_the_whole_piece_alphabet() {
+    let _serial = serial();
+    let mut otep = Otep::start(&["", "--movetime", "", "50", ""]);
+    let editor = rules_strings()[1]
+        .replace("tcnkTCNK", "tcnkmgTCNKMG")
+        .replace("nj:n", "nj:n mj:n gj:n");
+    otep.send(&format!("rules {editor}"));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("status rules accepted: "), "{line}");
+    otep.send("play attackers");
+    let seen = otep.until("move ", Duration::from_secs(5));
+    legal_answer(
+        seen.last().unwrap(),
+        &parse_rules(&editor).unwrap().start,
+        &tablut(),
+    );
+    otep.send("goodbye");
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+}
+
 /// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
 /// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
 #[test]

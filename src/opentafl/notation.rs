@@ -143,7 +143,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
                 't' => 'b',
                 'T' => 'w',
                 'K' => 'K',
-                'k' | 'n' | 'c' | 'N' | 'C' => {
+                'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {
                     return err(format!(
                         "rank {rank}, character {}: '{c}' is a piece Tablut does not have \
                          (Konakis knows t, T and K)",
