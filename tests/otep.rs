@@ -42,6 +42,12 @@ fn rules_strings() -> Vec<String> {
         .collect()
 }
 
+/// A line from `konakis otep`, checked to be ASCII.
+fn ascii(line: String) -> String {
+    assert!(line.is_ascii(), "non-ASCII line to the host: {line:?}");
+    line
+}
+
 /// A running `konakis otep`.
 struct Otep {
     child: Child,
@@ -89,9 +95,11 @@ impl Otep {
         stdin.flush().unwrap();
     }
 
+    /// The next line; every line written to the host must be ASCII (OTEP is US-ASCII, and
+    /// OpenTafl decodes with the platform charset).
     fn next(&mut self, timeout: Duration) -> String {
         match self.lines.recv_timeout(timeout) {
-            Ok(l) => l,
+            Ok(l) => ascii(l),
             Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("konakis otep closed its output"),
         }
@@ -104,7 +112,7 @@ impl Otep {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left) {
-                Ok(l) => l,
+                Ok(l) => ascii(l),
                 Err(_) => panic!("no '{prefix}' line within {timeout:?}; got {seen:#?}"),
             };
             let done = line.starts_with(prefix);
@@ -123,7 +131,7 @@ impl Otep {
             .lines
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
-            seen.push(l);
+            seen.push(ascii(l));
         }
         seen
     }
@@ -570,6 +578,9 @@ fn bad_input_is_answered_and_changes_nothing() {
         "move not-a-record",
         "side up",
         "analyze many 3",
+        "play séitheoir",
+        "side →",
+        "position /3ttt3/…/",
         "rules",
     ] {
         otep.send(bad);

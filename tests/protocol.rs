@@ -96,9 +96,13 @@ impl Konakis {
         self.send_bytes(format!("{line}\n").as_bytes());
     }
 
+    /// The next line within `timeout`; every line Konakis writes to its peer must be ASCII.
     fn next_within(&self, timeout: Duration) -> Option<String> {
         match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
+            Ok(l) => {
+                assert!(l.is_ascii(), "non-ASCII output: {l:?}");
+                Some(l)
+            }
             Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
         }
     }
@@ -500,18 +504,18 @@ fn bad_positions_name_the_token_and_keep_the_previous_position() {
             "info string error: position: bad position string '3bbb3/4b4 b': the placement has 2 \
              rank(s) separated by '/', expected 9",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
-             b3w3b/4w4/…': unknown side to move 'x' (expected b for attackers or w for defenders)",
+             b3w3b/4w4/...': unknown side to move 'x' (expected b for attackers or w for defenders)",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
-             b3w3b/4w4/…': missing side to move after the placement (expected b or w)",
+             b3w3b/4w4/...': missing side to move after the placement (expected b or w)",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwbwwbb/\
-             b3w3b/4w4/…': a soldier ('b') stands on the throne e5",
+             b3w3b/4w4/...': a soldier ('b') stands on the throne e5",
             "info string error: position: missing position string after fen (position \
-             startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+             startpos|fen <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: unexpected 'd1d2' after startpos (expected 'moves')",
             "info string error: position: expected startpos or fen, found 'middlegame' \
-             (position startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+             (position startpos|fen <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: missing startpos or fen (position startpos|fen \
-             <placement> <side> [<plies>] [moves <move>…])",
+             <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: move 1: e1e2 comes after the end of the game \
              (defenders win: the king reached the edge); the previous position stays",
         ],
@@ -1049,12 +1053,12 @@ fn junk_lines_get_one_error_each() {
     assert_eq!(
         k.sync(),
         [
-            "info string error: unknown command '\u{fffd}\u{fffd}\\u{0}junk'",
+            "info string error: unknown command '\\u{fffd}\\u{fffd}\\u{0}junk'",
             "info string error: unknown command 'UCI'",
-            "info string error: position: move 1 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' is \
+            "info string error: position: move 1 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is \
              not a move (expected e.g. d1d3 or d1-d3)",
             "info string error: unknown command \
-             'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq…'",
+             'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq...'",
             "info string error: position: move 2: d2d1 is not legal: the piece on d2 belongs to \
              the attackers, and the defenders are to move; the previous position stays",
         ]

@@ -35,9 +35,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
 pub(crate) fn quote(text: &str) -> String {
     let mut s: String = text.chars().take(60).collect();
     if text.chars().count() > 60 {
-        s.push('…');
+        s.push_str("...");
     }
-    s.escape_debug().to_string()
+    s.escape_default().to_string()
 }
 
 /// The OpenTafl letter of a piece.
@@ -101,14 +101,14 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
     let text = record.trim();
     if !text.starts_with('/') || !text.ends_with('/') || text.len() < 2 {
         return err(format!(
-            "'{}' is not a position record (expected /rank1/…/rank9/, e.g. /3ttt3/4t4/…/)",
+            "'{}' is not a position record (expected /rank1/.../rank9/, e.g. /3ttt3/4t4/.../)",
             quote(text)
         ));
     }
     let ranks: Vec<&str> = text[1..text.len() - 1].split('/').collect();
     if ranks.len() != 9 {
         return err(format!(
-            "the position record has {} rank(s), expected 9 (Konakis plays 9×9 Tablut only)",
+            "the position record has {} rank(s), expected 9 (Konakis plays 9x9 Tablut only)",
             ranks.len()
         ));
     }
@@ -154,7 +154,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
                     return err(format!(
                         "rank {rank}, character {}: '{}' is not t, T, K or a digit",
                         col + 1,
-                        c.escape_debug()
+                        c.escape_default()
                     ));
                 }
             };
@@ -241,7 +241,7 @@ pub struct OtMove {
 fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationError> {
     let bad = || {
         err(format!(
-            "'{}' is not a move: expected a square (a1 … i9) at '{}'",
+            "'{}' is not a move: expected a square (a1 ... i9) at '{}'",
             quote(whole),
             quote(text)
         ))
@@ -252,7 +252,7 @@ fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationErr
     }
     if b.len() > 2 && b[2].is_ascii_digit() {
         return err(format!(
-            "'{}' is not a move on a 9×9 board: rank '{}' is out of range",
+            "'{}' is not a move on a 9x9 board: rank '{}' is out of range",
             quote(whole),
             quote(&text[1..3])
         ));

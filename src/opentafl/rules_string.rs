@@ -198,7 +198,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
         match key {
             "dim" => match value.parse::<u32>() {
                 Ok(9) => {}
-                Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9×9 board")),
+                Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
                 Err(_) => {
                     return Err(RulesStringError::Malformed(format!(
                         "dim:{}: not a number",
