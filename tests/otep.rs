@@ -788,8 +788,11 @@ fn the_runner_plays_otep_engines() {
     for (limits, rules) in [("tc=2+0.05", tablut), ("st=0.1", "--rules MoveLimit=80")] {
         let otg = dir.join("games.otg");
         let json = dir.join("result.json");
+        let log = dir.join("match.log");
         let _ = std::fs::remove_file(&otg);
         let mut args: Vec<String> = [
+            "--log".to_string(),
+            log.display().to_string(),
             "--engine".to_string(),
             "name=line".into(),
             format!("cmd={konakis}"),
@@ -826,6 +829,31 @@ fn the_runner_plays_otep_engines() {
             }
             assert_eq!(e["as_attackers"]["games"], 1, "{v}");
             assert_eq!(e["as_defenders"]["games"], 1, "{v}");
+        }
+        // What the runner said to the OTEP engine: OTEP's goodbye and no line-protocol quit;
+        // st= as a period with OpenTafl's one-second reserve on top, which the engine keeps.
+        let log = std::fs::read_to_string(&log).unwrap();
+        assert!(log.contains(" otep < goodbye"), "{log}");
+        assert!(!log.contains(" otep < quit"), "{log}");
+        if limits == "st=0.1" {
+            assert!(log.contains(" otep < clock 1100* 1100* 2 1 1"), "{log}");
+        }
+        let mut thinks = Vec::new();
+        let mut asked = None;
+        for l in log.lines() {
+            let t: f64 = l.trim_start().split(' ').next().unwrap().parse().unwrap();
+            if l.contains(" otep < play ") {
+                asked = Some(t);
+            } else if l.contains(" otep > move ")
+                && let Some(a) = asked.take()
+            {
+                thinks.push(t - a);
+            }
+        }
+        assert!(!thinks.is_empty());
+        if limits == "st=0.1" {
+            let longest = thinks.iter().cloned().fold(0.0, f64::max);
+            assert!(longest < 0.3, "st=0.1 think times {thinks:?}");
         }
         let (line, otep) = (&v["engines"][0], &v["engines"][1]);
         assert_eq!(line["wins"], otep["losses"], "{v}");

@@ -120,10 +120,20 @@ impl Out {
     }
 }
 
+/// How much of `left` ms of an overtime period a move may take: what OpenTafl's AI takes (all
+/// but one second) but never more than three quarters, and at least a twentieth when less than
+/// a second is left. A 3 s period gives 2 s, `konakis match`'s `st=S` (a period of S + 1 s)
+/// gives S.
+pub fn overtime_share(left: u64) -> u64 {
+    (left * 3 / 4)
+        .min(left.saturating_sub(1_000))
+        .max(left / 20)
+}
+
 /// The search limits for `side` under `clock` (or `movetime` ms when there is none).
 ///
-/// In overtime the move must come within the current period: three quarters of what is left
-/// of it is used. With main time left the usual time manager shares it out, counting each
+/// In overtime the move must come within the current period: [`overtime_share`] of what is
+/// left of it is used. With main time left the usual time manager shares it out, counting each
 /// overtime period to come like an increment; when main time is shorter than a period, the move
 /// is played as if in overtime, since a full period follows the main time anyway.
 pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits {
@@ -136,9 +146,9 @@ pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits 
     };
     let own = c.ms[side];
     let has_overtime = c.period_ms > 0 && c.periods[side] > 0;
-    let period_share = c.period_ms * 3 / 4;
+    let period_share = overtime_share(c.period_ms);
     if c.overtime[side] {
-        return fixed(own.max(0) as u64 * 3 / 4);
+        return fixed(overtime_share(own.max(0) as u64));
     }
     if own < 0 {
         return if has_overtime {
@@ -722,23 +732,28 @@ mod tests {
 
     #[test]
     fn overtime_moves_fit_in_the_period() {
-        // In overtime: three quarters of what is left of the period.
+        // In overtime: all but the second OpenTafl's AI keeps back, at most three quarters.
         let c = parse_clock("3000* 384 3 3 3").unwrap();
         assert_eq!(
             clock_limits(Some(&c), Side::Attackers, 5000).movetime,
-            Some(2250)
+            Some(2000)
         );
         // Main time shorter than a period: played as in overtime.
         assert_eq!(
             clock_limits(Some(&c), Side::Defenders, 5000).movetime,
-            Some(2250)
+            Some(2000)
         );
+        // The runner's st=S: a period of S + 1 s gives S; long periods three quarters; less
+        // than a second left, a twentieth.
+        for (left, think) in [(1_100, 100), (3_000, 2_000), (6_000, 4_500), (800, 40)] {
+            assert_eq!(overtime_share(left), think, "{left}");
+        }
         // Plenty of main time: the time manager, with the periods as an increment.
         let c = parse_clock("29469 30000 3 3 3").unwrap();
         let l = clock_limits(Some(&c), Side::Attackers, 5000);
         assert_eq!(
             (l.btime, l.binc, l.movetime),
-            (Some(29_469), Some(2250), None)
+            (Some(29_469), Some(2000), None)
         );
         // No overtime: main time alone.
         let c = parse_clock("60000 60000 0 0 0").unwrap();

@@ -11,7 +11,8 @@
 //!
 //! OTEP has no depth or node limits, no increments and no options: an OTEP engine needs `tc=`
 //! or `st=`; a clock is sent as main time only (the increment is added by the referee but not
-//! announced), and a fixed time per move as an overtime period of that length.
+//! announced), and a fixed time per move `st=S` as an overtime period of S plus the second
+//! OpenTafl's AI keeps in reserve.
 
 use super::config::{Config, EngineSpec, Limits, Opening};
 use super::engine::{EngineProcess, Failure, Log};
@@ -115,8 +116,17 @@ fn clock_line(
         ));
     }
     let st = limits[side].st_ms?;
-    Some(format!("clock {st}* {st}* {} 1 1", st.div_ceil(1000)))
+    let period = st + OVERTIME_RESERVE_MS;
+    Some(format!(
+        "clock {period}* {period}* {} 1 1",
+        period.div_ceil(1000)
+    ))
 }
+
+/// What OpenTafl's AI keeps back of an overtime period (it thinks about one second less than
+/// is left, and fails when less than a second is left): a fixed time per move `st=S` is sent
+/// as a period of S plus this, so that the engine thinks about S.
+const OVERTIME_RESERVE_MS: u64 = 1_000;
 
 /// Whether a line is a fatal error (`error -1 …`): the engine will not play on.
 fn is_fatal(line: &str) -> bool {
@@ -271,8 +281,9 @@ impl Player for OtepPlayer {
     }
 
     fn quit(mut self: Box<Self>, grace: Duration) {
+        // OTEP's word for it; the line protocol's `quit` would be a stray line.
         let _ = self.process.send("goodbye");
-        self.process.quit(grace);
+        self.process.close(grace);
     }
 }
 
@@ -286,7 +297,7 @@ pub fn preflight(
     check_settings(config, spec)?;
     let (mut e, ()) = preflight_start(config, spec, log, "hello", "say hello", hello)?;
     let _ = e.send("goodbye");
-    e.quit(Duration::from_millis(500));
+    e.close(Duration::from_millis(500));
     let mut warnings = Vec::new();
     if let Some(tc) = spec.limits.tc
         && (tc.inc_ms > 0 || tc.moves.is_some())
@@ -332,7 +343,7 @@ mod tests {
         let none = BySide::new(None, None);
         assert_eq!(
             clock_line(BySide::new(&st, &st), &none, Side::Defenders).as_deref(),
-            Some("clock 1500* 1500* 2 1 1")
+            Some("clock 2500* 2500* 3 1 1")
         );
         let depth = Limits {
             depth: Some(3),
