@@ -346,6 +346,50 @@ fn empty_arguments_and_the_whole_piece_alphabet() {
     assert!(otep.exits_within(Duration::from_secs(5)).success());
 }
 
+/// The score of a `status` line.
+fn status_score(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "score");
+    words.next()?;
+    words.next()?.parse().ok()
+}
+
+/// Scores on the OTEP side are OpenTafl's AI's: absolute, the attackers' advantage positive,
+/// a win 5050 or more. In a position from the real session's end the attackers win whoever is
+/// to move: the defenders to move report their loss as a positive score, the attackers their
+/// win, in `status` and in `analysis`.
+#[test]
+fn status_and_analysis_scores_are_absolute_as_opentafls_ai_gives_them() {
+    let _serial = serial();
+    let mut otep = Otep::start(&["--movetime", "200"]);
+    otep.send(TABLUT_RULES);
+    otep.next(Duration::from_secs(5));
+    // After the attackers' g3-g5: the defenders, to move, lose whatever they do.
+    let lost = "/1t1t5/T6T1/4tt3/2t6/t2t1Kttt/5tt2/4tt3/9/5T3/";
+    for side in ["defenders", "attackers"] {
+        otep.send(&format!("side {side}"));
+        otep.send(&format!("position {lost}"));
+        otep.send(&format!("play {side}"));
+        let seen = otep.until("move ", Duration::from_secs(10));
+        let last = seen
+            .iter()
+            .rev()
+            .find_map(|l| status_score(l))
+            .unwrap_or_else(|| panic!("{seen:#?}"));
+        assert!(last >= 5_050, "{side} to move: {seen:#?}");
+        otep.send("analyze 1 0.2");
+        let a = otep.until("analysis ", Duration::from_secs(10));
+        let eval: i32 = a
+            .last()
+            .unwrap()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(eval >= 5_050, "{side} to move: {a:#?}");
+    }
+}
+
 /// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
 /// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
 #[test]

@@ -15,7 +15,7 @@ use super::rules_string::parse_rules;
 use crate::board::{Board, Game};
 use crate::protocol::{Input, spawn_reader};
 use crate::rules::Rules;
-use crate::search::{Engine, Info, Limits, MATE, Report, Score, Settings, budget};
+use crate::search::{Engine, Info, Limits, Report, Score, Settings, budget};
 use crate::types::{Move, Side};
 use clap::Args;
 use std::collections::VecDeque;
@@ -497,6 +497,7 @@ impl Session {
         self.fresh_table = false;
         self.done.store(false, Ordering::SeqCst);
         let out = self.out.clone();
+        let to_move = self.game.board().side_to_move();
         let live = Arc::clone(&self.live);
         let done = Arc::clone(&self.done);
         // The lines of the iteration being reported, and of the one before (the last
@@ -512,7 +513,7 @@ impl Session {
             match report {
                 Report::Info(info) => {
                     if current && info.multipv == 1 {
-                        out.status(&status_text(&info));
+                        out.status(&status_text(&info, to_move));
                     }
                     if task == Task::Analyze {
                         let n = info.multipv as usize;
@@ -540,7 +541,7 @@ impl Session {
                                 } else {
                                     &previous
                                 };
-                                out.line(&analysis_text(best, mv));
+                                out.line(&analysis_text(best, mv, to_move));
                             }
                             (_, None) => out.warn("no legal move to give"),
                         }
@@ -682,12 +683,45 @@ impl Session {
     }
 }
 
-/// A search report as the text of a `status` line.
-fn status_text(i: &Info) -> String {
-    let score = match i.score {
-        Score::Cp(cp) => format!("{cp}"),
-        Score::Mate(n) => format!("mate {n}"),
+/// What OpenTafl's AI scores a win at, before the bonus for the depth left.
+pub const OPENTAFL_WIN: i32 = 5_050;
+
+/// OpenTafl's AI's bonus for each ply of search depth left when a win is reached.
+pub const OPENTAFL_WIN_PER_DEPTH: i32 = 500;
+
+/// A search score as OpenTafl's own AI reports one, so that both engines' numbers mean the
+/// same in OpenTafl's window: absolute, the attackers' advantage positive. Centi-soldiers
+/// stay centi-soldiers (kept below the win scores); a win `p` plies ahead found in an
+/// iteration of depth `d` is `±(5050 + 500 * max(0, d - p))`, a sooner win scoring higher.
+///
+/// ```
+/// use konakis::Side;
+/// use konakis::opentafl::otep::opentafl_score;
+/// use konakis::search::Score;
+/// assert_eq!(opentafl_score(Score::Cp(35), 4, Side::Defenders), -35);
+/// // The side to move wins with its first move, found at depth 3: 5050 + 2 * 500.
+/// assert_eq!(opentafl_score(Score::Mate(1), 3, Side::Attackers), 6_050);
+/// assert_eq!(opentafl_score(Score::Mate(1), 3, Side::Defenders), -6_050);
+/// ```
+pub fn opentafl_score(score: Score, depth: u32, to_move: Side) -> i32 {
+    let for_mover = match score {
+        Score::Cp(cp) => cp.clamp(-(OPENTAFL_WIN - 50), OPENTAFL_WIN - 50),
+        Score::Mate(n) => {
+            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+            let left = (depth as i32 - plies).max(0);
+            let win = OPENTAFL_WIN + OPENTAFL_WIN_PER_DEPTH * left;
+            if n > 0 { win } else { -win }
+        }
     };
+    match to_move {
+        Side::Attackers => for_mover,
+        Side::Defenders => -for_mover,
+    }
+}
+
+/// A search report as the text of a `status` line, its score as OpenTafl's AI gives one.
+fn status_text(i: &Info, to_move: Side) -> String {
+    let score = opentafl_score(i.score, i.depth, to_move);
     let pv: Vec<String> = i.pv.iter().map(|&m| simple_move(m)).collect();
     format!(
         "depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
@@ -700,26 +734,20 @@ fn status_text(i: &Info) -> String {
     )
 }
 
-/// A score as one number for `analysis`: centi-soldiers for the side to move; a win in n
-/// plies is `30000 - n`, a loss `-(30000 - n)`.
-fn analysis_eval(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
-        Score::Mate(n) => -(MATE + 2 * n),
-    }
-}
-
-/// `analysis <n> <move|move|…> <eval> …` from the lines of the last finished iteration; the
-/// best move alone when no iteration finished.
-fn analysis_text(lines: &[Info], best: Move) -> String {
+/// `analysis <n> <move|move|...> <eval> ...` from the lines of the last finished iteration,
+/// scores as [`opentafl_score`] gives them; the best move alone when no iteration finished.
+fn analysis_text(lines: &[Info], best: Move, to_move: Side) -> String {
     if lines.is_empty() {
         return format!("analysis 1 {} 0", simple_move(best));
     }
     let mut s = format!("analysis {}", lines.len());
     for info in lines {
         let pv: Vec<String> = info.pv.iter().map(|&m| simple_move(m)).collect();
-        s.push_str(&format!(" {} {}", pv.join("|"), analysis_eval(info.score)));
+        s.push_str(&format!(
+            " {} {}",
+            pv.join("|"),
+            opentafl_score(info.score, info.depth, to_move)
+        ));
     }
     s
 }
@@ -793,11 +821,22 @@ mod tests {
             info(Score::Cp(35), &["e3h3", "e4b4"]),
             info(Score::Mate(-1), &["d1d2"]),
         ];
+        // Absolute scores, attackers positive: the defenders to move lose with the attackers'
+        // first move, found at depth 3 (one ply left).
         assert_eq!(
-            analysis_text(&lines, mv("e3h3")),
-            "analysis 2 e3-h3|e4-b4 35 d1-d2 -29998"
+            analysis_text(&lines, mv("e3h3"), Side::Defenders),
+            "analysis 2 e3-h3|e4-b4 -35 d1-d2 5550"
         );
-        assert_eq!(analysis_text(&[], mv("e3h3")), "analysis 1 e3-h3 0");
-        assert_eq!(analysis_eval(Score::Mate(1)), MATE - 1);
+        assert_eq!(
+            analysis_text(&lines, mv("e3h3"), Side::Attackers),
+            "analysis 2 e3-h3|e4-b4 35 d1-d2 -5550"
+        );
+        assert_eq!(
+            analysis_text(&[], mv("e3h3"), Side::Attackers),
+            "analysis 1 e3-h3 0"
+        );
+        // A won position found deep: no bonus below zero; centi-soldiers stay below wins.
+        assert_eq!(opentafl_score(Score::Mate(3), 2, Side::Attackers), 5_050);
+        assert_eq!(opentafl_score(Score::Cp(9_999), 2, Side::Attackers), 5_000);
     }
 }
