@@ -529,6 +529,9 @@ impl Session {
                     out.status(&format!("game over: {status}"));
                 }
                 Report::BestMove { best, .. } => {
+                    // Marked done before the answer goes out, so that a host's next request,
+                    // sent as soon as it reads the answer, is not refused as "already thinking".
+                    done.store(true, Ordering::SeqCst);
                     if current {
                         match (task, best) {
                             (Task::Play, Some(mv)) => {
@@ -546,7 +549,6 @@ impl Session {
                             (_, None) => out.warn("no legal move to give"),
                         }
                     }
-                    done.store(true, Ordering::SeqCst);
                 }
                 _ => {}
             }
