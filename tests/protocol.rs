@@ -162,6 +162,14 @@ impl Konakis {
         assert_eq!(self.sync(), expected, "replies to {commands:?}");
     }
 
+    /// Sends the commands, then `isready`; the lines before `readyok`.
+    fn expect_lines(&mut self, commands: &[&str]) -> Vec<String> {
+        for c in commands {
+            self.send(c);
+        }
+        self.sync()
+    }
+
     /// Lines up to and including `bestmove`.
     fn search(&mut self, go: &str) -> Vec<String> {
         self.send(go);
@@ -671,6 +679,8 @@ fn game_over_positions_answer_none() {
             ],
             "{position}"
         );
+        // With searchmoves the same answer: the game is over, whatever the moves.
+        assert_eq!(k.search("go searchmoves e9e8"), lines, "{position}");
         // Also under infinite: the answer waits for stop.
         k.send("go infinite");
         assert_eq!(k.line(), format!("info string game over: {status}"));
@@ -693,6 +703,26 @@ fn game_over_positions_answer_none() {
             "info string game over: draw: the move limit was reached",
             "bestmove (none)"
         ]
+    );
+}
+
+#[test]
+fn errors_name_the_real_fault() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let replies = k.expect_lines(&[
+        "position startpos moves a4a4",
+        "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967296",
+        "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967295",
+    ]);
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert!(
+        replies[0].contains("'a4a4' is not a move: it starts and ends on the same square"),
+        "{replies:?}"
+    );
+    assert!(
+        replies[1].contains("ply count '4294967296' is not a whole number from 0 to 4294967295"),
+        "{replies:?}"
     );
 }
 
@@ -1783,4 +1813,103 @@ fn quit_and_end_of_input_end_the_process_while_nobody_reads_its_output() {
         };
         assert!(status.is_some_and(|s| s.success()), "{ending}: {status:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the README and protocol.md show.
+
+/// The lines of the first fenced block after `marker` in `text`.
+fn block_after<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
+    let from = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("'{marker}' not found"));
+    let rest = &text[from..];
+    let open = rest.find("```\n").expect("a block") + 4;
+    let len = rest[open..].find("```").expect("the block's end");
+    rest[open..open + len].lines().collect()
+}
+
+#[test]
+fn the_readme_first_session_shows_the_search_it_describes() {
+    let _serial = serial();
+    let readme = include_str!("../README.md");
+    let session = block_after(readme, "### A first session");
+    let mut k = Konakis::start();
+    for line in &session {
+        k.send(line);
+    }
+    // What the README says comes, in that order: uciok, readyok, the iterations, bestmove.
+    let lines = k.until(|l| l.starts_with("bestmove"));
+    let at = |p: &dyn Fn(&str) -> bool| lines.iter().position(|l| p(l)).unwrap_or(usize::MAX);
+    let uciok = at(&|l| l == "uciok");
+    let readyok = at(&|l| l == "readyok");
+    let depth8 = at(&|l| l.starts_with("info depth 8 "));
+    assert!(
+        uciok < readyok && readyok < depth8 && depth8 < lines.len(),
+        "{lines:?}"
+    );
+    // The README's sample of that output is in the engine's own format.
+    for line in block_after(readme, "The replies come in this order") {
+        if line.starts_with("info") {
+            check_info(line.trim_end_matches(" ..."));
+        } else if line != "..." {
+            assert!(line.starts_with("bestmove "), "{line}");
+        }
+    }
+    k.send("d");
+    assert!(k.sync().iter().any(|l| l.starts_with("Position: ")));
+}
+
+#[test]
+fn the_docs_name_the_rules_section_and_every_rule_option() {
+    let readme = include_str!("../README.md");
+    assert!(
+        !readme.contains("RULES.md"),
+        "the repository has no RULES.md"
+    );
+    let help = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(["match", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    assert!(!help.contains("RULES.md"), "{help}");
+    let rules_paragraph = &readme[readme.find("`--rules Name=Value …` takes").unwrap()..];
+    let rules_paragraph = &rules_paragraph[..rules_paragraph.find("\n\n").unwrap()];
+    let help_rules = &help[help.find("Rule options").expect("--rules help")..];
+    for o in Rules::OPTIONS {
+        assert!(
+            rules_paragraph.contains(&format!("`{}`", o.name)),
+            "README lacks {}",
+            o.name
+        );
+        assert!(help_rules.contains(o.name), "match --help lacks {}", o.name);
+    }
+    assert!(rules_paragraph.contains(&format!(
+        "all {} of them",
+        match Rules::OPTIONS.len() {
+            11 => "eleven",
+            n => panic!("{n} rule options: update the README's count"),
+        }
+    )));
+}
+
+#[test]
+fn protocol_md_shows_what_d_and_bench_print() {
+    let _serial = serial();
+    let doc = include_str!("../protocol.md");
+    let d = block_after(doc, "### `d`");
+    let (commands, reply): (Vec<&str>, Vec<&str>) = d.iter().partition(|l| l.starts_with("> "));
+    let mut k = Konakis::start();
+    for c in &commands {
+        k.send(&c[2..]);
+    }
+    assert_eq!(k.sync(), reply, "protocol.md's d example");
+    let bench = block_after(doc, "### `bench [depth]`");
+    let first = bench[1];
+    let want = format!(
+        "info string bench position 1/{} nodes ",
+        konakis::tools::bench::POSITIONS.len()
+    );
+    assert!(first.starts_with(&want), "{first}");
+    // (The node count in the example changes with every search change; it is not checked.)
 }
