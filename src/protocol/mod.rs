@@ -36,7 +36,7 @@ const OUTPUT_QUEUE_BYTES: usize = 1 << 20;
 
 /// At the end, how long the output may make no progress before the process leaves without the
 /// rest (the peer is not reading).
-const OUTPUT_STALL: Duration = Duration::from_secs(1);
+const OUTPUT_STALL: Duration = Duration::from_millis(500);
 
 /// Reads protocol commands on stdin and answers on stdout until `quit` or the end of input.
 pub fn run_stdio() -> ExitCode {
