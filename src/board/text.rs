@@ -59,8 +59,9 @@ impl Board {
             None => 0,
             Some(p) => p.parse::<u32>().or_else(|_| {
                 err(format!(
-                    "ply count '{}' is not a whole number from 0 up",
-                    quote(p)
+                    "ply count '{}' is not a whole number from 0 to {}",
+                    quote(p),
+                    u32::MAX
                 ))
             })?,
         };

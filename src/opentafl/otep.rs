@@ -15,7 +15,7 @@ use super::rules_string::parse_rules;
 use crate::board::{Board, Game};
 use crate::protocol::{Input, spawn_reader};
 use crate::rules::Rules;
-use crate::search::{Engine, Info, Limits, Report, Score, Settings, budget};
+use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings, budget};
 use crate::types::{Move, Side};
 use clap::Args;
 use std::collections::VecDeque;
@@ -34,11 +34,12 @@ pub struct OtepArgs {
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_HASH_MIB as u64))]
     pub hash_mib: u64,
     /// Never think longer than this many milliseconds per move, whatever the clock allows.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -64,22 +65,40 @@ const CLOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// Runs `konakis otep` on stdin and stdout.
 pub fn run(args: OtepArgs) -> ExitCode {
-    serve(std::io::stdin(), std::io::stdout(), args);
-    ExitCode::SUCCESS
+    match serve(std::io::stdin(), std::io::stdout(), args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
-/// Runs the protocol on any input and output until `goodbye` or the end of the input.
-pub fn serve<R, W>(input: R, output: W, args: OtepArgs)
+/// Runs the protocol on any input and output until `goodbye` or the end of the input. Fails
+/// before saying `hello` if the engine cannot be set up (the table's memory cannot be had).
+pub fn serve<R, W>(input: R, output: W, args: OtepArgs) -> Result<(), EngineError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    // The table is allocated before `hello`, so that it does not delay the first move.
+    let engine = Engine::try_new(engine_settings(&args))?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
-    // The table is allocated before `hello`, so that it does not delay the first move.
-    let session = Session::new(out.clone(), lines, args);
+    let session = Session::new(out.clone(), lines, args, engine);
     out.line("hello");
     session.run();
+    Ok(())
+}
+
+/// The engine settings of `konakis otep` with these arguments.
+fn engine_settings(args: &OtepArgs) -> Settings {
+    Settings {
+        hash_mib: args.hash_mib as usize,
+        threads: args.threads as usize,
+        move_overhead_ms: MOVE_OVERHEAD_MS,
+        ..Settings::default()
+    }
 }
 
 /// The output: each line written with one `write_all` and flushed, under a lock.
@@ -235,13 +254,7 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepArgs) -> Session {
-        let settings = Settings {
-            hash_mib: args.hash_mib as usize,
-            threads: args.threads as usize,
-            move_overhead_ms: MOVE_OVERHEAD_MS,
-            ..Settings::default()
-        };
+    fn new(out: Out, lines: Receiver<Input>, args: OtepArgs, engine: Engine) -> Session {
         let rules = Rules {
             move_limit: 0,
             ..Rules::opentafl()
@@ -250,7 +263,7 @@ impl Session {
             out,
             lines,
             backlog: VecDeque::new(),
-            engine: Engine::new(settings),
+            engine,
             args,
             rules: RulesState::Missing,
             game: Game::start(rules),
@@ -527,6 +540,11 @@ impl Session {
                 }
                 Report::GameOver(status) if current => {
                     out.status(&format!("game over: {status}"));
+                }
+                Report::Threads { wanted, running } if current => {
+                    out.status(&format!(
+                        "searching with {running} of {wanted} threads (no more could be started)"
+                    ));
                 }
                 Report::BestMove { best, .. } => {
                     // Marked done before the answer goes out, so that a host's next request,

@@ -11,8 +11,8 @@ use std::fmt;
 
 /// Deepest `go depth`.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
-/// Deepest `go perft`.
-pub const MAX_PERFT_DEPTH: u32 = 20;
+/// Deepest `go perft`: the same cap as `konakis perft`.
+pub const MAX_PERFT_DEPTH: u32 = crate::perft::MAX_DEPTH;
 /// Deepest `bench` depth.
 pub const MAX_BENCH_DEPTH: u32 = 30;
 /// Largest `go mate`.

@@ -199,9 +199,10 @@ impl Args for MatchArgs {
                  at a bound. Two engines only",
             ))
             .arg(group("rules", "NAME=VALUE").help(
-                "Rule options of RULES.md (KingCapture, FirstMove, KingArmed, ThroneHostile, \
-                 KingReentersThrone, ThronePassable, ThroneGuardCapture, RepetitionDraw, \
-                 MoveLimit, Encirclement) for the referee, also sent to every engine",
+                "Rule options, as the README's section 'The rules' describes them (Ruleset, \
+                 KingCapture, FirstMove, KingArmed, ThroneHostile, KingReentersThrone, \
+                 ThronePassable, ThroneGuardCapture, RepetitionDraw, MoveLimit, \
+                 Encirclement), for the referee, also sent to every engine",
             ))
             .arg(
                 Arg::new("records")
