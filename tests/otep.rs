@@ -194,12 +194,7 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
     let mut board = parse_rules(&rules_strings()[1]).unwrap().start;
     let mut plays = 0;
     for line in script.lines() {
-        if let Some(rest) = line.strip_prefix("opponent-move ") {
-            let (_, record) = rest.split_once(' ').unwrap();
-            board = parse_position_record(record, Side::Attackers).unwrap();
-        } else if let Some(record) = line.strip_prefix("move ") {
-            board = parse_position_record(record, Side::Defenders).unwrap();
-        }
+        follow_host(line, &mut board);
         otep.send(line);
         if line == "play attackers" {
             let seen = otep.until("move ", Duration::from_secs(10));
@@ -222,6 +217,17 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
     assert!(otep.exits_within(Duration::from_secs(5)).success());
     let rest = otep.quiet(Duration::from_millis(100));
     assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+}
+
+/// Follows the host's position through its `opponent-move` and `move` lines (each carries the
+/// position record after the move).
+fn follow_host(line: &str, board: &mut Board) {
+    if let Some(rest) = line.strip_prefix("opponent-move ") {
+        let (_, record) = rest.split_once(' ').unwrap();
+        *board = parse_position_record(record, Side::Attackers).unwrap();
+    } else if let Some(record) = line.strip_prefix("move ") {
+        *board = parse_position_record(record, Side::Defenders).unwrap();
+    }
 }
 
 /// The lines of `real-host-session-0.4.8.txt`: (seconds, from the host, text). The file has
@@ -257,12 +263,7 @@ fn the_real_host_session_gets_a_legal_move_at_every_play() {
     let mut seen_all = Vec::new();
     for (_, from_host, line) in session.iter().filter(|(_, h, _)| *h) {
         assert!(from_host);
-        if let Some(rest) = line.strip_prefix("opponent-move ") {
-            let (_, record) = rest.split_once(' ').unwrap();
-            board = parse_position_record(record, Side::Attackers).unwrap();
-        } else if let Some(record) = line.strip_prefix("move ") {
-            board = parse_position_record(record, Side::Defenders).unwrap();
-        }
+        follow_host(line, &mut board);
         otep.send(line);
         if let Some(side) = line.strip_prefix("play ") {
             assert_eq!(side, "attackers");
