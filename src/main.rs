@@ -36,7 +36,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // OpenTafl splits an engine's `arguments=` line on single spaces, so a double space (or a
+    // trailing one) hands `konakis otep` empty arguments; they mean nothing there.
+    if args.get(1).is_some_and(|a| a == "otep") {
+        let mut i = 0;
+        args.retain(|a| {
+            i += 1;
+            i <= 2 || !a.is_empty()
+        });
+    }
+    let cli = Cli::parse_from(args);
     match cli.command {
         None => konakis::protocol::run_stdio(),
         Some(Command::Bench(args)) => tools::bench::run(args),

@@ -6,6 +6,11 @@ use crate::board::{Board, MoveList};
 use crate::rules::Rules;
 use crate::types::Move;
 
+/// The deepest perft the tools and the protocol accept. The count at this depth from the start
+/// position is far beyond what can be computed; the cap keeps a mistyped depth from recursing
+/// until the stack overflows.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Leaves of the legal-move tree `depth` plies below `board`. The last ply is counted without
 /// being generated or played.
 pub fn perft(board: &Board, rules: &Rules, depth: u32) -> u64 {

@@ -21,7 +21,8 @@ pub enum KingCapture {
 /// The family of rules a game is played under.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Ruleset {
-    /// Linnaeus' Tablut as RULES.md reads it, shaped by the other rule options.
+    /// Linnaeus' Tablut as the README's section "The rules" reads it, shaped by the other rule
+    /// options.
     Linnaeus,
     /// The Tablut Challenge's "Ashton" rules, as its server plays them: camps, a throne that
     /// blocks everyone, defenders first, draw on the first repeated position. It fixes the

@@ -321,7 +321,12 @@ impl Move {
         let to: Square = b
             .parse()
             .map_err(|_| format!("'{text}' is not a move: '{b}' is not a square"))?;
-        if from == to || (from.file() != to.file() && from.rank() != to.rank()) {
+        if from == to {
+            return Err(format!(
+                "'{text}' is not a move: it starts and ends on the same square"
+            ));
+        }
+        if from.file() != to.file() && from.rank() != to.rank() {
             return Err(format!(
                 "'{text}' is not a move: pieces move along one rank or file"
             ));

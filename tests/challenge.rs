@@ -82,7 +82,7 @@ impl Fake {
             .set_read_timeout(Some(Duration::from_secs(30)))
             .unwrap();
         let mut s = stream;
-        let name = read_frame(&mut s).expect("a name message");
+        let name = ascii(read_frame(&mut s).expect("a name message"));
         (s, name)
     }
 
@@ -125,9 +125,15 @@ fn send_position(stream: &mut TcpStream, game: &Game) {
     send_state(stream, game, Turn::to_move(game.board().side_to_move()));
 }
 
+/// A message from the player, checked to be ASCII (as everything written to a peer must be).
+fn ascii(text: String) -> String {
+    assert!(text.is_ascii(), "non-ASCII message to the server: {text:?}");
+    text
+}
+
 /// Reads the player's move, checks it is legal and plays it.
 fn take_move(stream: &mut TcpStream, game: &mut Game) -> Move {
-    let text = read_frame(stream).expect("a move message");
+    let text = ascii(read_frame(stream).expect("a move message"));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         v["turn"],

@@ -127,7 +127,13 @@ fn replay(r: &Record) -> Game {
     for m in &r.moves {
         let body = m.strip_prefix('K').unwrap_or(m);
         let (mv, caps) = match body.split_once('x') {
-            Some((mv, caps)) => (mv, caps.split('/').collect::<Vec<_>>()),
+            // A captured king is typed, as OpenTafl writes him: `xKf4`.
+            Some((mv, caps)) => (
+                mv,
+                caps.split('/')
+                    .map(|c| c.strip_prefix('K').unwrap_or(c))
+                    .collect::<Vec<_>>(),
+            ),
             None => (body, vec![]),
         };
         let mv = Move::parse(mv).unwrap();
@@ -279,6 +285,63 @@ fn openings_tool_is_reproducible_and_writes_loadable_lines() {
     assert!(fen.status.success());
     for l in text(&fen.stdout).lines().filter(|l| !l.starts_with('#')) {
         konakis::Board::from_fen(l).unwrap();
+    }
+}
+
+/// OpenTafl opens one game per `.otg` file: `--records DIR/` and `--records NAME{game}.otg`
+/// write one file per game, each with one game that `konakis replay` replays, and a clock with
+/// fractions of a second is left out of the `time-control` tag (OpenTafl reads whole seconds)
+/// but kept exactly in `konakis-time-control`.
+#[test]
+fn per_game_records_hold_one_game_each() {
+    let dir = scratch("per-game");
+    let cmd = format!("cmd={KONAKIS}");
+    for (target, files) in [
+        (format!("{}/", p(&dir.join("games"))), dir.join("games")),
+        (p(&dir.join("g-{game}.otg")), dir.clone()),
+    ] {
+        let json = dir.join("r.json");
+        let args = [
+            "match",
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--each",
+            "tc=0.5+0.01",
+            "--games",
+            "2",
+            "--rules",
+            "MoveLimit=16",
+            "--records",
+            &target,
+            "--json",
+            &p(&json),
+        ];
+        let v = run_match(&args, &json);
+        assert_eq!(v["games_played"], 2);
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&files)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|f| f.extension().is_some_and(|e| e == "otg"))
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 2, "{target}: {names:?}");
+        for (i, f) in names.iter().enumerate() {
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(name.ends_with(&format!("{:04}.otg", i + 1)), "{name}");
+            let record = std::fs::read_to_string(f).unwrap();
+            let records = parse_records(&record);
+            assert_eq!(records.len(), 1, "{name}:\n{record}");
+            assert!(!record.contains("[time-control:"), "{record}");
+            assert_eq!(records[0].tag("konakis-time-control"), "0.5 0/0 0.01i");
+            let out = run(&["replay", &p(f)]);
+            assert!(out.status.success(), "{}", text(&out.stdout));
+            assert!(!text(&out.stdout).contains("game 1 of"));
+            std::fs::remove_file(f).unwrap();
+        }
     }
 }
 
@@ -452,6 +515,17 @@ fn maxmoves_adjudicates_a_draw_when_the_rules_have_no_move_limit() {
 /// Plays `games` games of the fake engine with `fault` (and `extra` settings) against a
 /// well-behaved fake engine; returns the JSON.
 fn fault_match(name: &str, fault: &[&str], extra: &[&str], games: &str) -> Value {
+    fault_match_timed(name, fault, extra, games, "3")
+}
+
+/// [`fault_match`] with this move timeout in seconds.
+fn fault_match_timed(
+    name: &str,
+    fault: &[&str],
+    extra: &[&str],
+    games: &str,
+    move_timeout: &str,
+) -> Value {
     let dir = scratch(name);
     let (otg, json) = (dir.join("g.otg"), dir.join("r.json"));
     let cmd = format!("cmd={}", fake());
@@ -467,7 +541,7 @@ fn fault_match(name: &str, fault: &[&str], extra: &[&str], games: &str) -> Value
         "--games",
         games,
         "--move-timeout",
-        "3",
+        move_timeout,
         "--startup-timeout",
         "3",
         "--records",
@@ -549,8 +623,9 @@ fn engine_that_never_answers_loses_on_time() {
 
 #[test]
 fn engine_without_clock_that_hangs_is_cut_off_by_the_move_timeout() {
-    let v = fault_match("hang-depth", &["--fault", "hang"], &["depth=1"], "2");
-    assert_bad_lost_all(&v, "time", "time_forfeits", "move timeout of 3 s");
+    // One second is as good a timeout as three for a move that never comes.
+    let v = fault_match_timed("hang-depth", &["--fault", "hang"], &["depth=1"], "2", "1");
+    assert_bad_lost_all(&v, "time", "time_forfeits", "move timeout of 1 s");
 }
 
 #[test]

@@ -42,6 +42,12 @@ fn rules_strings() -> Vec<String> {
         .collect()
 }
 
+/// A line from `konakis otep`, checked to be ASCII.
+fn ascii(line: String) -> String {
+    assert!(line.is_ascii(), "non-ASCII line to the host: {line:?}");
+    line
+}
+
 /// A running `konakis otep`.
 struct Otep {
     child: Child,
@@ -89,9 +95,11 @@ impl Otep {
         stdin.flush().unwrap();
     }
 
+    /// The next line; every line written to the host must be ASCII (OTEP is US-ASCII, and
+    /// OpenTafl decodes with the platform charset).
     fn next(&mut self, timeout: Duration) -> String {
         match self.lines.recv_timeout(timeout) {
-            Ok(l) => l,
+            Ok(l) => ascii(l),
             Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("konakis otep closed its output"),
         }
@@ -104,7 +112,7 @@ impl Otep {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match self.lines.recv_timeout(left) {
-                Ok(l) => l,
+                Ok(l) => ascii(l),
                 Err(_) => panic!("no '{prefix}' line within {timeout:?}; got {seen:#?}"),
             };
             let done = line.starts_with(prefix);
@@ -123,7 +131,7 @@ impl Otep {
             .lines
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
-            seen.push(l);
+            seen.push(ascii(l));
         }
         seen
     }
@@ -186,12 +194,7 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
     let mut board = parse_rules(&rules_strings()[1]).unwrap().start;
     let mut plays = 0;
     for line in script.lines() {
-        if let Some(rest) = line.strip_prefix("opponent-move ") {
-            let (_, record) = rest.split_once(' ').unwrap();
-            board = parse_position_record(record, Side::Attackers).unwrap();
-        } else if let Some(record) = line.strip_prefix("move ") {
-            board = parse_position_record(record, Side::Defenders).unwrap();
-        }
+        follow_host(line, &mut board);
         otep.send(line);
         if line == "play attackers" {
             let seen = otep.until("move ", Duration::from_secs(10));
@@ -214,6 +217,178 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
     assert!(otep.exits_within(Duration::from_secs(5)).success());
     let rest = otep.quiet(Duration::from_millis(100));
     assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+}
+
+/// Follows the host's position through its `opponent-move` and `move` lines (each carries the
+/// position record after the move).
+fn follow_host(line: &str, board: &mut Board) {
+    if let Some(rest) = line.strip_prefix("opponent-move ") {
+        let (_, record) = rest.split_once(' ').unwrap();
+        *board = parse_position_record(record, Side::Attackers).unwrap();
+    } else if let Some(record) = line.strip_prefix("move ") {
+        *board = parse_position_record(record, Side::Defenders).unwrap();
+    }
+}
+
+/// The lines of `real-host-session-0.4.8.txt`: (seconds, from the host, text). The file has
+/// `   5.015 > opponent-move …` for the host and `<` for Konakis.
+fn real_session() -> Vec<(f64, bool, String)> {
+    data("real-host-session-0.4.8.txt")
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let (time, rest) = l.split_once(' ')?;
+            let (dir, text) = rest.split_once(' ').unwrap_or((rest, ""));
+            Some((time.parse().ok()?, dir == ">", text.to_string()))
+        })
+        .collect()
+}
+
+/// The real OpenTafl 0.4.8 host's side of a whole game (its trailing-space clocks, its overtime
+/// marks, `finish 2` twice, `goodbye`), replayed into `konakis otep`: a legal move at every
+/// `play` in the position the host's records describe, no line refused, and a clean exit.
+#[test]
+fn the_real_host_session_gets_a_legal_move_at_every_play() {
+    let _serial = serial();
+    let session = real_session();
+    let (_, _, first) = &session[0];
+    let rules_text = first
+        .strip_prefix("rules ")
+        .expect("the session starts with rules");
+    let parsed = parse_rules(rules_text).unwrap();
+    let rules = parsed.rules;
+    let mut board = parsed.start;
+    let mut otep = Otep::start(&["--max-time", "100"]);
+    let mut plays = 0;
+    let mut seen_all = Vec::new();
+    for (_, from_host, line) in session.iter().filter(|(_, h, _)| *h) {
+        assert!(from_host);
+        follow_host(line, &mut board);
+        otep.send(line);
+        if let Some(side) = line.strip_prefix("play ") {
+            assert_eq!(side, "attackers");
+            let seen = otep.until("move ", Duration::from_secs(10));
+            legal_answer(seen.last().unwrap(), &board, &rules);
+            seen_all.extend(seen);
+            plays += 1;
+        }
+    }
+    assert_eq!(plays, 17);
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+    seen_all.extend(otep.quiet(Duration::from_millis(100)));
+    // The host confirms the moves recorded then, not this run's, so Konakis takes the board
+    // from the records; but no line is refused.
+    assert!(
+        seen_all.iter().all(|l| !l.starts_with("error")),
+        "{seen_all:#?}"
+    );
+}
+
+/// The record OpenTafl 0.4.8 saved of that game, whose last move types the captured king
+/// (`d5-f5xKf4`), replays to the attackers' win its result tag states, in the library and in
+/// `konakis replay`; a typed capture that names the wrong piece is refused.
+#[test]
+fn opentafls_saved_king_capture_replays_to_its_result() {
+    let text = data("opentafl-saved-king-capture.otg");
+    let records = parse_otg(&text).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = replay(&records[0]).unwrap();
+    assert_eq!(
+        r.status,
+        Status::Win(Side::Attackers, WinReason::KingCaptured)
+    );
+    assert_eq!(result_tag(&records[0]), Some(Some(Side::Attackers)));
+    assert_eq!(r.moves.last().map(String::as_str), Some("d5-f5xKf4"));
+    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .arg("replay")
+        .arg(format!("{DATA}/opentafl-saved-king-capture.otg"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("result tag: attackers won (agrees)"),
+        "{stdout}"
+    );
+    for (typed, want) in [
+        (
+            "xTf4",
+            "does not name the piece on f4: the king stands there",
+        ),
+        ("xCf4", "a piece Tablut does not have"),
+    ] {
+        let bad = text.replace("xKf4", typed);
+        let e = replay(&parse_otg(&bad).unwrap()[0]).unwrap_err();
+        assert!(e.contains(want), "{typed}: {e}");
+    }
+}
+
+/// OpenTafl splits `arguments=` on single spaces: the empty arguments a double space gives are
+/// ignored (`konakis otep ""` says hello), and a rules string as OpenTafl's variant editor
+/// writes it, with all twelve piece letters and the `mj`/`gj` keys, is OpenTafl's Tablut.
+#[test]
+fn empty_arguments_and_the_whole_piece_alphabet() {
+    let _serial = serial();
+    let mut otep = Otep::start(&["", "--movetime", "", "50", ""]);
+    let editor = rules_strings()[1]
+        .replace("tcnkTCNK", "tcnkmgTCNKMG")
+        .replace("nj:n", "nj:n mj:n gj:n");
+    otep.send(&format!("rules {editor}"));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("status rules accepted: "), "{line}");
+    otep.send("play attackers");
+    let seen = otep.until("move ", Duration::from_secs(5));
+    legal_answer(
+        seen.last().unwrap(),
+        &parse_rules(&editor).unwrap().start,
+        &tablut(),
+    );
+    otep.send("goodbye");
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+}
+
+/// The score of a `status` line.
+fn status_score(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "score");
+    words.next()?;
+    words.next()?.parse().ok()
+}
+
+/// Scores on the OTEP side are OpenTafl's AI's: absolute, the attackers' advantage positive,
+/// a win 5050 or more. In a position from the real session's end the attackers win whoever is
+/// to move: the defenders to move report their loss as a positive score, the attackers their
+/// win, in `status` and in `analysis`.
+#[test]
+fn status_and_analysis_scores_are_absolute_as_opentafls_ai_gives_them() {
+    let _serial = serial();
+    let mut otep = Otep::start(&["--movetime", "200"]);
+    otep.send(TABLUT_RULES);
+    otep.next(Duration::from_secs(5));
+    // After the attackers' g3-g5: the defenders, to move, lose whatever they do.
+    let lost = "/1t1t5/T6T1/4tt3/2t6/t2t1Kttt/5tt2/4tt3/9/5T3/";
+    for side in ["defenders", "attackers"] {
+        otep.send(&format!("side {side}"));
+        otep.send(&format!("position {lost}"));
+        otep.send(&format!("play {side}"));
+        let seen = otep.until("move ", Duration::from_secs(10));
+        let last = seen
+            .iter()
+            .rev()
+            .find_map(|l| status_score(l))
+            .unwrap_or_else(|| panic!("{seen:#?}"));
+        assert!(last >= 5_050, "{side} to move: {seen:#?}");
+        otep.send("analyze 1 0.2");
+        let a = otep.until("analysis ", Duration::from_secs(10));
+        let eval: i32 = a
+            .last()
+            .unwrap()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(eval >= 5_050, "{side} to move: {a:#?}");
+    }
 }
 
 /// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
@@ -448,6 +623,9 @@ fn bad_input_is_answered_and_changes_nothing() {
         "move not-a-record",
         "side up",
         "analyze many 3",
+        "play séitheoir",
+        "side →",
+        "position /3ttt3/…/",
         "rules",
     ] {
         otep.send(bad);
@@ -652,11 +830,16 @@ fn the_runner_plays_otep_engines() {
     let konakis = env!("CARGO_BIN_EXE_konakis");
     let tablut = "--rules Encirclement=true --rules ThroneHostile=true \
                   --rules KingReentersThrone=false --rules MoveLimit=120";
-    for (limits, rules) in [("tc=2+0.05", tablut), ("st=0.1", "--rules MoveLimit=80")] {
+    // Short clocks: the margin (500 ms) is what keeps a loaded machine from a time forfeit,
+    // and the same paths run whether a game takes 4 s or 8.
+    for (limits, rules) in [("tc=1+0.02", tablut), ("st=0.05", "--rules MoveLimit=80")] {
         let otg = dir.join("games.otg");
         let json = dir.join("result.json");
+        let log = dir.join("match.log");
         let _ = std::fs::remove_file(&otg);
         let mut args: Vec<String> = [
+            "--log".to_string(),
+            log.display().to_string(),
             "--engine".to_string(),
             "name=line".into(),
             format!("cmd={konakis}"),
@@ -693,6 +876,31 @@ fn the_runner_plays_otep_engines() {
             }
             assert_eq!(e["as_attackers"]["games"], 1, "{v}");
             assert_eq!(e["as_defenders"]["games"], 1, "{v}");
+        }
+        // What the runner said to the OTEP engine: OTEP's goodbye and no line-protocol quit;
+        // st= as a period with OpenTafl's one-second reserve on top, which the engine keeps.
+        let log = std::fs::read_to_string(&log).unwrap();
+        assert!(log.contains(" otep < goodbye"), "{log}");
+        assert!(!log.contains(" otep < quit"), "{log}");
+        if limits == "st=0.1" {
+            assert!(log.contains(" otep < clock 1100* 1100* 2 1 1"), "{log}");
+        }
+        let mut thinks = Vec::new();
+        let mut asked = None;
+        for l in log.lines() {
+            let t: f64 = l.trim_start().split(' ').next().unwrap().parse().unwrap();
+            if l.contains(" otep < play ") {
+                asked = Some(t);
+            } else if l.contains(" otep > move ")
+                && let Some(a) = asked.take()
+            {
+                thinks.push(t - a);
+            }
+        }
+        assert!(!thinks.is_empty());
+        if limits == "st=0.1" {
+            let longest = thinks.iter().cloned().fold(0.0, f64::max);
+            assert!(longest < 0.3, "st=0.1 think times {thinks:?}");
         }
         let (line, otep) = (&v["engines"][0], &v["engines"][1]);
         assert_eq!(line["wins"], otep["losses"], "{v}");

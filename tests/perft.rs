@@ -75,3 +75,49 @@ fn bulk_counting_agrees_with_plain_perft_under_every_preset() {
         }
     }
 }
+
+/// Runs `konakis perft <depth>`, killing it after 10 s; its exit code (`None` if killed) and
+/// its error output.
+fn perft_command(depth: &str) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(["perft", depth])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("konakis starts");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s.code();
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, err)
+}
+
+#[test]
+fn the_perft_command_refuses_depths_beyond_its_cap_with_the_cap_in_the_message() {
+    // 10000 once overflowed the stack (exit 134); 99 ran for ever.
+    for depth in ["21", "99", "10000", "4000000000"] {
+        let (code, err) = perft_command(depth);
+        assert_eq!(code, Some(2), "perft {depth}: {err}");
+        assert!(err.contains("0..=20"), "perft {depth}: {err}");
+    }
+    let (code, err) = perft_command("2");
+    assert_eq!(code, Some(0), "{err}");
+}

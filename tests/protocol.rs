@@ -29,6 +29,7 @@ struct Konakis {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Konakis {
@@ -37,8 +38,29 @@ impl Konakis {
     }
 
     fn with_args(args: &[&str]) -> Konakis {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_konakis"));
+        command.args(args);
+        Konakis::with_command(command)
+    }
+
+    /// Konakis under `prlimit` with this address-space limit in bytes, or `None` (and a note)
+    /// where `prlimit` cannot be run.
+    fn with_address_space(bytes: u64, args: &[&str]) -> Option<Konakis> {
+        if !has_prlimit() {
+            eprintln!("prlimit not found: resource-limit test skipped");
+            return None;
+        }
+        let mut command = Command::new("prlimit");
+        command
+            .arg(format!("--as={bytes}"))
+            .arg("--")
+            .arg(env!("CARGO_BIN_EXE_konakis"))
+            .args(args);
+        Some(Konakis::with_command(command))
+    }
+
+    fn with_command(mut command: Command) -> Konakis {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -68,7 +90,7 @@ impl Konakis {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let mut err = child.stderr.take().unwrap();
         let sink = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf) {
                 if n == 0 {
@@ -83,6 +105,7 @@ impl Konakis {
             stdin,
             lines,
             stderr,
+            stderr_reader: Some(stderr_reader),
         }
     }
 
@@ -96,9 +119,13 @@ impl Konakis {
         self.send_bytes(format!("{line}\n").as_bytes());
     }
 
+    /// The next line within `timeout`; every line Konakis writes to its peer must be ASCII.
     fn next_within(&self, timeout: Duration) -> Option<String> {
         match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
+            Ok(l) => {
+                assert!(l.is_ascii(), "non-ASCII output: {l:?}");
+                Some(l)
+            }
             Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
         }
     }
@@ -139,6 +166,14 @@ impl Konakis {
         assert_eq!(self.sync(), expected, "replies to {commands:?}");
     }
 
+    /// Sends the commands, then `isready`; the lines before `readyok`.
+    fn expect_lines(&mut self, commands: &[&str]) -> Vec<String> {
+        for c in commands {
+            self.send(c);
+        }
+        self.sync()
+    }
+
     /// Lines up to and including `bestmove`.
     fn search(&mut self, go: &str) -> Vec<String> {
         self.send(go);
@@ -161,6 +196,14 @@ impl Konakis {
         }
     }
 
+    /// All the error output, once the process has ended.
+    fn final_stderr(&mut self) -> String {
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
+        self.stderr_text()
+    }
+
     fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
     }
@@ -171,6 +214,14 @@ impl Drop for Konakis {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Whether `prlimit` (util-linux) can be run here.
+fn has_prlimit() -> bool {
+    Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// The `d` reply for a board, under the given rules and status text.
@@ -500,18 +551,18 @@ fn bad_positions_name_the_token_and_keep_the_previous_position() {
             "info string error: position: bad position string '3bbb3/4b4 b': the placement has 2 \
              rank(s) separated by '/', expected 9",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
-             b3w3b/4w4/…': unknown side to move 'x' (expected b for attackers or w for defenders)",
+             b3w3b/4w4/...': unknown side to move 'x' (expected b for attackers or w for defenders)",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/\
-             b3w3b/4w4/…': missing side to move after the placement (expected b or w)",
+             b3w3b/4w4/...': missing side to move after the placement (expected b or w)",
             "info string error: position: bad position string '3bbb3/4b4/4w4/b3w3b/bbwwbwwbb/\
-             b3w3b/4w4/…': a soldier ('b') stands on the throne e5",
+             b3w3b/4w4/...': a soldier ('b') stands on the throne e5",
             "info string error: position: missing position string after fen (position \
-             startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+             startpos|fen <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: unexpected 'd1d2' after startpos (expected 'moves')",
             "info string error: position: expected startpos or fen, found 'middlegame' \
-             (position startpos|fen <placement> <side> [<plies>] [moves <move>…])",
+             (position startpos|fen <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: missing startpos or fen (position startpos|fen \
-             <placement> <side> [<plies>] [moves <move>…])",
+             <placement> <side> [<plies>] [moves <move>...])",
             "info string error: position: move 1: e1e2 comes after the end of the game \
              (defenders win: the king reached the edge); the previous position stays",
         ],
@@ -632,6 +683,8 @@ fn game_over_positions_answer_none() {
             ],
             "{position}"
         );
+        // With searchmoves the same answer: the game is over, whatever the moves.
+        assert_eq!(k.search("go searchmoves e9e8"), lines, "{position}");
         // Also under infinite: the answer waits for stop.
         k.send("go infinite");
         assert_eq!(k.line(), format!("info string game over: {status}"));
@@ -654,6 +707,26 @@ fn game_over_positions_answer_none() {
             "info string game over: draw: the move limit was reached",
             "bestmove (none)"
         ]
+    );
+}
+
+#[test]
+fn errors_name_the_real_fault() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let replies = k.expect_lines(&[
+        "position startpos moves a4a4",
+        "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967296",
+        "position fen 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967295",
+    ]);
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert!(
+        replies[0].contains("'a4a4' is not a move: it starts and ends on the same square"),
+        "{replies:?}"
+    );
+    assert!(
+        replies[1].contains("ply count '4294967296' is not a whole number from 0 to 4294967295"),
+        "{replies:?}"
     );
 }
 
@@ -1049,12 +1122,12 @@ fn junk_lines_get_one_error_each() {
     assert_eq!(
         k.sync(),
         [
-            "info string error: unknown command '\u{fffd}\u{fffd}\\u{0}junk'",
+            "info string error: unknown command '\\u{fffd}\\u{fffd}\\u{0}junk'",
             "info string error: unknown command 'UCI'",
-            "info string error: position: move 1 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' is \
+            "info string error: position: move 1 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is \
              not a move (expected e.g. d1d3 or d1-d3)",
             "info string error: unknown command \
-             'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq…'",
+             'qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq...'",
             "info string error: position: move 2: d2d1 is not legal: the piece on d2 belongs to \
              the attackers, and the defenders are to move; the previous position stays",
         ]
@@ -1477,4 +1550,370 @@ fn settings_survive_a_session_of_ordinary_use() {
         game.play(best).unwrap();
         moves.push(best.to_string());
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources, long input, clocks and the end of the session.
+
+#[test]
+fn a_thread_that_cannot_be_created_leaves_a_working_engine() {
+    let _serial = serial();
+    // 512 MiB of address space (an idle engine uses about 160) holds far fewer than 512
+    // thread stacks of 2 MiB, with searching helpers' memory besides.
+    let limit = 512 << 20;
+    let Some(mut k) = Konakis::with_address_space(limit, &[]) else {
+        return;
+    };
+    k.expect(&["setoption name Threads value 512"], &[]);
+    // Helpers that keep searching keep their stacks and memory: the limit is reached.
+    k.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let lines = k.search("stop");
+    assert!(
+        lines[0].starts_with("info string searching with ")
+            && lines[0].ends_with(" of 512 threads (no more could be started)"),
+        "{lines:?}"
+    );
+    check_search(&lines[1..]);
+    // Nothing is stuck: options change and the next search answers.
+    k.expect(&["setoption name Threads value 1"], &[]);
+    check_search(&k.search("go depth 3"));
+    assert!(!k.stderr_text().contains("panicked"), "{}", k.stderr_text());
+    // The same for the bench tool: it searches with what it has and exits cleanly.
+    if let Some(mut b) =
+        Konakis::with_address_space(limit, &["bench", "--depth", "3", "--threads", "512"])
+    {
+        let status = b.close_and_wait(Duration::from_secs(120));
+        let err = b.final_stderr();
+        assert!(status.success(), "{err}");
+        assert!(
+            err.contains(" of 512 threads (no more could be started)"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn a_hash_the_system_refuses_is_one_error_line_everywhere() {
+    let _serial = serial();
+    let limit = 3u64 << 30;
+    // The line protocol: the old table stays.
+    let Some(mut k) = Konakis::with_address_space(limit, &[]) else {
+        return;
+    };
+    k.expect(
+        &["setoption name Hash value 16384"],
+        &["info string error: setoption: cannot allocate 16384 MiB for the hash table"],
+    );
+    check_search(&k.search("go depth 3"));
+    // The tools: one error line and a failure exit, no panic.
+    for args in [
+        &["bench", "--hash", "16384", "--depth", "1"][..],
+        &["otep", "--hash", "16384"][..],
+    ] {
+        let mut t = Konakis::with_address_space(limit, args).unwrap();
+        let status = t.close_and_wait(Duration::from_secs(20));
+        let err = t.final_stderr();
+        assert_eq!(status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: {}cannot allocate 16384 MiB for the hash table",
+                if args[0] == "bench" { "bench: " } else { "" }
+            ),
+            "{args:?}"
+        );
+    }
+    // One range: what the protocol refuses as out of range, the tools refuse too.
+    for args in [
+        &["otep", "--hash", "16385"][..],
+        &["bench", "--hash", "16385"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("1..=16384"), "{args:?}: {err}");
+    }
+    k.expect(
+        &["setoption name Hash value 16385"],
+        &["info string error: setoption: invalid value '16385' for Hash (allowed: an integer from 1 to 16384)"],
+    );
+}
+
+#[test]
+fn a_clock_without_the_movers_time_answers_at_once() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    // `w` is the defenders' clock, and the attackers move first.
+    for (position, go, field) in [
+        (
+            "position startpos",
+            "go wtime 1000",
+            "btime (the attackers'",
+        ),
+        (
+            "position startpos",
+            "go winc 100 binc 100",
+            "btime (the attackers'",
+        ),
+        (
+            "position startpos",
+            "go movestogo 5",
+            "btime (the attackers'",
+        ),
+        (
+            "position startpos moves d1d3",
+            "go btime 1000",
+            "wtime (the defenders'",
+        ),
+    ] {
+        k.send(position);
+        let t = Instant::now();
+        k.send(go);
+        let first = k.next_within(Duration::from_secs(5)).expect("a reply");
+        assert!(
+            first.starts_with(&format!("info string go: clock fields without {field}")),
+            "{go}: {first}"
+        );
+        let mut lines = vec![];
+        while let Some(l) = k.next_within(Duration::from_secs(5)) {
+            let end = l.starts_with("bestmove");
+            lines.push(l);
+            if end {
+                break;
+            }
+        }
+        check_search(&lines);
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "{go}: {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+/// A legal game of `plies` moves from the start position under `rules` (no move limit), that
+/// captures nothing and keeps every position below `max_occurrences`.
+fn long_quiet_game(rules: &Rules, plies: usize, max_occurrences: u32) -> Vec<Move> {
+    let mut rng = StdRng::seed_from_u64(13);
+    let mut board = Board::start(rules);
+    let mut seen = std::collections::HashMap::new();
+    seen.insert(board.hash(), 1u32);
+    let mut moves = Vec::with_capacity(plies);
+    while moves.len() < plies {
+        let legal = board.legal_moves(rules);
+        let pieces = board.occupied().count();
+        let offset = rng.random_range(0..legal.len());
+        let next = (0..legal.len()).find_map(|i| {
+            let mv = legal[(offset + i) % legal.len()];
+            let mut child = board;
+            child.play(rules, mv);
+            let fresh = seen.get(&child.hash()).copied().unwrap_or(0) < max_occurrences;
+            (fresh && child.occupied().count() == pieces && child.status(rules) == Status::Ongoing)
+                .then_some((mv, child))
+        });
+        let (mv, child) = next.expect("a quiet move that keeps the game going");
+        *seen.entry(child.hash()).or_insert(0) += 1;
+        moves.push(mv);
+        board = child;
+    }
+    moves
+}
+
+#[test]
+fn a_long_move_list_is_replayed_in_linear_time_and_isready_answers() {
+    let _serial = serial();
+    let mut rules = Rules::default();
+    rules.set_pair("MoveLimit=0").unwrap();
+    rules.set_pair("RepetitionDraw=10").unwrap();
+    // 200,000 moves: a line of 1 MB, just within the line limit.
+    let moves = long_quiet_game(&rules, 200_000, 9);
+    let text: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let line = format!("position startpos moves {}", text.join(" "));
+    assert!(line.len() <= 1 << 20);
+    let mut k = Konakis::start();
+    k.expect(
+        &[
+            "setoption name MoveLimit value 0",
+            "setoption name RepetitionDraw value 10",
+        ],
+        &[],
+    );
+    let t = Instant::now();
+    k.send(&line);
+    k.send("isready");
+    let reply = k.next_within(Duration::from_secs(10));
+    let took = t.elapsed();
+    assert_eq!(reply.as_deref(), Some("readyok"));
+    // Quadratic replay took 16 s here; linear takes a few tens of milliseconds.
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    k.send("d");
+    let d = k.sync();
+    assert!(d.contains(&"Plies: 200000".to_string()), "{d:?}");
+    eprintln!("200,000 moves replayed and isready answered in {took:?}");
+}
+
+#[test]
+fn end_of_input_stops_whatever_runs_and_the_process_ends() {
+    let _serial = serial();
+    for (command, last) in [
+        ("go depth 127", "bestmove"),
+        ("go perft 12", "info string perft stopped"),
+        ("bench 30", "info string bench stopped"),
+    ] {
+        let mut k = Konakis::start();
+        k.send(command);
+        std::thread::sleep(Duration::from_millis(200));
+        let status = k.close_and_wait(Duration::from_secs(5));
+        assert!(status.success(), "{command}");
+        let mut rest = Vec::new();
+        while let Some(l) = k.next_within(Duration::from_millis(100)) {
+            rest.push(l);
+        }
+        assert!(
+            rest.last().is_some_and(|l| l.starts_with(last)),
+            "{command}: {rest:?}"
+        );
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_end_the_process_while_nobody_reads_its_output() {
+    let _serial = serial();
+    for ending in ["quit", "end of input"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Kept open and never read: the pipe fills and stays full.
+        let _unread = child.stdout.take().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let mut text = "go infinite\n".to_string();
+        text.push_str(&"uci\n".repeat(3000));
+        if ending == "quit" {
+            text.push_str("quit\n");
+        }
+        input.write_all(text.as_bytes()).unwrap();
+        input.flush().unwrap();
+        // After `quit` the input stays open; otherwise it ends here.
+        let _open = (ending == "quit").then_some(input);
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert!(status.is_some_and(|s| s.success()), "{ending}: {status:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the README and protocol.md show.
+
+/// The lines of the first fenced block after `marker` in `text`.
+fn block_after<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
+    let from = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("'{marker}' not found"));
+    let rest = &text[from..];
+    let open = rest.find("```\n").expect("a block") + 4;
+    let len = rest[open..].find("```").expect("the block's end");
+    rest[open..open + len].lines().collect()
+}
+
+#[test]
+fn the_readme_first_session_shows_the_search_it_describes() {
+    let _serial = serial();
+    let readme = include_str!("../README.md");
+    let session = block_after(readme, "### A first session");
+    let mut k = Konakis::start();
+    for line in &session {
+        k.send(line);
+    }
+    // What the README says comes, in that order: uciok, readyok, the iterations, bestmove.
+    let lines = k.until(|l| l.starts_with("bestmove"));
+    let at = |p: &dyn Fn(&str) -> bool| lines.iter().position(|l| p(l)).unwrap_or(usize::MAX);
+    let uciok = at(&|l| l == "uciok");
+    let readyok = at(&|l| l == "readyok");
+    let depth8 = at(&|l| l.starts_with("info depth 8 "));
+    assert!(
+        uciok < readyok && readyok < depth8 && depth8 < lines.len(),
+        "{lines:?}"
+    );
+    // The README's sample of that output is in the engine's own format.
+    for line in block_after(readme, "The replies come in this order") {
+        if line.starts_with("info") {
+            check_info(line.trim_end_matches(" ..."));
+        } else if line != "..." {
+            assert!(line.starts_with("bestmove "), "{line}");
+        }
+    }
+    k.send("d");
+    assert!(k.sync().iter().any(|l| l.starts_with("Position: ")));
+}
+
+#[test]
+fn the_docs_name_the_rules_section_and_every_rule_option() {
+    let readme = include_str!("../README.md");
+    assert!(
+        !readme.contains("RULES.md"),
+        "the repository has no RULES.md"
+    );
+    let help = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        .args(["match", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    assert!(!help.contains("RULES.md"), "{help}");
+    let rules_paragraph = &readme[readme.find("`--rules Name=Value …` takes").unwrap()..];
+    let rules_paragraph = &rules_paragraph[..rules_paragraph.find("\n\n").unwrap()];
+    let help_rules = &help[help.find("Rule options").expect("--rules help")..];
+    for o in Rules::OPTIONS {
+        assert!(
+            rules_paragraph.contains(&format!("`{}`", o.name)),
+            "README lacks {}",
+            o.name
+        );
+        assert!(help_rules.contains(o.name), "match --help lacks {}", o.name);
+    }
+    assert!(rules_paragraph.contains(&format!(
+        "all {} of them",
+        match Rules::OPTIONS.len() {
+            11 => "eleven",
+            n => panic!("{n} rule options: update the README's count"),
+        }
+    )));
+}
+
+#[test]
+fn protocol_md_shows_what_d_and_bench_print() {
+    let _serial = serial();
+    let doc = include_str!("../protocol.md");
+    let d = block_after(doc, "### `d`");
+    let (commands, reply): (Vec<&str>, Vec<&str>) = d.iter().partition(|l| l.starts_with("> "));
+    let mut k = Konakis::start();
+    for c in &commands {
+        k.send(&c[2..]);
+    }
+    assert_eq!(k.sync(), reply, "protocol.md's d example");
+    let bench = block_after(doc, "### `bench [depth]`");
+    let first = bench[1];
+    let want = format!(
+        "info string bench position 1/{} nodes ",
+        konakis::tools::bench::POSITIONS.len()
+    );
+    assert!(first.starts_with(&want), "{first}");
+    // (The node count in the example changes with every search change; it is not checked.)
 }

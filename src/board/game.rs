@@ -4,6 +4,7 @@
 use super::{Board, ParseError};
 use crate::rules::{Rules, Ruleset};
 use crate::types::{Move, Side};
+use ahash::AHashMap;
 use std::fmt;
 
 /// Why a side won.
@@ -136,6 +137,9 @@ pub struct Game {
     moves: Vec<Move>,
     /// Key of the start position and of the position after each move.
     keys: Vec<u64>,
+    /// How often each key occurs in `keys`, so that judging repetition after a move does not
+    /// scan the whole game (a long `position … moves` list would replay in quadratic time).
+    counts: AHashMap<u64, u32>,
     status: Status,
 }
 
@@ -148,6 +152,7 @@ impl Game {
             board,
             moves: Vec::new(),
             keys: vec![board.hash()],
+            counts: AHashMap::from_iter([(board.hash(), 1)]),
             status: Status::Ongoing,
         };
         g.status = g.compute_status();
@@ -235,6 +240,17 @@ impl Game {
     /// good, so it can never recur. From a set-up position it can.)
     pub fn occurrences(&self) -> usize {
         let key = self.board.hash();
+        let all = self.counts.get(&key).copied().unwrap_or(0) as usize;
+        match self.rules.ruleset {
+            Ruleset::Linnaeus => all,
+            Ruleset::Ashton => all - usize::from(self.keys[0] == key),
+        }
+    }
+
+    /// [`Game::occurrences`] by scanning every key: the slow reference it is tested against.
+    #[cfg(test)]
+    fn occurrences_slow(&self) -> usize {
+        let key = self.board.hash();
         self.repetition_keys().iter().filter(|&&k| k == key).count()
     }
 
@@ -280,6 +296,7 @@ impl Game {
         self.board.play(&self.rules, mv);
         self.moves.push(mv);
         self.keys.push(self.board.hash());
+        *self.counts.entry(self.board.hash()).or_insert(0) += 1;
         self.status = self.compute_status();
         Ok(self.status)
     }
@@ -300,6 +317,40 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counted_occurrences_agree_with_a_scan_of_the_game() {
+        for ruleset in ["Linnaeus", "Ashton"] {
+            let mut rules = Rules::default();
+            rules.set("Ruleset", ruleset).unwrap();
+            if ruleset == "Linnaeus" {
+                rules.set("RepetitionDraw", "10").unwrap();
+            }
+            rules.move_limit = 0;
+            let mut game = Game::start(rules);
+            // Two soldiers shuffle back and forth, so positions recur.
+            let moves: Vec<&str> = if ruleset == "Linnaeus" {
+                ["a4a3", "e3f3", "a3a4", "f3e3"].repeat(8)
+            } else {
+                // Defenders first, and no way back into a camp.
+                let mut m = vec!["e3f3", "a4a3"];
+                m.extend(["f3e3", "a3b3", "e3f3", "b3a3"]);
+                m
+            };
+            for (i, mv) in moves.iter().enumerate() {
+                if game.status().is_over() {
+                    break;
+                }
+                game.play_text(mv).unwrap();
+                assert_eq!(
+                    game.occurrences(),
+                    game.occurrences_slow(),
+                    "{ruleset}, ply {i}"
+                );
+            }
+            assert!(game.occurrences() > 1, "{ruleset}: positions recurred");
+        }
+    }
 
     #[test]
     fn the_ply_count_saturates_instead_of_overflowing() {

@@ -515,7 +515,9 @@ impl Board {
         if dests.has(mv.to()) {
             return Ok(());
         }
-        let why = if self.piece_at(mv.to()).is_some() {
+        let why = if mv.from() == mv.to() {
+            "it starts and ends on the same square".to_string()
+        } else if self.piece_at(mv.to()).is_some() {
             format!("{} is occupied", mv.to())
         } else if mv.to() == Square::THRONE {
             "that piece may not stop on the throne".to_string()

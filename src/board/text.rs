@@ -31,9 +31,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
 fn quote(text: &str) -> String {
     let mut s: String = text.chars().take(40).collect();
     if text.chars().count() > 40 {
-        s.push('…');
+        s.push_str("...");
     }
-    s.escape_debug().to_string()
+    s.escape_default().to_string()
 }
 
 impl Board {
@@ -59,8 +59,9 @@ impl Board {
             None => 0,
             Some(p) => p.parse::<u32>().or_else(|_| {
                 err(format!(
-                    "ply count '{}' is not a whole number from 0 up",
-                    quote(p)
+                    "ply count '{}' is not a whole number from 0 to {}",
+                    quote(p),
+                    u32::MAX
                 ))
             })?,
         };
@@ -97,7 +98,7 @@ impl Board {
                         return err(format!(
                             "rank {rank_name}, character {}: '{}' is not b, w, K or a digit 1-9",
                             col + 1,
-                            c.escape_debug()
+                            c.escape_default()
                         ));
                     }
                 };

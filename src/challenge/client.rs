@@ -285,6 +285,11 @@ fn session(
 ) -> Ending {
     let ours = config.side;
     let colour = colour_name(ours).to_lowercase();
+    // The table first: a size the system refuses ends the session before it connects.
+    let mut engine = match Engine::try_new(config.settings) {
+        Ok(e) => e,
+        Err(e) => return Ending::Closed(format!("cannot set up the engine: {e}")),
+    };
     let mut stream = match connect(&config.host, config.port, config.connect_timeout) {
         Ok(s) => s,
         Err(e) => return Ending::ConnectFailed(e),
@@ -306,7 +311,6 @@ fn session(
         config.name,
         config.think.as_millis()
     );
-    let mut engine = Engine::new(config.settings);
     let mut game: Option<Game> = None;
     let mut sent: Option<Move> = None;
     // Moves of Konakis the server refused in the current position.

@@ -35,9 +35,9 @@ fn wire_err<T>(message: impl Into<String>) -> Result<T, WireError> {
 pub fn excerpt(text: &str) -> String {
     let mut s: String = text.chars().take(60).collect();
     if text.chars().count() > 60 {
-        s.push('…');
+        s.push_str("...");
     }
-    s.escape_debug().to_string()
+    s.escape_default().to_string()
 }
 
 /// The `turn` field of a state: whose move it is, or how the game ended.

@@ -233,6 +233,11 @@ mod tests {
                 board
             })
         );
+        // OpenTafl types a captured king: the move is still read.
+        assert!(matches!(
+            parse(&format!("opponent-move d1-d2xKf4 {record}")),
+            Ok(HostCommand::OpponentMove { mv: Some(_), .. })
+        ));
         // An unreadable move leaves the record to decide.
         assert!(matches!(
             parse(&format!("opponent-move ?? {record}")),

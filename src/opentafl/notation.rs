@@ -35,9 +35,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
 pub(crate) fn quote(text: &str) -> String {
     let mut s: String = text.chars().take(60).collect();
     if text.chars().count() > 60 {
-        s.push('…');
+        s.push_str("...");
     }
-    s.escape_debug().to_string()
+    s.escape_default().to_string()
 }
 
 /// The OpenTafl letter of a piece.
@@ -101,14 +101,14 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
     let text = record.trim();
     if !text.starts_with('/') || !text.ends_with('/') || text.len() < 2 {
         return err(format!(
-            "'{}' is not a position record (expected /rank1/…/rank9/, e.g. /3ttt3/4t4/…/)",
+            "'{}' is not a position record (expected /rank1/.../rank9/, e.g. /3ttt3/4t4/.../)",
             quote(text)
         ));
     }
     let ranks: Vec<&str> = text[1..text.len() - 1].split('/').collect();
     if ranks.len() != 9 {
         return err(format!(
-            "the position record has {} rank(s), expected 9 (Konakis plays 9×9 Tablut only)",
+            "the position record has {} rank(s), expected 9 (Konakis plays 9x9 Tablut only)",
             ranks.len()
         ));
     }
@@ -143,7 +143,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
                 't' => 'b',
                 'T' => 'w',
                 'K' => 'K',
-                'k' | 'n' | 'c' | 'N' | 'C' => {
+                'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {
                     return err(format!(
                         "rank {rank}, character {}: '{c}' is a piece Tablut does not have \
                          (Konakis knows t, T and K)",
@@ -154,7 +154,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
                     return err(format!(
                         "rank {rank}, character {}: '{}' is not t, T, K or a digit",
                         col + 1,
-                        c.escape_debug()
+                        c.escape_default()
                     ));
                 }
             };
@@ -202,6 +202,28 @@ impl Mark {
     }
 }
 
+/// OpenTafl's twelve taflman letters, attackers' then defenders': `t` taflman, `c` commander,
+/// `n` knight, `k` king, `m` mercenary, `g` guard. Tablut has `t`, `T` and `K` only.
+pub const TAFLMAN_LETTERS: &str = "tcnkmgTCNKMG";
+
+/// One captured piece as a move lists it: `xf8`, or typed, `xKf4`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Capture {
+    /// The letter written before the square (one of [`TAFLMAN_LETTERS`]), if any.
+    pub piece: Option<char>,
+    /// The square.
+    pub square: Square,
+}
+
+impl fmt::Display for Capture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(c) = self.piece {
+            write!(f, "{c}")?;
+        }
+        write!(f, "{}", self.square)
+    }
+}
+
 /// A move as written in OpenTafl's notation, simple or full.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct OtMove {
@@ -210,7 +232,7 @@ pub struct OtMove {
     /// Written with a `K` prefix (a king's move).
     pub king: bool,
     /// The captures it lists, in the order written.
-    pub captures: Vec<Square>,
+    pub captures: Vec<Capture>,
     /// The trailing mark, if any.
     pub mark: Option<Mark>,
 }
@@ -219,7 +241,7 @@ pub struct OtMove {
 fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationError> {
     let bad = || {
         err(format!(
-            "'{}' is not a move: expected a square (a1 … i9) at '{}'",
+            "'{}' is not a move: expected a square (a1 ... i9) at '{}'",
             quote(whole),
             quote(text)
         ))
@@ -230,7 +252,7 @@ fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationErr
     }
     if b.len() > 2 && b[2].is_ascii_digit() {
         return err(format!(
-            "'{}' is not a move on a 9×9 board: rank '{}' is out of range",
+            "'{}' is not a move on a 9x9 board: rank '{}' is out of range",
             quote(whole),
             quote(&text[1..3])
         ));
@@ -242,7 +264,8 @@ fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationErr
 }
 
 /// Parses a move in OpenTafl's simple (`e3-e1`) or full notation (`Ke5-e7`, `e3-e1xe2/d1`,
-/// with a trailing `+`, `-`, `++`, `--` or `---`). Checks the notation and that the move goes
+/// captured pieces optionally typed as OpenTafl saves a captured king, `d5-f5xKf4`, with a
+/// trailing `+`, `-`, `++`, `--` or `---`). Checks the notation and that the move goes
 /// along a rank or file, not that it is legal.
 ///
 /// ```
@@ -282,8 +305,22 @@ pub fn parse_move(text: &str) -> Result<OtMove, NotationError> {
     let mut captures = Vec::new();
     if let Some(mut r) = rest.strip_prefix('x') {
         loop {
-            let (sq, n) = square_prefix(r, whole)?;
-            captures.push(sq);
+            // A taflman letter before the square; a lower-case one only when a file letter
+            // follows, since `c` and `g` are files too (`xcc5` is a commander on c5).
+            let b = r.as_bytes();
+            let piece = match b.first() {
+                Some(&c)
+                    if TAFLMAN_LETTERS.contains(c as char)
+                        && (c.is_ascii_uppercase()
+                            || b.get(1).is_some_and(|d| d.is_ascii_lowercase())) =>
+                {
+                    r = &r[1..];
+                    Some(c as char)
+                }
+                _ => None,
+            };
+            let (square, n) = square_prefix(r, whole)?;
+            captures.push(Capture { piece, square });
             r = &r[n..];
             match r.strip_prefix('/') {
                 Some(more) => r = more,
@@ -348,18 +385,33 @@ pub fn play(board: &mut Board, rules: &Rules, mv: Move) -> Played {
     }
 }
 
-/// A move in OpenTafl's full notation, given what it did: `Ke5-f5`, `h7-f7xf8`, `e3-e1xe2/d1`.
-/// A captured king is listed with the captures.
+impl Played {
+    /// What the move captured, as OpenTafl lists it: the soldiers by square, then a captured
+    /// king with his letter (`xKf4`).
+    pub fn captures(&self) -> Vec<Capture> {
+        let soldiers = self.captured.into_iter().map(|square| Capture {
+            piece: None,
+            square,
+        });
+        let king = self.king_captured.map(|square| Capture {
+            piece: Some('K'),
+            square,
+        });
+        soldiers.chain(king).collect()
+    }
+}
+
+/// A move in OpenTafl's full notation, given what it did: `Ke5-f5`, `h7-f7xf8`, `e3-e1xe2/d1`,
+/// and a captured king typed as OpenTafl writes him: `d5-f5xKf4`.
 pub fn full_move(mv: Move, played: &Played) -> String {
     let mut s = String::with_capacity(16);
     if played.king {
         s.push('K');
     }
     s.push_str(&simple_move(mv));
-    let taken = played.captured.into_iter().chain(played.king_captured);
-    for (i, sq) in taken.enumerate() {
+    for (i, c) in played.captures().iter().enumerate() {
         s.push(if i == 0 { 'x' } else { '/' });
-        s.push_str(&sq.to_string());
+        s.push_str(&c.to_string());
     }
     s
 }
@@ -450,6 +502,21 @@ mod tests {
         let m = parse_move("e3-e1xe2/d1").unwrap();
         let caps: Vec<String> = m.captures.iter().map(|s| s.to_string()).collect();
         assert_eq!(caps, ["e2", "d1"]);
+        // Typed captures, as OpenTafl saves a captured king; `c` and `g` are files as well
+        // as letters.
+        let m = parse_move("d5-f5xKf4").unwrap();
+        assert_eq!(
+            m.captures,
+            [Capture {
+                piece: Some('K'),
+                square: "f4".parse().unwrap()
+            }]
+        );
+        let m = parse_move("i6-g6xKf6/g7/cc5/Tg5/Mh6").unwrap();
+        let caps: Vec<String> = m.captures.iter().map(|s| s.to_string()).collect();
+        assert_eq!(caps, ["Kf6", "g7", "cc5", "Tg5", "Mh6"]);
+        assert_eq!(m.captures[2].piece, Some('c'));
+        assert_eq!(m.captures[1].piece, None);
         for (text, mark) in [
             ("a4-a3+", Mark::KingThreatened),
             ("a4-a3-", Mark::KingCanEscape),
@@ -478,6 +545,9 @@ mod tests {
             "e3-e1++++",
             "e3-e1 junk",
             "Xe3-e1",
+            "e3-e1xXe2",
+            "e3-e1xK",
+            "e3-e1xKK2",
         ] {
             assert!(parse_move(text).is_err(), "{text:?} was accepted");
         }
@@ -490,7 +560,8 @@ mod tests {
             (START_FEN, "d1d2", "d1-d2"),
             ("9/9/9/9/4K4/9/2b6/9/9 w", "e5c5", "Ke5-c5"),
             ("9/9/9/9/4K4/2w6/9/wb1bw4/9 w", "c4c2", "c4-c2xb2/d2"),
-            ("9/4b4/4K4/b8/9/9/9/9/9 b", "a6e6", "a6-e6xe7"),
+            ("9/4b4/4K4/b8/9/9/9/9/9 b", "a6e6", "a6-e6xKe7"),
+            ("3b5/9/1bK6/9/9/9/9/9/9 b", "d9d7", "d9-d7xKc7"),
         ];
         for (fen, text, want) in cases {
             let mut b = Board::from_fen(fen).unwrap();

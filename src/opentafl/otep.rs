@@ -15,7 +15,7 @@ use super::rules_string::parse_rules;
 use crate::board::{Board, Game};
 use crate::protocol::{Input, spawn_reader};
 use crate::rules::Rules;
-use crate::search::{Engine, Info, Limits, MATE, Report, Score, Settings, budget};
+use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings, budget};
 use crate::types::{Move, Side};
 use clap::Args;
 use std::collections::VecDeque;
@@ -34,11 +34,12 @@ pub struct OtepArgs {
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_HASH_MIB as u64))]
     pub hash_mib: u64,
     /// Never think longer than this many milliseconds per move, whatever the clock allows.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -64,22 +65,40 @@ const CLOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// Runs `konakis otep` on stdin and stdout.
 pub fn run(args: OtepArgs) -> ExitCode {
-    serve(std::io::stdin(), std::io::stdout(), args);
-    ExitCode::SUCCESS
+    match serve(std::io::stdin(), std::io::stdout(), args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
-/// Runs the protocol on any input and output until `goodbye` or the end of the input.
-pub fn serve<R, W>(input: R, output: W, args: OtepArgs)
+/// Runs the protocol on any input and output until `goodbye` or the end of the input. Fails
+/// before saying `hello` if the engine cannot be set up (the table's memory cannot be had).
+pub fn serve<R, W>(input: R, output: W, args: OtepArgs) -> Result<(), EngineError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    // The table is allocated before `hello`, so that it does not delay the first move.
+    let engine = Engine::try_new(engine_settings(&args))?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
-    // The table is allocated before `hello`, so that it does not delay the first move.
-    let session = Session::new(out.clone(), lines, args);
+    let session = Session::new(out.clone(), lines, args, engine);
     out.line("hello");
     session.run();
+    Ok(())
+}
+
+/// The engine settings of `konakis otep` with these arguments.
+fn engine_settings(args: &OtepArgs) -> Settings {
+    Settings {
+        hash_mib: args.hash_mib as usize,
+        threads: args.threads as usize,
+        move_overhead_ms: MOVE_OVERHEAD_MS,
+        ..Settings::default()
+    }
 }
 
 /// The output: each line written with one `write_all` and flushed, under a lock.
@@ -120,10 +139,20 @@ impl Out {
     }
 }
 
+/// How much of `left` ms of an overtime period a move may take: what OpenTafl's AI takes (all
+/// but one second) but never more than three quarters, and at least a twentieth when less than
+/// a second is left. A 3 s period gives 2 s, `konakis match`'s `st=S` (a period of S + 1 s)
+/// gives S.
+pub fn overtime_share(left: u64) -> u64 {
+    (left * 3 / 4)
+        .min(left.saturating_sub(1_000))
+        .max(left / 20)
+}
+
 /// The search limits for `side` under `clock` (or `movetime` ms when there is none).
 ///
-/// In overtime the move must come within the current period: three quarters of what is left
-/// of it is used. With main time left the usual time manager shares it out, counting each
+/// In overtime the move must come within the current period: [`overtime_share`] of what is
+/// left of it is used. With main time left the usual time manager shares it out, counting each
 /// overtime period to come like an increment; when main time is shorter than a period, the move
 /// is played as if in overtime, since a full period follows the main time anyway.
 pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits {
@@ -136,9 +165,9 @@ pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits 
     };
     let own = c.ms[side];
     let has_overtime = c.period_ms > 0 && c.periods[side] > 0;
-    let period_share = c.period_ms * 3 / 4;
+    let period_share = overtime_share(c.period_ms);
     if c.overtime[side] {
-        return fixed(own.max(0) as u64 * 3 / 4);
+        return fixed(overtime_share(own.max(0) as u64));
     }
     if own < 0 {
         return if has_overtime {
@@ -225,13 +254,7 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepArgs) -> Session {
-        let settings = Settings {
-            hash_mib: args.hash_mib as usize,
-            threads: args.threads as usize,
-            move_overhead_ms: MOVE_OVERHEAD_MS,
-            ..Settings::default()
-        };
+    fn new(out: Out, lines: Receiver<Input>, args: OtepArgs, engine: Engine) -> Session {
         let rules = Rules {
             move_limit: 0,
             ..Rules::opentafl()
@@ -240,7 +263,7 @@ impl Session {
             out,
             lines,
             backlog: VecDeque::new(),
-            engine: Engine::new(settings),
+            engine,
             args,
             rules: RulesState::Missing,
             game: Game::start(rules),
@@ -487,6 +510,7 @@ impl Session {
         self.fresh_table = false;
         self.done.store(false, Ordering::SeqCst);
         let out = self.out.clone();
+        let to_move = self.game.board().side_to_move();
         let live = Arc::clone(&self.live);
         let done = Arc::clone(&self.done);
         // The lines of the iteration being reported, and of the one before (the last
@@ -502,7 +526,7 @@ impl Session {
             match report {
                 Report::Info(info) => {
                     if current && info.multipv == 1 {
-                        out.status(&status_text(&info));
+                        out.status(&status_text(&info, to_move));
                     }
                     if task == Task::Analyze {
                         let n = info.multipv as usize;
@@ -517,7 +541,15 @@ impl Session {
                 Report::GameOver(status) if current => {
                     out.status(&format!("game over: {status}"));
                 }
+                Report::Threads { wanted, running } if current => {
+                    out.status(&format!(
+                        "searching with {running} of {wanted} threads (no more could be started)"
+                    ));
+                }
                 Report::BestMove { best, .. } => {
+                    // Marked done before the answer goes out, so that a host's next request,
+                    // sent as soon as it reads the answer, is not refused as "already thinking".
+                    done.store(true, Ordering::SeqCst);
                     if current {
                         match (task, best) {
                             (Task::Play, Some(mv)) => {
@@ -530,12 +562,11 @@ impl Session {
                                 } else {
                                     &previous
                                 };
-                                out.line(&analysis_text(best, mv));
+                                out.line(&analysis_text(best, mv, to_move));
                             }
                             (_, None) => out.warn("no legal move to give"),
                         }
                     }
-                    done.store(true, Ordering::SeqCst);
                 }
                 _ => {}
             }
@@ -672,12 +703,45 @@ impl Session {
     }
 }
 
-/// A search report as the text of a `status` line.
-fn status_text(i: &Info) -> String {
-    let score = match i.score {
-        Score::Cp(cp) => format!("{cp}"),
-        Score::Mate(n) => format!("mate {n}"),
+/// What OpenTafl's AI scores a win at, before the bonus for the depth left.
+pub const OPENTAFL_WIN: i32 = 5_050;
+
+/// OpenTafl's AI's bonus for each ply of search depth left when a win is reached.
+pub const OPENTAFL_WIN_PER_DEPTH: i32 = 500;
+
+/// A search score as OpenTafl's own AI reports one, so that both engines' numbers mean the
+/// same in OpenTafl's window: absolute, the attackers' advantage positive. Centi-soldiers
+/// stay centi-soldiers (kept below the win scores); a win `p` plies ahead found in an
+/// iteration of depth `d` is `±(5050 + 500 * max(0, d - p))`, a sooner win scoring higher.
+///
+/// ```
+/// use konakis::Side;
+/// use konakis::opentafl::otep::opentafl_score;
+/// use konakis::search::Score;
+/// assert_eq!(opentafl_score(Score::Cp(35), 4, Side::Defenders), -35);
+/// // The side to move wins with its first move, found at depth 3: 5050 + 2 * 500.
+/// assert_eq!(opentafl_score(Score::Mate(1), 3, Side::Attackers), 6_050);
+/// assert_eq!(opentafl_score(Score::Mate(1), 3, Side::Defenders), -6_050);
+/// ```
+pub fn opentafl_score(score: Score, depth: u32, to_move: Side) -> i32 {
+    let for_mover = match score {
+        Score::Cp(cp) => cp.clamp(-(OPENTAFL_WIN - 50), OPENTAFL_WIN - 50),
+        Score::Mate(n) => {
+            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+            let left = (depth as i32 - plies).max(0);
+            let win = OPENTAFL_WIN + OPENTAFL_WIN_PER_DEPTH * left;
+            if n > 0 { win } else { -win }
+        }
     };
+    match to_move {
+        Side::Attackers => for_mover,
+        Side::Defenders => -for_mover,
+    }
+}
+
+/// A search report as the text of a `status` line, its score as OpenTafl's AI gives one.
+fn status_text(i: &Info, to_move: Side) -> String {
+    let score = opentafl_score(i.score, i.depth, to_move);
     let pv: Vec<String> = i.pv.iter().map(|&m| simple_move(m)).collect();
     format!(
         "depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
@@ -690,26 +754,20 @@ fn status_text(i: &Info) -> String {
     )
 }
 
-/// A score as one number for `analysis`: centi-soldiers for the side to move; a win in n
-/// plies is `30000 - n`, a loss `-(30000 - n)`.
-fn analysis_eval(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
-        Score::Mate(n) => -(MATE + 2 * n),
-    }
-}
-
-/// `analysis <n> <move|move|…> <eval> …` from the lines of the last finished iteration; the
-/// best move alone when no iteration finished.
-fn analysis_text(lines: &[Info], best: Move) -> String {
+/// `analysis <n> <move|move|...> <eval> ...` from the lines of the last finished iteration,
+/// scores as [`opentafl_score`] gives them; the best move alone when no iteration finished.
+fn analysis_text(lines: &[Info], best: Move, to_move: Side) -> String {
     if lines.is_empty() {
         return format!("analysis 1 {} 0", simple_move(best));
     }
     let mut s = format!("analysis {}", lines.len());
     for info in lines {
         let pv: Vec<String> = info.pv.iter().map(|&m| simple_move(m)).collect();
-        s.push_str(&format!(" {} {}", pv.join("|"), analysis_eval(info.score)));
+        s.push_str(&format!(
+            " {} {}",
+            pv.join("|"),
+            opentafl_score(info.score, info.depth, to_move)
+        ));
     }
     s
 }
@@ -722,23 +780,28 @@ mod tests {
 
     #[test]
     fn overtime_moves_fit_in_the_period() {
-        // In overtime: three quarters of what is left of the period.
+        // In overtime: all but the second OpenTafl's AI keeps back, at most three quarters.
         let c = parse_clock("3000* 384 3 3 3").unwrap();
         assert_eq!(
             clock_limits(Some(&c), Side::Attackers, 5000).movetime,
-            Some(2250)
+            Some(2000)
         );
         // Main time shorter than a period: played as in overtime.
         assert_eq!(
             clock_limits(Some(&c), Side::Defenders, 5000).movetime,
-            Some(2250)
+            Some(2000)
         );
+        // The runner's st=S: a period of S + 1 s gives S; long periods three quarters; less
+        // than a second left, a twentieth.
+        for (left, think) in [(1_100, 100), (3_000, 2_000), (6_000, 4_500), (800, 40)] {
+            assert_eq!(overtime_share(left), think, "{left}");
+        }
         // Plenty of main time: the time manager, with the periods as an increment.
         let c = parse_clock("29469 30000 3 3 3").unwrap();
         let l = clock_limits(Some(&c), Side::Attackers, 5000);
         assert_eq!(
             (l.btime, l.binc, l.movetime),
-            (Some(29_469), Some(2250), None)
+            (Some(29_469), Some(2000), None)
         );
         // No overtime: main time alone.
         let c = parse_clock("60000 60000 0 0 0").unwrap();
@@ -778,11 +841,22 @@ mod tests {
             info(Score::Cp(35), &["e3h3", "e4b4"]),
             info(Score::Mate(-1), &["d1d2"]),
         ];
+        // Absolute scores, attackers positive: the defenders to move lose with the attackers'
+        // first move, found at depth 3 (one ply left).
         assert_eq!(
-            analysis_text(&lines, mv("e3h3")),
-            "analysis 2 e3-h3|e4-b4 35 d1-d2 -29998"
+            analysis_text(&lines, mv("e3h3"), Side::Defenders),
+            "analysis 2 e3-h3|e4-b4 -35 d1-d2 5550"
         );
-        assert_eq!(analysis_text(&[], mv("e3h3")), "analysis 1 e3-h3 0");
-        assert_eq!(analysis_eval(Score::Mate(1)), MATE - 1);
+        assert_eq!(
+            analysis_text(&lines, mv("e3h3"), Side::Attackers),
+            "analysis 2 e3-h3|e4-b4 35 d1-d2 -5550"
+        );
+        assert_eq!(
+            analysis_text(&[], mv("e3h3"), Side::Attackers),
+            "analysis 1 e3-h3 0"
+        );
+        // A won position found deep: no bonus below zero; centi-soldiers stay below wins.
+        assert_eq!(opentafl_score(Score::Mate(3), 2, Side::Attackers), 5_050);
+        assert_eq!(opentafl_score(Score::Cp(9_999), 2, Side::Attackers), 5_000);
     }
 }

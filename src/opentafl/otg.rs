@@ -13,7 +13,7 @@ use super::notation::{self, NotationError, OtMove, full_move};
 use super::rules_string::parse_rules;
 use crate::board::{Board, Game, Status};
 use crate::rules::Rules;
-use crate::types::{Move, Side, Square};
+use crate::types::{Move, Piece, Side, Square};
 use std::fmt::Write;
 
 /// One game of an `.otg` file.
@@ -202,7 +202,7 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
             if m.captures.is_empty() {
                 String::new()
             } else {
-                let c: Vec<String> = m.captures.iter().map(|s| s.to_string()).collect();
+                let c: Vec<String> = m.captures.iter().map(|c| c.to_string()).collect();
                 format!("x{}", c.join("/"))
             }
         );
@@ -220,13 +220,43 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
         board
             .check_move(&rules, m.mv)
             .map_err(|e| at(e.to_string()))?;
+        // A typed capture (`xKf4`) must name the piece that stood there.
+        for c in &m.captures {
+            let Some(letter) = c.piece else { continue };
+            let found = game.board().piece_at(c.square);
+            let named = match letter {
+                't' => Some(Piece::Attacker),
+                'T' => Some(Piece::Defender),
+                'K' => Some(Piece::King),
+                _ => None,
+            };
+            if named.is_none() {
+                return Err(at(format!(
+                    "'{letter}{}' captures a piece Tablut does not have",
+                    c.square
+                )));
+            }
+            if found != named {
+                let what = match found {
+                    Some(Piece::Attacker) => "an attacker stands there",
+                    Some(Piece::Defender) => "a defender stands there",
+                    Some(Piece::King) => "the king stands there",
+                    None => "it is empty",
+                };
+                return Err(at(format!(
+                    "'{letter}{}' does not name the piece on {}: {what}",
+                    c.square, c.square
+                )));
+            }
+        }
         let played = notation::play(&mut board, &rules, m.mv);
+        let listed: Vec<Square> = m.captures.iter().map(|c| c.square).collect();
         let referee: Vec<Square> = played
             .captured
             .into_iter()
             .chain(played.king_captured)
             .collect();
-        if capture_set(&m.captures) != capture_set(&referee) {
+        if capture_set(&listed) != capture_set(&referee) {
             let list = |v: &[Square]| {
                 if v.is_empty() {
                     "nothing".to_string()
@@ -239,7 +269,7 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
             };
             return Err(at(format!(
                 "the record captures {}, Konakis' referee captures {}",
-                list(&capture_set(&m.captures)),
+                list(&capture_set(&listed)),
                 list(&capture_set(&referee))
             )));
         }

@@ -30,7 +30,7 @@
 //! at a ply count OpenTafl does not know would have no move to give when asked for one.
 
 use super::notation::{
-    NotationError, invert_record, parse_position_record, position_record, quote,
+    NotationError, TAFLMAN_LETTERS, invert_record, parse_position_record, position_record, quote,
 };
 use crate::board::Board;
 use crate::rules::{KingCapture, Rules, Ruleset};
@@ -93,15 +93,20 @@ struct Pieces {
     king: bool,
 }
 
-/// Every piece letter OpenTafl knows: taflman, commander, knight, king, for each side.
+/// The piece list OpenTafl writes for "every piece" (taflman, commander, knight, king, for
+/// each side); its variant editor also writes mercenaries and guards (`m`, `g`), which
+/// [`TAFLMAN_LETTERS`] holds.
 const ALL_PIECES: &str = "tcnkTCNK";
 
+/// A piece list: any of OpenTafl's twelve letters, of which only `t`, `T` and `K` stand for
+/// pieces Tablut has (the others change nothing, since a start position holding them is
+/// refused).
 fn piece_list(key: &str, value: &str) -> Result<Pieces, RulesStringError> {
-    if let Some(c) = value.chars().find(|c| !ALL_PIECES.contains(*c)) {
+    if let Some(c) = value.chars().find(|c| !TAFLMAN_LETTERS.contains(*c)) {
         return Err(RulesStringError::Malformed(format!(
-            "{key}:{}: '{}' is not a piece letter ({ALL_PIECES})",
+            "{key}:{}: '{}' is not a piece letter ({TAFLMAN_LETTERS})",
             quote(value),
-            c.escape_debug()
+            c.escape_default()
         )));
     }
     Ok(Pieces {
@@ -193,7 +198,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
         match key {
             "dim" => match value.parse::<u32>() {
                 Ok(9) => {}
-                Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9×9 board")),
+                Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
                 Err(_) => {
                     return Err(RulesStringError::Malformed(format!(
                         "dim:{}: not a number",
@@ -286,9 +291,9 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                     )));
                 }
             },
-            // Knights and commanders: the start position may not hold any, so their moves
-            // change nothing.
-            "nj" | "cj" => {
+            // Knights, commanders, mercenaries and guards: the start position may not hold any,
+            // so their moves change nothing.
+            "nj" | "cj" | "mj" | "gj" => {
                 if !["n", "c", "j", "r"].contains(&value) {
                     return Err(RulesStringError::Malformed(format!(
                         "{key}:{}: expected n, c, j or r",
@@ -707,6 +712,33 @@ mod tests {
                 other => panic!("{text:?}: expected malformed, got {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn opentafls_whole_piece_alphabet_is_accepted() {
+        // As OpenTafl's variant editor writes the lists: all twelve letters.
+        let text = format!(
+            "dim:9 name:Tablut esc:e atkf:y ks:c nj:n cj:n mj:n gj:j cor: \
+             cenp:tcnkmgTCNKMG cens: cenh: cenhe:tcnkmgTCNKMG cenre:tcnkmgTCNKMG linc:y \
+             start:{START}"
+        );
+        let r = parse_rules(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.rules, parse_rules(TABLUT).unwrap().rules);
+        // A letter for a piece Tablut lacks changes nothing; what would change the game is
+        // still refused by name, and a mercenary on the board is a piece Tablut does not have.
+        assert!(parse_rules(&text.replace("cens:", "cens:mgMG")).is_ok());
+        assert_eq!(
+            unsupported_key(&text.replace("cens:", "cens:mt")),
+            "cens:mt"
+        );
+        let mercenary = START.replacen("3ttt3/", "3tmt3/", 1);
+        assert!(
+            unsupported_key(&format!("dim:9 esc:e cor: start:{mercenary}")).starts_with("start:")
+        );
+        assert!(matches!(
+            parse_rules(&text.replace("mj:n", "mj:x")),
+            Err(RulesStringError::Malformed(_))
+        ));
     }
 
     #[test]

@@ -11,8 +11,8 @@ use std::fmt;
 
 /// Deepest `go depth`.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
-/// Deepest `go perft`.
-pub const MAX_PERFT_DEPTH: u32 = 20;
+/// Deepest `go perft`: the same cap as `konakis perft`.
+pub const MAX_PERFT_DEPTH: u32 = crate::perft::MAX_DEPTH;
 /// Deepest `bench` depth.
 pub const MAX_BENCH_DEPTH: u32 = 30;
 /// Largest `go mate`.
@@ -100,15 +100,15 @@ pub fn quote(text: &str) -> String {
 }
 
 /// `text` with control characters (line ends included) escaped and at most `max` characters
-/// kept (then `…`): safe to print as part of one line.
+/// kept (then `...`): safe to print as part of one ASCII line.
 pub fn bounded_line(text: &str, max: usize) -> String {
     let mut s = String::new();
     for (i, c) in text.chars().enumerate() {
         if i == max {
-            s.push('…');
+            s.push_str("...");
             break;
         }
-        if c.is_control() {
+        if c.is_control() || !c.is_ascii() {
             s.extend(c.escape_default());
         } else {
             s.push(c);
@@ -218,7 +218,7 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         command: "position",
         message,
     };
-    let usage = "position startpos|fen <placement> <side> [<plies>] [moves <move>…]";
+    let usage = "position startpos|fen <placement> <side> [<plies>] [moves <move>...]";
     let moves_at = args.iter().position(|w| *w == "moves");
     let (head, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),

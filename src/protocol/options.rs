@@ -8,11 +8,11 @@ use crate::rules::{self, Rules};
 use crate::search::{Settings, SmpMode};
 use std::sync::OnceLock;
 
-/// Largest `Hash` in MiB. The table is allocated at once, and a failed allocation would end the
-/// process, so the limit stays within the memory of an ordinary machine.
-pub const MAX_HASH_MIB: i64 = 16_384;
-/// Largest `Threads`.
-pub const MAX_THREADS: i64 = 512;
+/// Largest `Hash` in MiB: the one limit of every front-end and tool
+/// ([`crate::search::MAX_HASH_MIB`]). A size the system refuses is reported, not fatal.
+pub const MAX_HASH_MIB: i64 = crate::search::MAX_HASH_MIB as i64;
+/// Largest `Threads` ([`crate::search::MAX_THREADS`]).
+pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 /// Largest `MultiPV` (more lines than legal moves are simply not reported).
 pub const MAX_MULTIPV: i64 = 256;
 /// Largest `Move Overhead` in milliseconds.

@@ -12,7 +12,7 @@ use super::{Input, Output};
 use crate::board::{Board, Game, GameError};
 use crate::eval;
 use crate::perft::perft;
-use crate::search::{Engine, Info, Limits, Report, Score, ScoreBound};
+use crate::search::{Engine, EngineError, Info, Limits, Report, Score, ScoreBound};
 use crate::tools::bench;
 use crate::types::Move;
 use std::sync::Arc;
@@ -48,16 +48,15 @@ pub(crate) struct Session {
     job: Option<Job>,
     /// The running search is a `go ponder` that has not had its `ponderhit` yet.
     pondering: bool,
-    /// The running search waits for `stop` (`infinite` or `ponder`).
-    open_ended: bool,
 }
 
 impl Session {
-    pub(crate) fn new(out: Output) -> Session {
+    /// A session with the default options, or an error if the engine cannot be set up.
+    pub(crate) fn new(out: Output) -> Result<Session, EngineError> {
         let config = Config::default();
-        Session {
+        Ok(Session {
             out,
-            engine: Engine::new(config.settings),
+            engine: Engine::try_new(config.settings)?,
             game: Game::start(config.rules),
             origin: Origin {
                 start: Start::StartPos,
@@ -66,8 +65,7 @@ impl Session {
             config,
             job: None,
             pondering: false,
-            open_ended: false,
-        }
+        })
     }
 
     /// Answers lines until `quit` or the end of the input.
@@ -232,15 +230,25 @@ impl Session {
                 }
             }
         }
+        let side = self.game.board().side_to_move();
+        if limits.mover_time_missing(side) {
+            let (field, clock) = match side {
+                crate::types::Side::Defenders => ("wtime", "defenders'"),
+                crate::types::Side::Attackers => ("btime", "attackers'"),
+            };
+            self.out.info(&format!(
+                "go: clock fields without {field} (the {clock} time, the side to move): \
+                 searching as with 0 ms left"
+            ));
+        }
         let out = self.out.clone();
         let show_multipv = self.config.settings.multipv > 1;
-        let (ponder, open_ended) = (limits.ponder, limits.infinite || limits.ponder);
+        let ponder = limits.ponder;
         match self.engine.go(&self.game, limits, move |report| {
             out.line(&format_report(&report, show_multipv))
         }) {
             Ok(()) => {
                 self.pondering = ponder;
-                self.open_ended = open_ended;
             }
             Err(e) => self.out.error(&format!("go: {e}")),
         }
@@ -318,7 +326,7 @@ impl Session {
         }
         let board = *self.game.board();
         let rules = self.config.rules;
-        self.start_job("a perft", move |out, stop| {
+        self.start_job("go perft", "a perft", move |out, stop| {
             let mut total = 0u64;
             for &mv in board.legal_moves(&rules).iter() {
                 let mut child = board;
@@ -339,7 +347,7 @@ impl Session {
             return;
         }
         let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-        self.start_job("a bench", move |out, stop| {
+        self.start_job("bench", "a bench", move |out, stop| {
             let outcome = bench::bench(depth, bench::settings(1, None), stop, |i, pos, nodes| {
                 out.info(&format!(
                     "bench position {}/{} nodes {nodes} ({}{}{})",
@@ -351,9 +359,13 @@ impl Session {
                 ))
             });
             match outcome {
-                Some(o) => Some(o.summary().to_vec()),
-                None => {
+                Ok(Some(o)) => Some(o.summary().to_vec()),
+                Ok(None) => {
                     out.info("bench stopped");
+                    None
+                }
+                Err(e) => {
+                    out.error(&format!("bench: {e}"));
                     None
                 }
             }
@@ -362,9 +374,10 @@ impl Session {
 
     /// Runs `work` on its own thread. It gets the output and the stop flag, prints as it goes,
     /// and returns its last lines (printed after the job is marked done), or `None` when it
-    /// was stopped.
+    /// was stopped. If no thread can be had, `command` is refused with an error.
     fn start_job(
         &mut self,
+        command: &str,
         what: &'static str,
         work: impl FnOnce(&Output, &AtomicBool) -> Option<Vec<String>> + Send + 'static,
     ) {
@@ -372,13 +385,21 @@ impl Session {
         let done = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
         let (s, d) = (Arc::clone(&stop), Arc::clone(&done));
-        let handle = std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().spawn(move || {
             let last = work(&out, &s);
             d.store(true, Ordering::SeqCst);
             if let Some(lines) = last {
                 out.lines(&lines);
             }
         });
+        let handle = match spawned {
+            Ok(h) => h,
+            Err(e) => {
+                return self.out.error(&format!(
+                    "{command}: cannot start a thread ({e}); nothing started"
+                ));
+            }
+        };
         self.job = Some(Job {
             what,
             handle,
@@ -405,16 +426,10 @@ impl Session {
         }
     }
 
-    /// End of input: work with a natural end (`go depth`, `go movetime`, `go perft`, `bench`)
-    /// is finished and its answer printed; a search waiting for `stop` is stopped and answers.
+    /// End of input: nobody is left to ask for more, so whatever runs is stopped. A search
+    /// still answers with its `bestmove`; a perft or bench says it stopped.
     fn finish(mut self) {
-        if self.open_ended {
-            self.engine.stop();
-        }
-        self.engine.wait();
-        if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
-        }
+        self.stop();
     }
 }
 
@@ -466,6 +481,9 @@ pub(crate) fn format_report(report: &Report, show_multipv: bool) -> String {
             format!("info depth {depth} currmove {mv} currmovenumber {number}")
         }
         Report::GameOver(status) => format!("info string game over: {status}"),
+        Report::Threads { wanted, running } => format!(
+            "info string searching with {running} of {wanted} threads (no more could be started)"
+        ),
         Report::BestMove { best: None, .. } => "bestmove (none)".to_string(),
         Report::BestMove {
             best: Some(best),

@@ -14,7 +14,7 @@ pub use time::{Budget, budget};
 
 use crate::board::{Game, Status};
 use crate::rules::Rules;
-use crate::types::Move;
+use crate::types::{Move, Side};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -30,6 +30,47 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 pub const INFINITE: i32 = 31_000;
 /// The deepest ply the search goes.
 pub const MAX_PLY: usize = 128;
+/// The largest transposition table, in MiB, that any front-end or tool accepts (the `Hash`
+/// option, `--hash`).
+pub const MAX_HASH_MIB: usize = 16_384;
+/// The most search threads any front-end or tool accepts (the `Threads` option, `--threads`).
+pub const MAX_THREADS: usize = 512;
+
+/// Why the engine refused a request. Nothing changed when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// A search is running; settings cannot change and no second search can start.
+    Busy,
+    /// The memory for a transposition table of this many MiB could not be had.
+    Memory {
+        /// The size asked for.
+        mib: usize,
+    },
+    /// The thread that runs the search could not be created.
+    Thread {
+        /// What the system said.
+        reason: String,
+    },
+    /// `searchmoves` named no legal move.
+    NoLegalSearchMove,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Busy => f.write_str("a search is already running"),
+            EngineError::Memory { mib } => {
+                write!(f, "cannot allocate {mib} MiB for the hash table")
+            }
+            EngineError::Thread { reason } => {
+                write!(f, "cannot start the search thread ({reason})")
+            }
+            EngineError::NoLegalSearchMove => f.write_str("none of the searchmoves is legal here"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
 
 /// What `go` asks for. Times are in milliseconds; `w` is the defenders' clock, `b` the
 /// attackers'.
@@ -59,6 +100,27 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Only these root moves.
     pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Whether any clock field (`wtime`, `btime`, `winc`, `binc`, `movestogo`) is given.
+    pub fn has_clock(&self) -> bool {
+        self.wtime.is_some()
+            || self.btime.is_some()
+            || self.winc.is_some()
+            || self.binc.is_some()
+            || self.movestogo.is_some()
+    }
+
+    /// Whether the search is timed by a clock that lacks the time of `side`, the side to move
+    /// (`movetime` aside). The search then plays as if that time were zero: at once.
+    pub fn mover_time_missing(&self, side: Side) -> bool {
+        let own = match side {
+            Side::Defenders => self.wtime,
+            Side::Attackers => self.btime,
+        };
+        self.movetime.is_none() && self.has_clock() && own.is_none()
+    }
 }
 
 /// A score for the protocol.
@@ -136,6 +198,14 @@ pub enum Report {
     },
     /// The game is over before the search: nothing to search.
     GameOver(Status),
+    /// Fewer search threads could be created than the settings ask for; the search goes on
+    /// with those it has. Sent before the first [`Report::Info`].
+    Threads {
+        /// Threads the settings ask for.
+        wanted: usize,
+        /// Threads searching.
+        running: usize,
+    },
     /// The result; exactly one per `go`, always the last report.
     BestMove {
         /// The move to play; `None` when the game is over.
@@ -166,6 +236,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    #[cfg(test)]
     fn new(hash_mib: usize) -> Shared {
         Shared::with_table(TranspositionTable::new(hash_mib))
     }
@@ -287,9 +358,12 @@ pub struct Engine {
     pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// A rayon pool of `threads` threads, if more than one.
-fn make_pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-    if threads <= 1 {
+/// The rayon pool of the parallel root search: `threads` threads, if more than one and the
+/// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
+/// the threads cannot be created; the search then runs as Lazy SMP.
+fn make_pool(settings: &Settings) -> Option<Arc<rayon::ThreadPool>> {
+    let threads = settings.threads;
+    if threads <= 1 || settings.smp != SmpMode::RootSplit {
         return None;
     }
     rayon::ThreadPoolBuilder::new()
@@ -307,16 +381,24 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// A new engine.
+    /// A new engine. Panics if the table's memory cannot be had: for tests and tools with a
+    /// small fixed table; front-ends use [`Engine::try_new`].
     pub fn new(settings: Settings) -> Engine {
-        Engine {
-            shared: Arc::new(Shared::new(settings.hash_mib)),
+        Engine::try_new(settings).expect("memory for the transposition table")
+    }
+
+    /// A new engine, or [`EngineError::Memory`] if the table's memory cannot be had.
+    pub fn try_new(settings: Settings) -> Result<Engine, EngineError> {
+        Ok(Engine {
+            shared: Arc::new(Shared::with_table(TranspositionTable::try_new(
+                settings.hash_mib,
+            )?)),
             settings,
             handle: None,
             running: Arc::new(AtomicBool::new(false)),
             histories: Arc::new(Mutex::new(Vec::new())),
-            pool: make_pool(settings.threads),
-        }
+            pool: make_pool(&settings),
+        })
     }
 
     /// Current settings.
@@ -325,24 +407,32 @@ impl Engine {
     }
 
     /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
-    pub fn set(&mut self, settings: Settings) -> Result<(), String> {
+    pub fn set(&mut self, settings: Settings) -> Result<(), EngineError> {
         if self.is_searching() {
-            return Err("cannot change settings while searching".into());
+            return Err(EngineError::Busy);
         }
         self.wait();
         if settings.hash_mib != self.settings.hash_mib {
             // Free the old table first, so that resizing needs no room for both.
-            self.shared = Arc::new(Shared::new(1));
+            let tiny = TranspositionTable::try_new(1)?;
+            self.shared = Arc::new(Shared::with_table(tiny));
             match TranspositionTable::try_new(settings.hash_mib) {
                 Ok(table) => self.shared = Arc::new(Shared::with_table(table)),
                 Err(e) => {
-                    self.shared = Arc::new(Shared::new(self.settings.hash_mib));
+                    // The old size fitted before and its memory was just freed; should even
+                    // that fail, the engine goes on with the 1 MiB table rather than panic.
+                    if let Ok(old) = TranspositionTable::try_new(self.settings.hash_mib) {
+                        self.shared = Arc::new(Shared::with_table(old));
+                    } else {
+                        self.settings.hash_mib = 1;
+                    }
                     return Err(e);
                 }
             }
         }
-        if settings.threads != self.settings.threads {
-            self.pool = make_pool(settings.threads);
+        if (settings.threads, settings.smp) != (self.settings.threads, self.settings.smp) {
+            self.pool = None;
+            self.pool = make_pool(&settings);
         }
         self.settings = settings;
         Ok(())
@@ -404,14 +494,14 @@ impl Engine {
         game: &Game,
         limits: Limits,
         report: impl FnMut(Report) + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         if self.is_searching() {
-            return Err("a search is already running".into());
+            return Err(EngineError::Busy);
         }
-        if !limits.searchmoves.is_empty() {
+        if !limits.searchmoves.is_empty() && !game.status().is_over() {
             let legal = game.board().legal_moves(game.rules());
             if !limits.searchmoves.iter().any(|m| legal.contains(m)) {
-                return Err("none of the searchmoves is legal here".into());
+                return Err(EngineError::NoLegalSearchMove);
             }
         }
         self.wait();
@@ -446,24 +536,38 @@ impl Engine {
         let game = game.clone();
         let histories = Arc::clone(&self.histories);
         let pool = self.pool.clone();
-        self.handle = Some(std::thread::spawn(move || {
-            let mut report = report;
-            let context = RunContext {
-                shared: &shared,
-                settings: &settings,
-                pool: pool.as_deref(),
-            };
-            let (best, ponder) = run(&context, &game, &limits, &histories, &mut report);
-            // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
-            while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-                && !shared.stop.load(Ordering::SeqCst)
-            {
-                std::thread::sleep(Duration::from_millis(1));
+        let spawned = std::thread::Builder::new()
+            .name("konakis-search".into())
+            .spawn(move || {
+                let mut report = report;
+                let context = RunContext {
+                    shared: &shared,
+                    settings: &settings,
+                    pool: pool.as_deref(),
+                };
+                let (best, ponder) = run(&context, &game, &limits, &histories, &mut report);
+                // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
+                while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+                    && !shared.stop.load(Ordering::SeqCst)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                running.store(false, Ordering::SeqCst);
+                report(Report::BestMove { best, ponder });
+            });
+        match spawned {
+            Ok(handle) => {
+                self.handle = Some(handle);
+                Ok(())
             }
-            running.store(false, Ordering::SeqCst);
-            report(Report::BestMove { best, ponder });
-        }));
-        Ok(())
+            Err(e) => {
+                // No thread, no search: the engine is as it was before `go`.
+                self.running.store(false, Ordering::SeqCst);
+                Err(EngineError::Thread {
+                    reason: e.to_string(),
+                })
+            }
+        }
     }
 
     /// Searches to completion on the calling thread and returns the best move, its score and
@@ -508,6 +612,14 @@ struct RunContext<'a> {
     settings: &'a Settings,
     pool: Option<&'a rayon::ThreadPool>,
 }
+
+/// Bytes held while Lazy SMP helpers start (see [`run`]).
+const HELPER_RESERVE_BYTES: usize = 16 << 20;
+/// Address space that must be free before a Lazy SMP helper is started: its worker (about
+/// 1.1 MiB, mostly the evaluation cache), its thread's stack (2 MiB), and room for the
+/// allocator to open one more arena for the threads already searching (glibc reserves 64 MiB
+/// at a time). Only reserved and given back, never touched, so it costs no memory.
+const HELPER_ROOM_BYTES: usize = 96 << 20;
 
 /// Half the aspiration window of a Lazy SMP helper's iterations.
 const HELPER_WINDOW: i32 = 40;
@@ -558,14 +670,29 @@ fn run(
         _ => None,
     };
     let mut result = (Some(root_moves[0]), None);
+    // Room kept free while the helpers start: should the system run out of threads or memory
+    // for their stacks, freeing it leaves room for the allocations the search still makes.
+    // (A failed allocation aborts the process, a failed thread start does not.)
+    let mut reserve: Vec<u8> = Vec::new();
+    if helpers > 0 {
+        let _ = reserve.try_reserve_exact(HELPER_RESERVE_BYTES);
+    }
     std::thread::scope(|scope| {
+        let mut started = 0;
         for t in 0..helpers {
-            let keys = game.repetition_keys();
-            let root_moves = root_moves.clone();
-            scope.spawn(move || {
-                let mut w = Worker::new(shared, rules, keys);
-                w.main = false;
-                w.root_moves = root_moves;
+            // Each helper's worker is built here, one after the other, and only while the
+            // room for it and its thread's stack is there, so that no helper starts and then
+            // fails to allocate.
+            if Vec::<u8>::new()
+                .try_reserve_exact(HELPER_ROOM_BYTES)
+                .is_err()
+            {
+                break;
+            }
+            let mut w = Worker::new(shared, rules, game.repetition_keys());
+            w.main = false;
+            w.root_moves = root_moves.clone();
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 // Helpers start one ply apart so that they fill the table with different work.
                 let mut depth = 1 + (t as i32 % 2);
                 let mut prev = 0;
@@ -589,6 +716,20 @@ fn run(
                 }
                 w.flush_nodes();
             });
+            if spawned.is_err() {
+                break;
+            }
+            started += 1;
+        }
+        drop(std::mem::take(&mut reserve));
+        let wanted = settings.threads.max(1);
+        let running = if split.is_some() {
+            context.pool.map_or(1, |p| p.current_num_threads())
+        } else {
+            started + 1
+        };
+        if running < wanted {
+            report(Report::Threads { wanted, running });
         }
         let mut w = Worker::new(shared, rules, game.repetition_keys());
         if let Ok(h) = histories.lock()

@@ -26,8 +26,16 @@ pub fn budget(limits: &Limits, side: Side, overhead_ms: u64) -> Option<Budget> {
         return Some(Budget { soft: t, hard: t });
     }
     let (time, inc) = match side {
-        Side::Defenders => (limits.wtime?, limits.winc.unwrap_or(0)),
-        Side::Attackers => (limits.btime?, limits.binc.unwrap_or(0)),
+        Side::Defenders => (limits.wtime, limits.winc.unwrap_or(0)),
+        Side::Attackers => (limits.btime, limits.binc.unwrap_or(0)),
+    };
+    // A clock without the mover's time (`go wtime 1000` with the attackers to move, `go
+    // movestogo 5`) counts as a clock at zero, as UCI engines read it: answer at once rather
+    // than search without end.
+    let time = match time {
+        Some(t) => t,
+        None if limits.has_clock() => 0,
+        None => return None,
     };
     // What may be spent at all: the clock minus the overhead reserve and a 5 % safety margin.
     let usable = time
@@ -70,6 +78,33 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&depth, Side::Defenders, 10), None);
+    }
+
+    #[test]
+    fn a_clock_without_the_movers_time_gives_the_least_budget() {
+        let least = Some(Budget {
+            soft: Duration::from_millis(1),
+            hard: Duration::from_millis(1),
+        });
+        let defenders_clock = Limits {
+            wtime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&defenders_clock, Side::Attackers, 30), least);
+        assert!(defenders_clock.mover_time_missing(Side::Attackers));
+        assert!(!defenders_clock.mover_time_missing(Side::Defenders));
+        let increments = Limits {
+            winc: Some(100),
+            binc: Some(100),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&increments, Side::Defenders, 30), least);
+        let moves_to_go = Limits {
+            movestogo: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&moves_to_go, Side::Attackers, 30), least);
+        assert!(!Limits::default().mover_time_missing(Side::Attackers));
     }
 
     #[test]

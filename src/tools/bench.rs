@@ -8,7 +8,7 @@
 
 use crate::board::{Board, Game};
 use crate::rules::Rules;
-use crate::search::{Engine, Limits, Report, Settings, SmpMode};
+use crate::search::{Engine, EngineError, Limits, Report, Settings, SmpMode};
 use clap::Args;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -182,11 +182,12 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
     /// Search threads (the node count is reproducible with 1 only).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
     pub threads: u64,
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MIB as u64,
-          value_parser = clap::value_parser!(u64).range(1..=16384))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_HASH_MIB as u64))]
     pub hash_mib: u64,
     /// How several threads share the work: RootSplit or Lazy.
     #[arg(long, default_value = "Lazy", value_parser = parse_smp)]
@@ -243,21 +244,23 @@ impl Outcome {
 
 /// Searches every position of [`POSITIONS`] to `depth` with `settings`, clearing the table and
 /// the histories before each. `each(index, position, nodes)` is called after each position.
-/// Returns `None` if `stop` was set before the end.
+/// Fewer threads than asked for are noted once on stderr. Returns `Ok(None)` if `stop` was set before the end, an error if the engine could not be set up or
+/// a search not started.
 pub fn bench(
     depth: u32,
     settings: Settings,
     stop: &AtomicBool,
     mut each: impl FnMut(usize, &BenchPosition, u64),
-) -> Option<Outcome> {
-    let mut engine = Engine::new(settings);
+) -> Result<Option<Outcome>, EngineError> {
+    let mut engine = Engine::try_new(settings)?;
+    let mut warned = false;
     let mut total = Outcome {
         nodes: 0,
         elapsed: Duration::ZERO,
     };
     for (i, p) in POSITIONS.iter().enumerate() {
         if stop.load(Ordering::SeqCst) {
-            return None;
+            return Ok(None);
         }
         engine.clear();
         let game = p.game();
@@ -267,17 +270,28 @@ pub fn bench(
         };
         let (tx, rx) = mpsc::channel();
         let started = Instant::now();
-        let go = engine.go(&game, limits, move |r| {
-            if matches!(r, Report::BestMove { .. }) {
-                let _ = tx.send(());
+        let go = engine.go(&game, limits, move |r| match r {
+            Report::BestMove { .. } => {
+                let _ = tx.send(None);
             }
+            Report::Threads { wanted, running } => {
+                let _ = tx.send(Some((wanted, running)));
+            }
+            _ => {}
         });
-        if go.is_err() {
-            return None;
-        }
+        go?;
         loop {
             match rx.recv_timeout(Duration::from_millis(5)) {
-                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Ok(Some((wanted, running))) => {
+                    if !warned {
+                        eprintln!(
+                            "bench: searching with {running} of {wanted} threads (no more \
+                             could be started)"
+                        );
+                        warned = true;
+                    }
+                }
+                Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if stop.load(Ordering::SeqCst) {
                         engine.stop();
@@ -288,13 +302,13 @@ pub fn bench(
         engine.wait();
         total.elapsed += started.elapsed();
         if stop.load(Ordering::SeqCst) {
-            return None;
+            return Ok(None);
         }
         let nodes = engine.nodes();
         total.nodes += nodes;
         each(i, p, nodes);
     }
-    Some(total)
+    Ok(Some(total))
 }
 
 /// Runs `konakis bench`: one line per position on stderr, the summary on stdout.
@@ -320,15 +334,16 @@ pub fn run(args: BenchArgs) -> ExitCode {
         );
     });
     match outcome {
-        Some(o) => {
+        Ok(Some(o)) => {
             eprintln!();
             for line in o.summary() {
                 println!("{line}");
             }
             ExitCode::SUCCESS
         }
-        None => {
-            eprintln!("bench: the search could not be started");
+        Ok(None) => unreachable!("nothing stops the command-line bench"),
+        Err(e) => {
+            eprintln!("error: bench: {e}");
             ExitCode::FAILURE
         }
     }
@@ -369,8 +384,12 @@ mod tests {
     #[test]
     fn the_node_count_repeats() {
         let never = AtomicBool::new(false);
-        let a = bench(3, settings(1, None), &never, |_, _, _| {}).unwrap();
-        let b = bench(3, settings(1, None), &never, |_, _, _| {}).unwrap();
+        let a = bench(3, settings(1, None), &never, |_, _, _| {})
+            .unwrap()
+            .unwrap();
+        let b = bench(3, settings(1, None), &never, |_, _, _| {})
+            .unwrap()
+            .unwrap();
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 0);
     }
@@ -378,6 +397,6 @@ mod tests {
     #[test]
     fn a_stopped_bench_says_so() {
         let stop = AtomicBool::new(true);
-        assert!(bench(3, settings(1, None), &stop, |_, _, _| {}).is_none());
+        assert_eq!(bench(3, settings(1, None), &stop, |_, _, _| {}), Ok(None));
     }
 }

@@ -10,7 +10,8 @@ use std::time::Instant;
 /// Arguments of `konakis perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Depth in plies.
+    /// Depth in plies, 0 to 20.
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=crate::perft::MAX_DEPTH as i64))]
     pub depth: u32,
     /// Start from this position string instead of the start position.
     #[arg(long)]

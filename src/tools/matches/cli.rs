@@ -34,7 +34,7 @@ pub struct MatchOptions {
     pub sprt: Option<Vec<String>>,
     /// Every `Name=Value` of every `--rules`.
     pub rules: Vec<String>,
-    /// `--records FILE`.
+    /// `--records FILE|DIR/|NAME{game}.otg`.
     pub records: Option<PathBuf>,
     /// `--json FILE`.
     pub json: Option<PathBuf>,
@@ -199,16 +199,17 @@ impl Args for MatchArgs {
                  at a bound. Two engines only",
             ))
             .arg(group("rules", "NAME=VALUE").help(
-                "Rule options of RULES.md (KingCapture, FirstMove, KingArmed, ThroneHostile, \
-                 KingReentersThrone, ThronePassable, ThroneGuardCapture, RepetitionDraw, \
-                 MoveLimit, Encirclement) for the referee, also sent to every engine",
+                "Rule options, as the README's section 'The rules' describes them (Ruleset, \
+                 KingCapture, FirstMove, KingArmed, ThroneHostile, KingReentersThrone, \
+                 ThronePassable, ThroneGuardCapture, RepetitionDraw, MoveLimit, \
+                 Encirclement), for the referee, also sent to every engine",
             ))
             .arg(
                 Arg::new("records")
                     .long("records")
-                    .value_name("FILE")
+                    .value_name("FILE|DIR/")
                     .value_parser(clap::value_parser!(PathBuf))
-                    .help("Write every game in OpenTafl's .otg format (games separated by blank lines)"),
+                    .help("Write every game in OpenTafl's .otg format: all in FILE (separated by blank lines), or one file per game, as OpenTafl opens them, for a directory (DIR/game-0001.otg, ...) or a name holding {game}"),
             )
             .arg(
                 Arg::new("json")

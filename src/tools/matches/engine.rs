@@ -348,6 +348,11 @@ impl EngineProcess {
     /// Asks the engine to quit and waits up to `grace` before killing it.
     pub fn quit(mut self, grace: Duration) {
         let _ = self.send("quit");
+        self.close(grace);
+    }
+
+    /// Closes the engine's input and waits up to `grace` for it to exit, then kills it.
+    pub fn close(mut self, grace: Duration) {
         self.stdin = None;
         let deadline = Instant::now() + grace;
         while Instant::now() < deadline {

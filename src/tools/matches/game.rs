@@ -1,7 +1,7 @@
 //! One game between two engine processes, refereed by the library's rules: clocks, deadlines,
 //! the verdict on every fault, and adjudication.
 
-use super::config::{Config, DrawAdjudication, Opening, Resign, seconds_text};
+use super::config::{Config, DrawAdjudication, Opening, Resign, TimeControl};
 use super::engine::{Failure, Log, shorten};
 use super::player::{self, Clock, GameEnd, MoveRequest, Player};
 use crate::board::{Game, Status};
@@ -489,17 +489,11 @@ fn referee(
     }
 }
 
-/// A time control for the record's `time-control` tag, when both engines share one clock.
-pub fn shared_time_control(config: &Config, job: &Job) -> Option<String> {
+/// The clock for the record's time-control tags, when both engines share one plain clock.
+pub fn shared_time_control(config: &Config, job: &Job) -> Option<TimeControl> {
     let a = config.engines[job.sides[Side::Attackers]].limits.tc?;
     let d = config.engines[job.sides[Side::Defenders]].limits.tc?;
-    (a == d && a.moves.is_none()).then(|| {
-        format!(
-            "{} 0/0 {}i",
-            seconds_text(a.base_ms),
-            seconds_text(a.inc_ms)
-        )
-    })
+    (a == d && a.moves.is_none()).then_some(a)
 }
 
 #[cfg(test)]

@@ -151,9 +151,7 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
         eprintln!("{w}");
     }
     let mut records = match &config.records {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| format!("cannot create records file {}: {e}", p.display()),
-        )?)),
+        Some(p) => Some(record::RecordsTarget::open(p)?),
         None => None,
     };
     if let Some(p) = &config.json {
@@ -252,8 +250,8 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
                         &o,
                         game::shared_time_control(&config, &o.job),
                     );
-                    if let Err(e) = w.write_all(text.as_bytes()).and_then(|_| w.flush()) {
-                        record_error = Some(format!("cannot write the records file: {e}"));
+                    if let Err(e) = w.write(o.job.number, &text) {
+                        record_error = Some(e);
                         ctx.stop.store(true, Ordering::SeqCst);
                     }
                 }

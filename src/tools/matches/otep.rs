@@ -11,7 +11,8 @@
 //!
 //! OTEP has no depth or node limits, no increments and no options: an OTEP engine needs `tc=`
 //! or `st=`; a clock is sent as main time only (the increment is added by the referee but not
-//! announced), and a fixed time per move as an overtime period of that length.
+//! announced), and a fixed time per move `st=S` as an overtime period of S plus the second
+//! OpenTafl's AI keeps in reserve.
 
 use super::config::{Config, EngineSpec, Limits, Opening};
 use super::engine::{EngineProcess, Failure, Log};
@@ -19,6 +20,7 @@ use super::game::Fault;
 use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, preflight_start, startup_fault};
 use crate::board::{Board, Game};
 use crate::opentafl::notation::{self, full_move, position_record, simple_move};
+use crate::opentafl::otep::OPENTAFL_WIN;
 use crate::opentafl::rules_string::{StartKey, check_expressible, format_rules};
 use crate::rules::Rules;
 use crate::types::{BySide, Side};
@@ -115,8 +117,17 @@ fn clock_line(
         ));
     }
     let st = limits[side].st_ms?;
-    Some(format!("clock {st}* {st}* {} 1 1", st.div_ceil(1000)))
+    let period = st + OVERTIME_RESERVE_MS;
+    Some(format!(
+        "clock {period}* {period}* {} 1 1",
+        period.div_ceil(1000)
+    ))
 }
+
+/// What OpenTafl's AI keeps back of an overtime period (it thinks about one second less than
+/// is left, and fails when less than a second is left): a fixed time per move `st=S` is sent
+/// as a period of S plus this, so that the engine thinks about S.
+const OVERTIME_RESERVE_MS: u64 = 1_000;
 
 /// Whether a line is a fatal error (`error -1 …`): the engine will not play on.
 fn is_fatal(line: &str) -> bool {
@@ -124,21 +135,33 @@ fn is_fatal(line: &str) -> bool {
     words.next() == Some("error") && words.next() == Some("-1")
 }
 
-/// Reads a score from a `status` line (`… score 35 …` or `… score mate 3 …`, as Konakis writes
-/// them), from the engine's point of view; mates as ±1,000,000.
-fn status_score(line: &str) -> Option<i32> {
+/// Reads a score from a `status` line (`... score 35 ...`) for `side`, the engine's side. OTEP
+/// engines score as OpenTafl's AI does (absolute, the attackers' advantage positive, a win
+/// `5050` or more: see `konakis::opentafl::otep::opentafl_score`); the result is from the
+/// engine's point of view, wins as +-1,000,000. An older `score mate N` counts as a win too.
+fn status_score(line: &str, side: Side) -> Option<i32> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let i = words.iter().position(|&w| w == "score")?;
-    match *words.get(i + 1)? {
+    let absolute = match *words.get(i + 1)? {
         "mate" => {
             let n: i64 = words.get(i + 2)?.parse().ok()?;
-            Some(if n > 0 { 1_000_000 } else { -1_000_000 })
+            let own = if n > 0 { 1_000_000 } else { -1_000_000 };
+            return Some(own);
         }
-        v => v
-            .parse::<i64>()
-            .ok()
-            .map(|v| v.clamp(-999_999, 999_999) as i32),
-    }
+        v => {
+            let v = v.parse::<i64>().ok()?;
+            if v.abs() >= i64::from(OPENTAFL_WIN) {
+                v.signum() * 1_000_000
+            } else {
+                v
+            }
+        }
+    };
+    let own = match side {
+        Side::Attackers => absolute,
+        Side::Defenders => -absolute,
+    };
+    Some(own.clamp(-1_000_000, 1_000_000) as i32)
 }
 
 impl Player for OtepPlayer {
@@ -242,7 +265,7 @@ impl Player for OtepPlayer {
                     });
                 }
                 Some("status") => {
-                    if let Some(s) = status_score(&line) {
+                    if let Some(s) = status_score(&line, side) {
                         score = Some(s);
                     }
                 }
@@ -271,8 +294,9 @@ impl Player for OtepPlayer {
     }
 
     fn quit(mut self: Box<Self>, grace: Duration) {
+        // OTEP's word for it; the line protocol's `quit` would be a stray line.
         let _ = self.process.send("goodbye");
-        self.process.quit(grace);
+        self.process.close(grace);
     }
 }
 
@@ -286,7 +310,7 @@ pub fn preflight(
     check_settings(config, spec)?;
     let (mut e, ()) = preflight_start(config, spec, log, "hello", "say hello", hello)?;
     let _ = e.send("goodbye");
-    e.quit(Duration::from_millis(500));
+    e.close(Duration::from_millis(500));
     let mut warnings = Vec::new();
     if let Some(tc) = spec.limits.tc
         && (tc.inc_ms > 0 || tc.moves.is_some())
@@ -332,7 +356,7 @@ mod tests {
         let none = BySide::new(None, None);
         assert_eq!(
             clock_line(BySide::new(&st, &st), &none, Side::Defenders).as_deref(),
-            Some("clock 1500* 1500* 2 1 1")
+            Some("clock 2500* 2500* 3 1 1")
         );
         let depth = Limits {
             depth: Some(3),
@@ -346,18 +370,37 @@ mod tests {
 
     #[test]
     fn scores_from_status_lines() {
+        let att = Side::Attackers;
+        let def = Side::Defenders;
+        // Absolute scores, attackers positive, turned to the engine's point of view.
         assert_eq!(
-            status_score("status depth 5 seldepth 9 score -37 nodes 1"),
+            status_score("status depth 5 seldepth 9 score -37 nodes 1", att),
             Some(-37)
         );
         assert_eq!(
-            status_score("status depth 9 score mate 2 pv a1-a2"),
+            status_score("status depth 5 seldepth 9 score -37 nodes 1", def),
+            Some(37)
+        );
+        // Wins as OpenTafl's AI scores them.
+        assert_eq!(
+            status_score("status depth 9 score 6050 pv a1-a2", def),
+            Some(-1_000_000)
+        );
+        assert_eq!(
+            status_score("status depth 9 score 5050 pv a1-a2", att),
             Some(1_000_000)
         );
         assert_eq!(
-            status_score("status depth 9 score mate -1"),
+            status_score("status depth 9 score mate 2 pv a1-a2", def),
+            Some(1_000_000)
+        );
+        assert_eq!(
+            status_score("status depth 9 score mate -1", att),
             Some(-1_000_000)
         );
-        assert_eq!(status_score("status Using 5196msec, desired 5196"), None);
+        assert_eq!(
+            status_score("status Using 5196msec, desired 5196", att),
+            None
+        );
     }
 }

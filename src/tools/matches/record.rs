@@ -5,9 +5,10 @@
 //! `xe2/d1`. The `result` tag is 1 when the attackers won, -1 when the defenders won and 0
 //! for a draw (OpenTafl's sample game, which the defenders won, carries -1). The runner adds
 //! tags of its own for the engines, the opening, the Konakis rule options and the reason.
-//! Several games in one file are separated by a blank line.
+//! Several games in one file are separated by a blank line; OpenTafl opens one game per file,
+//! which [`RecordsTarget::PerGame`] writes.
 
-use super::config::{Config, Opening};
+use super::config::{Config, Opening, TimeControl, seconds_text};
 use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
@@ -15,6 +16,8 @@ use crate::opentafl::otg::{tag_value as tag, turns};
 use crate::opentafl::rules_string::{StartKey, format_rules};
 use crate::types::{Move, Side};
 use std::fmt::Write;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
@@ -67,12 +70,93 @@ fn is_leap(y: u64) -> bool {
     (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400)
 }
 
+/// Where `--records` puts the games.
+pub enum RecordsTarget {
+    /// One file, every game appended (`konakis replay` reads them all; OpenTafl shows the
+    /// first only).
+    File(std::io::BufWriter<std::fs::File>),
+    /// One file per game, the form OpenTafl opens: `DIR/game-0001.otg` for a directory
+    /// (`--records DIR/`), or the name with `{game}` replaced by the game's number.
+    PerGame(PathBuf),
+}
+
+impl RecordsTarget {
+    /// Opens `path`: a directory (an existing one, or a name ending in `/`, created) or a name
+    /// holding `{game}` gives a file per game; any other name one file for all.
+    pub fn open(path: &Path) -> Result<RecordsTarget, String> {
+        let text = path.to_string_lossy();
+        let is_dir =
+            text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir();
+        if is_dir {
+            std::fs::create_dir_all(path)
+                .map_err(|e| format!("cannot create records directory {}: {e}", path.display()))?;
+            return Ok(RecordsTarget::PerGame(path.to_path_buf()));
+        }
+        if text.contains("{game}") {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+                && !dir.is_dir()
+            {
+                return Err(format!(
+                    "records directory {} does not exist",
+                    dir.display()
+                ));
+            }
+            return Ok(RecordsTarget::PerGame(path.to_path_buf()));
+        }
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create records file {}: {e}", path.display()))?;
+        Ok(RecordsTarget::File(std::io::BufWriter::new(f)))
+    }
+
+    /// The file game `number` goes to when each game has its own.
+    pub fn game_path(pattern: &Path, number: usize) -> PathBuf {
+        let text = pattern.to_string_lossy();
+        if text.contains("{game}") {
+            PathBuf::from(text.replace("{game}", &format!("{number:04}")))
+        } else {
+            pattern.join(format!("game-{number:04}.otg"))
+        }
+    }
+
+    /// Writes one game's record.
+    pub fn write(&mut self, number: usize, text: &str) -> Result<(), String> {
+        match self {
+            RecordsTarget::File(w) => w
+                .write_all(text.as_bytes())
+                .and_then(|_| w.flush())
+                .map_err(|e| format!("cannot write the records file: {e}")),
+            RecordsTarget::PerGame(pattern) => {
+                let path = RecordsTarget::game_path(pattern, number);
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write the record {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+/// The `time-control` tag as OpenTafl reads it (`<seconds> <overtime> <increment>i`, all whole
+/// seconds), when a clock can be said that way; the `konakis-time-control` tag keeps the exact
+/// control (fractions of a second included) either way.
+fn time_control_tags(tc: TimeControl) -> String {
+    let exact = format!(
+        "{} 0/0 {}i",
+        seconds_text(tc.base_ms),
+        seconds_text(tc.inc_ms)
+    );
+    let mut s = String::new();
+    if tc.base_ms.is_multiple_of(1000) && tc.inc_ms.is_multiple_of(1000) {
+        let _ = writeln!(s, "[time-control:{exact}]");
+    }
+    let _ = writeln!(s, "[konakis-time-control:{exact}]");
+    s
+}
+
 /// The `.otg` text of one game.
 pub fn otg(
     config: &Config,
     opening: &Opening,
     o: &Outcome,
-    time_control: Option<String>,
+    time_control: Option<TimeControl>,
 ) -> String {
     let rules = &config.rules;
     let start = *opening.game.start_board();
@@ -87,7 +171,7 @@ pub fn otg(
     let _ = writeln!(s, "[result:{result}]");
     let _ = writeln!(s, "[compiler:Konakis match]");
     if let Some(tc) = time_control {
-        let _ = writeln!(s, "[time-control:{tc}]");
+        s.push_str(&time_control_tags(tc));
     }
     let _ = writeln!(
         s,
@@ -305,6 +389,36 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_control_tags_say_whole_seconds_to_opentafl_and_keep_the_exact_clock() {
+        let tc = |base_ms, inc_ms| TimeControl {
+            moves: None,
+            base_ms,
+            inc_ms,
+        };
+        assert_eq!(
+            time_control_tags(tc(60_000, 1_000)),
+            "[time-control:60 0/0 1i]\n[konakis-time-control:60 0/0 1i]\n"
+        );
+        // OpenTafl would read 10 0/0 0.1i as 10 s without increment.
+        assert_eq!(
+            time_control_tags(tc(10_000, 100)),
+            "[konakis-time-control:10 0/0 0.1i]\n"
+        );
+        assert_eq!(
+            time_control_tags(tc(500, 10)),
+            "[konakis-time-control:0.5 0/0 0.01i]\n"
+        );
+    }
+
+    #[test]
+    fn per_game_record_names() {
+        let p = RecordsTarget::game_path(Path::new("out/g{game}.otg"), 7);
+        assert_eq!(p, PathBuf::from("out/g0007.otg"));
+        let p = RecordsTarget::game_path(Path::new("dir"), 12);
+        assert_eq!(p, PathBuf::from("dir/game-0012.otg"));
+    }
     use crate::board::Board;
     use crate::rules::Rules;
 
