@@ -546,9 +546,16 @@ impl<'a> Worker<'a> {
 
             let mut child = *board;
             let taken = child.play(&rules, mv);
-            // Threats to win at once extend: the opponent must answer them.
+            // Threats to win at once extend, as checks do in chess: an escape threat always,
+            // a capture threat when it leaves the defenders one parry at most. (Capture
+            // threats are common, under Ashton above all, and extending every one cost more
+            // than it found: docs/strength.md.)
             let threat = gives_threat(board, &child, &rules);
-            let ext = i32::from(ply < MAX_PLY / 2 && threat);
+            let ext = i32::from(
+                ply < MAX_PLY / 2
+                    && threat
+                    && (side == Side::Defenders || at_most_one_parry(&child, &rules)),
+            );
             // A capture threat is not reduced either. (An escape threat may be: exempting it
             // too cost games, see docs/strength.md.)
             let no_reduce = threat && side == Side::Attackers;
@@ -737,20 +744,8 @@ impl<'a> Worker<'a> {
         }
         let mut moves = MoveList::new();
         if side == Side::Defenders && board.king_in_danger(&rules) {
-            // The king can be taken next move: only a parry saves the defenders. Every parry
-            // moves the king, captures, or stands in the way; those are tried, and kept where
-            // the threat is gone.
-            let targets = board.king_threat_blocks(&rules) | board.capture_targets(&rules);
-            board.legal_moves_to(&rules, targets, &mut moves);
-            if let Some(k) = board.king() {
-                let king_targets = board.king_moves(&rules) - targets;
-                moves.extend(king_targets.map(|to| Move::new(k, to)));
-            }
-            moves.retain(|m| {
-                let mut child = *board;
-                child.play(&rules, *m);
-                !child.king_in_danger(&rules)
-            });
+            // The king can be taken next move: only a parry saves the defenders.
+            parries(board, &rules, &mut moves);
             let lost = -(MATE - ply as i32 - 2);
             return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
@@ -922,4 +917,52 @@ fn escape_paths(board: &Board) -> Bitboard {
         }
     }
     paths
+}
+
+/// The defenders' moves that may parry a threatened capture of the king, appended to `moves`,
+/// the moves that capture or stand in the way, then the king's other moves.
+fn parry_candidates(board: &Board, rules: &Rules, moves: &mut MoveList) {
+    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
+    board.legal_moves_to(rules, targets, moves);
+    if let Some(k) = board.king() {
+        let king_targets = board.king_moves(rules) - targets;
+        moves.extend(king_targets.map(|to| Move::new(k, to)));
+    }
+}
+
+/// The defenders' moves that stop every capture of the king threatened on `board`, appended
+/// to `moves`. Every parry moves the king, captures, or stands in the way: those moves are
+/// tried, and kept where the threat is gone.
+fn parries(board: &Board, rules: &Rules, moves: &mut MoveList) {
+    let first = moves.len();
+    parry_candidates(board, rules, moves);
+    let mut keep = first;
+    for j in first..moves.len() {
+        let mut child = *board;
+        child.play(rules, moves[j]);
+        if !child.king_in_danger(rules) {
+            moves[keep] = moves[j];
+            keep += 1;
+        }
+    }
+    moves.truncate(keep);
+}
+
+/// Do the defenders, whose king is in danger on `board`, have one parry at most? (The count
+/// stops at the second.)
+fn at_most_one_parry(board: &Board, rules: &Rules) -> bool {
+    let mut moves = MoveList::new();
+    parry_candidates(board, rules, &mut moves);
+    let mut found = false;
+    for m in moves {
+        let mut child = *board;
+        child.play(rules, m);
+        if !child.king_in_danger(rules) {
+            if found {
+                return false;
+            }
+            found = true;
+        }
+    }
+    true
 }

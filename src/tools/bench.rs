@@ -318,8 +318,13 @@ pub fn run(args: BenchArgs) -> ExitCode {
         ..settings(args.threads as usize, Some(args.hash_mib as usize))
     };
     if args.tactics {
-        super::tactics::run(settings, args.tactics_ms);
-        return ExitCode::SUCCESS;
+        return match super::tactics::run(settings, args.tactics_ms) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: bench: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let never = AtomicBool::new(false);
     let outcome = bench(args.depth, settings, &never, |i, p, nodes| {

@@ -8,7 +8,7 @@
 
 use crate::board::{Board, Game};
 use crate::rules::Rules;
-use crate::search::{Engine, Info, Limits, Report, Score, Settings};
+use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};
 use crate::types::Move;
 use std::fmt;
 use std::sync::mpsc;
@@ -200,10 +200,10 @@ fn quantile(values: &[u64], q: f64) -> u64 {
 }
 
 /// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
-/// Returns whether every position was solved.
-pub fn run(settings: Settings, max_ms: u64) -> bool {
+/// Fails only when the engine cannot be set up (its table, its threads).
+pub fn run(settings: Settings, max_ms: u64) -> Result<(), EngineError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut engine = Engine::new(settings);
+    let mut engine = Engine::try_new(settings)?;
     let (mut times, mut depths, mut unsolved) = (Vec::new(), Vec::new(), 0);
     for (i, t) in suite.iter().enumerate() {
         let solve = solve(&mut engine, t, max_ms);
@@ -247,7 +247,10 @@ pub fn run(settings: Settings, max_ms: u64) -> bool {
         quantile(&depths, 0.9),
         depths.last().copied().unwrap_or(0)
     );
-    unsolved == 0
+    if unsolved > 0 {
+        println!("Not solved: {unsolved}");
+    }
+    Ok(())
 }
 
 #[cfg(test)]
