@@ -59,6 +59,9 @@ pub(crate) struct Worker<'a> {
     pub(crate) aborted: bool,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<(u64, i32)>,
+    /// The last position's key and whether its king was in danger (see
+    /// [`Worker::king_in_danger`]).
+    danger_memo: (u64, bool),
 }
 
 /// Entries of the per-thread evaluation cache (a power of two).
@@ -97,6 +100,7 @@ impl<'a> Worker<'a> {
             adopt: false,
             aborted: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            danger_memo: (0, false),
         }
     }
 
@@ -112,6 +116,17 @@ impl<'a> Worker<'a> {
         let e = evaluate(board, &self.rules);
         *slot = (key, e);
         e
+    }
+
+    /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move
+    /// is tested for the threat, and then the defenders' node after it asks again.
+    #[inline]
+    fn king_in_danger(&mut self, board: &Board) -> bool {
+        let key = board.hash();
+        if self.danger_memo.0 != key {
+            self.danger_memo = (key, board.king_in_danger(&self.rules));
+        }
+        self.danger_memo.1
     }
 
     /// Ages the history between iterations or searches.
@@ -307,7 +322,7 @@ impl<'a> Worker<'a> {
             self.end_pv(ply, Move::new(k, to));
             return MATE - ply as i32 - 1;
         }
-        let in_danger = side == Side::Defenders && board.king_in_danger(&rules);
+        let in_danger = side == Side::Defenders && self.king_in_danger(board);
         // A king in danger has all his moves tried with the captures and blocks.
         let danger_king = board.king().filter(|_| in_danger);
         if side == Side::Attackers && ply > 0 {
@@ -550,7 +565,11 @@ impl<'a> Worker<'a> {
             // a capture threat when it leaves the defenders one parry at most. (Capture
             // threats are common, under Ashton above all, and extending every one cost more
             // than it found: docs/strength.md.)
-            let threat = gives_threat(board, &child, &rules);
+            let threat = if side == Side::Attackers {
+                self.king_in_danger(&child)
+            } else {
+                gives_threat(board, &child, &rules)
+            };
             let ext = i32::from(
                 ply < MAX_PLY / 2
                     && threat
@@ -743,7 +762,7 @@ impl<'a> Worker<'a> {
             return -(MATE - ply as i32);
         }
         let mut moves = MoveList::new();
-        if side == Side::Defenders && board.king_in_danger(&rules) {
+        if side == Side::Defenders && self.king_in_danger(board) {
             // The king can be taken next move: only a parry saves the defenders.
             parries(board, &rules, &mut moves);
             let lost = -(MATE - ply as i32 - 2);
