@@ -82,6 +82,16 @@ fn random_position(rng: &mut StdRng) -> Board {
     let defenders = rng.random_range(0..=3);
     place(rng, 'b', attackers);
     place(rng, 'w', defenders);
+    let side = if rng.random_bool(0.5) {
+        Side::Defenders
+    } else {
+        Side::Attackers
+    };
+    board_from_cells(&cells, side)
+}
+
+/// The board of 81 cells (`K`, `b`, `w` or `.`, rank 1 first) with `side` to move.
+fn board_from_cells(cells: &[char; 81], side: Side) -> Board {
     // Position strings add up consecutive digits, so each empty square may be written as `1`.
     let rows: Vec<String> = (0..9)
         .rev()
@@ -92,7 +102,7 @@ fn random_position(rng: &mut StdRng) -> Board {
                 .collect()
         })
         .collect();
-    let side = if rng.random_bool(0.5) { 'w' } else { 'b' };
+    let side = if side == Side::Attackers { 'b' } else { 'w' };
     Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
 }
 
@@ -342,48 +352,37 @@ fn crowded_position(rng: &mut StdRng, side: Side) -> Board {
     put(rng, &all, 'b', more);
     let defenders = rng.random_range(0..=4);
     put(rng, &all, 'w', defenders);
-    let rows: Vec<String> = (0..9)
-        .rev()
-        .map(|r| {
-            cells[r * 9..r * 9 + 9]
-                .iter()
-                .map(|&c| if c == '.' { '1' } else { c })
-                .collect()
+    board_from_cells(&cells, side)
+}
+
+/// The legal moves whose resulting position passes `keep`.
+fn moves_where(board: &Board, rules: &Rules, keep: impl Fn(&Board) -> bool) -> Vec<Move> {
+    board
+        .legal_moves(rules)
+        .into_iter()
+        .filter(|&m| {
+            let mut child = *board;
+            child.play(rules, m);
+            keep(&child)
         })
-        .collect();
-    let side = if side == Side::Attackers { 'b' } else { 'w' };
-    Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
+        .collect()
 }
 
 /// The moves that keep a forced win within `n` moves of the side to move.
 fn winning_moves(board: &Board, rules: &Rules, n: u32) -> Vec<Move> {
     let me = board.side_to_move();
-    board
-        .legal_moves(rules)
-        .into_iter()
-        .filter(|&m| {
-            let mut child = *board;
-            child.play(rules, m);
-            match outcome(&child, rules, me) {
-                Some(won) => won,
-                None => n > 1 && every_reply_loses(&child, rules, me, n - 1),
-            }
-        })
-        .collect()
+    moves_where(board, rules, |child| match outcome(child, rules, me) {
+        Some(won) => won,
+        None => n > 1 && every_reply_loses(child, rules, me, n - 1),
+    })
 }
 
 /// The moves after which the opponent cannot win at once.
 fn surviving_moves(board: &Board, rules: &Rules) -> Vec<Move> {
     let me = board.side_to_move();
-    board
-        .legal_moves(rules)
-        .into_iter()
-        .filter(|&m| {
-            let mut child = *board;
-            child.play(rules, m);
-            outcome(&child, rules, me).is_none() && !win_within(&child, rules, 1)
-        })
-        .collect()
+    moves_where(board, rules, |child| {
+        outcome(child, rules, me).is_none() && !win_within(child, rules, 1)
+    })
 }
 
 /// What the solver makes of a position for the suite: an attackers' forced capture in exactly

@@ -176,6 +176,7 @@ mod tests {
     use super::*;
     use crate::board::tables::TRANSPOSE;
     use crate::rules::Rules;
+    use crate::types::Piece;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -235,17 +236,17 @@ mod tests {
                 }
             }
         }
-        let rows: Vec<String> = (0..9)
-            .rev()
-            .map(|r| {
-                cells[r * 9..r * 9 + 9]
-                    .iter()
-                    .map(|&c| if c == '.' { '1' } else { c })
-                    .collect()
-            })
-            .collect();
-        let side = if side == Side::Attackers { 'b' } else { 'w' };
-        Board::from_fen(&format!("{} {side}", rows.join("/"))).expect("a valid position")
+        let mut board = Board::empty(side);
+        for (sq, &c) in cells.iter().enumerate() {
+            let piece = match c {
+                'K' => Piece::King,
+                'b' => Piece::Attacker,
+                'w' => Piece::Defender,
+                _ => continue,
+            };
+            board.put(piece, Square::from_index(sq));
+        }
+        board
     }
 
     /// The obvious version of [`Board::king_capture_squares`]: put an attacker on each empty
