@@ -129,6 +129,26 @@ impl<'a> Worker<'a> {
         self.danger_memo.1
     }
 
+    /// Does the move from `board` (at `ply`) to `child` threaten to win at once, and by how
+    /// many plies is it extended? Threats extend as checks do in chess: an escape threat
+    /// always, a capture threat when it leaves the defenders one parry at most. (Capture
+    /// threats are common, under Ashton above all, and extending every one cost more than it
+    /// found: docs/strength.md.)
+    #[inline]
+    fn threat_and_extension(&mut self, board: &Board, child: &Board, ply: usize) -> (bool, i32) {
+        let (threat, forcing) = match board.side_to_move() {
+            Side::Defenders => {
+                let open = !(child.king_moves(&self.rules) & Bitboard::EDGE).is_empty();
+                (open, open)
+            }
+            Side::Attackers => {
+                let danger = self.king_in_danger(child);
+                (danger, danger && at_most_one_parry(child, &self.rules))
+            }
+        };
+        (threat, i32::from(forcing && ply < MAX_PLY / 2))
+    }
+
     /// Ages the history between iterations or searches.
     pub(crate) fn age_history(&mut self) {
         for h in &mut self.history {
@@ -268,7 +288,7 @@ impl<'a> Worker<'a> {
         let mut child = *board;
         child.play(&self.rules, mv);
         self.path.push(child.hash());
-        let ext = i32::from(gives_threat(board, &child, &self.rules));
+        let (_, ext) = self.threat_and_extension(board, &child, 0);
         let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
         let mut pv = vec![mv];
         pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
@@ -561,20 +581,7 @@ impl<'a> Worker<'a> {
 
             let mut child = *board;
             let taken = child.play(&rules, mv);
-            // Threats to win at once extend, as checks do in chess: an escape threat always,
-            // a capture threat when it leaves the defenders one parry at most. (Capture
-            // threats are common, under Ashton above all, and extending every one cost more
-            // than it found: docs/strength.md.)
-            let threat = if side == Side::Attackers {
-                self.king_in_danger(&child)
-            } else {
-                gives_threat(board, &child, &rules)
-            };
-            let ext = i32::from(
-                ply < MAX_PLY / 2
-                    && threat
-                    && (side == Side::Defenders || at_most_one_parry(&child, &rules)),
-            );
+            let (threat, ext) = self.threat_and_extension(board, &child, ply);
             // A capture threat is not reduced either. (An escape threat may be: exempting it
             // too cost games, see docs/strength.md.)
             let no_reduce = threat && side == Side::Attackers;
@@ -755,7 +762,7 @@ impl<'a> Worker<'a> {
         if side == Side::Defenders && !open.is_empty() {
             return MATE - ply as i32 - 1;
         }
-        if side == Side::Attackers && board.king_in_danger(&rules) {
+        if side == Side::Attackers && self.king_in_danger(board) {
             return MATE - ply as i32 - 1;
         }
         if !board.has_move(&rules) {
@@ -871,22 +878,10 @@ fn on_king_lines(board: &Board, sq: Square) -> bool {
         .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
 }
 
-/// Did the move from `board` to `child` threaten to win at once: a defenders' move that gives
-/// the king a line to the edge, or an attackers' move after which they could capture him?
-#[inline]
-fn gives_threat(board: &Board, child: &Board, rules: &Rules) -> bool {
-    match board.side_to_move() {
-        Side::Defenders => {
-            child.king().is_some() && !(child.king_moves(rules) & Bitboard::EDGE).is_empty()
-        }
-        Side::Attackers => child.king_in_danger(rules),
-    }
-}
-
 /// Could the attackers' move `mv` create a threat to capture the king? Only a move from or to
 /// a rank or file through a square next to the king can: it arrives beside him, or on a line
 /// to the square that would complete the capture, or leaves such a line or square open.
-/// (A cheap filter: [`gives_threat`] decides.)
+/// (A cheap filter: [`Worker::threat_and_extension`] decides.)
 #[inline]
 fn may_threaten_king(board: &Board, mv: Move) -> bool {
     let Some(k) = board.king() else {
