@@ -6,9 +6,10 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// A set of squares; bit `i` stands for the square with index `i`.
 ///
-/// Bits 81..128 are always zero: [`Not`] masks them off.
+/// Bits 81..128 are always zero: [`Not`] masks them off, and [`Bitboard::from_bits`] drops
+/// them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard(pub(crate) u128);
 
 /// The 81 valid bits.
 const ALL_BITS: u128 = (1u128 << 81) - 1;
@@ -62,6 +63,27 @@ impl Bitboard {
     pub const FILE_A: Bitboard = Bitboard(0x0100_8040_2010_0804_0201u128);
     /// File i.
     pub const FILE_I: Bitboard = Bitboard(0x0100_8040_2010_0804_0201u128 << 8);
+
+    /// The set of the squares whose bits are set in `bits` (bit `i` for the square with index
+    /// `i`); bits 81 and above are dropped.
+    ///
+    /// ```
+    /// use konakis::{Bitboard, Square};
+    /// let b = Bitboard::from_bits(0b101 | 1 << 100);
+    /// assert_eq!(b.len(), 2);
+    /// assert_eq!(b.bits(), 0b101);
+    /// assert_eq!(b.first(), Square::new(0));
+    /// ```
+    #[inline]
+    pub const fn from_bits(bits: u128) -> Bitboard {
+        Bitboard(bits & ALL_BITS)
+    }
+
+    /// The set as bits: bit `i` for the square with index `i`, nothing above bit 80.
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
 
     /// The set holding only `sq`.
     #[inline]
@@ -260,7 +282,7 @@ macro_rules! bitboard {
             assert!(n == 81, "a bitboard literal has 81 cells");
             bits
         };
-        $crate::Bitboard(BITS)
+        $crate::Bitboard::from_bits(BITS)
     }};
 }
 

@@ -108,7 +108,7 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
         f[4] = x.min(8 - x).min(y).min(8 - y);
         let ring = Bitboard::from_square(k).neighbours();
         f[5] = (ring & att).len() as i32;
-        f[6] = (Bitboard(NEAR_RING[k.index()]) & att).len() as i32;
+        f[6] = (Bitboard::from_bits(NEAR_RING[k.index()]) & att).len() as i32;
         f[7] = (ring & def).len() as i32;
     }
     let (att_moves, def_moves) = board.count_moves_both(rules);

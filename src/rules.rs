@@ -69,11 +69,59 @@ pub struct RuleOption {
 
 /// A rule option name or value that is not allowed; the message lists what is.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RulesError(pub String);
+pub enum RulesError {
+    /// No rule option has this name.
+    UnknownOption(String),
+    /// The value is outside the option's type or range.
+    InvalidValue {
+        /// The option, spelled as the table spells it.
+        option: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// `Ruleset=Ashton` fixes this option to another value.
+    FixedByAshton {
+        /// The option, spelled as the table spells it.
+        option: &'static str,
+        /// The value Ashton fixes it to.
+        fixed: String,
+    },
+    /// The text is not `Name=Value`.
+    NotAPair(String),
+}
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RulesError::UnknownOption(name) => {
+                let names: Vec<&str> = Rules::OPTIONS.iter().map(|o| o.name).collect();
+                write!(
+                    f,
+                    "unknown rule option '{name}' (rule options: {})",
+                    names.join(", ")
+                )
+            }
+            RulesError::InvalidValue { option, value } => {
+                let allowed = match Rules::option(option).map(|o| o.kind) {
+                    Some(OptionKind::Check { .. }) | None => "true, false".to_string(),
+                    Some(OptionKind::Spin { min, max, .. }) => {
+                        format!("an integer from {min} to {max}")
+                    }
+                    Some(OptionKind::Combo { values, .. }) => values.join(", "),
+                };
+                write!(
+                    f,
+                    "invalid value '{value}' for {option} (allowed: {allowed})"
+                )
+            }
+            RulesError::FixedByAshton { option, fixed } => write!(
+                f,
+                "{option} is fixed by Ruleset=Ashton (to {fixed}); set Ruleset to Linnaeus first"
+            ),
+            RulesError::NotAPair(text) => {
+                write!(f, "'{text}' is not a rule setting (expected Name=Value)")
+            }
+        }
     }
 }
 
@@ -227,11 +275,10 @@ impl Rules {
             && Rules::ASHTON_FIXED.contains(&option.name)
             && new != *self
         {
-            return Err(RulesError(format!(
-                "{} is fixed by Ruleset=Ashton (to {}); set Ruleset to Linnaeus first",
-                option.name,
-                self.get(option.name).unwrap_or_default()
-            )));
+            return Err(RulesError::FixedByAshton {
+                option: option.name,
+                fixed: self.get(option.name).unwrap_or_default(),
+            });
         }
         *self = new;
         Ok(())
@@ -243,24 +290,16 @@ impl Rules {
         name: &str,
         value: &str,
     ) -> Result<&'static RuleOption, RulesError> {
-        let option = Rules::option(name).ok_or_else(|| {
-            let names: Vec<&str> = Rules::OPTIONS.iter().map(|o| o.name).collect();
-            RulesError(format!(
-                "unknown rule option '{}' (rule options: {})",
-                name.trim(),
-                names.join(", ")
-            ))
-        })?;
+        let option = Rules::option(name)
+            .ok_or_else(|| RulesError::UnknownOption(name.trim().to_string()))?;
         let value = value.trim();
-        let bad = |allowed: String| {
-            RulesError(format!(
-                "invalid value '{value}' for {} (allowed: {allowed})",
-                option.name
-            ))
+        let bad = || RulesError::InvalidValue {
+            option: option.name,
+            value: value.to_string(),
         };
         match option.kind {
             OptionKind::Check { .. } => {
-                let v = parse_check(value).ok_or_else(|| bad("true, false".into()))?;
+                let v = parse_check(value).ok_or_else(bad)?;
                 match option.name {
                     "KingArmed" => self.king_armed = v,
                     "ThroneHostile" => self.throne_hostile = v,
@@ -276,7 +315,7 @@ impl Rules {
                     .parse::<u32>()
                     .ok()
                     .filter(|v| (min..=max).contains(v))
-                    .ok_or_else(|| bad(format!("an integer from {min} to {max}")))?;
+                    .ok_or_else(bad)?;
                 match option.name {
                     "RepetitionDraw" => self.repetition_draw = v,
                     "MoveLimit" => self.move_limit = v,
@@ -287,7 +326,7 @@ impl Rules {
                 let i = values
                     .iter()
                     .position(|v| v.eq_ignore_ascii_case(value))
-                    .ok_or_else(|| bad(values.join(", ")))?;
+                    .ok_or_else(bad)?;
                 match option.name {
                     "Ruleset" => {
                         *self = match i {
@@ -310,11 +349,9 @@ impl Rules {
 
     /// Parses `Name=Value` and sets it.
     pub fn set_pair(&mut self, pair: &str) -> Result<(), RulesError> {
-        let (name, value) = pair.split_once('=').ok_or_else(|| {
-            RulesError(format!(
-                "'{pair}' is not a rule setting (expected Name=Value)"
-            ))
-        })?;
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| RulesError::NotAPair(pair.to_string()))?;
         self.set(name, value)
     }
 
@@ -484,13 +521,13 @@ mod tests {
         let mut r = Rules::default();
         let e = r.set("KingCaptur", "English").unwrap_err();
         assert!(
-            e.0.contains("KingCapture") && e.0.contains("Encirclement"),
+            e.to_string().contains("KingCapture") && e.to_string().contains("Encirclement"),
             "{e}"
         );
         let e = r.set("KingCapture", "Salmi").unwrap_err();
-        assert!(e.0.contains("Original, English"), "{e}");
+        assert!(e.to_string().contains("Original, English"), "{e}");
         let e = r.set("RepetitionDraw", "1").unwrap_err();
-        assert!(e.0.contains("2 to 10"), "{e}");
+        assert!(e.to_string().contains("2 to 10"), "{e}");
         assert!(r.set("RepetitionDraw", "11").is_err());
         assert!(r.set("MoveLimit", "-1").is_err());
         assert!(r.set("MoveLimit", "10001").is_err());
@@ -518,7 +555,7 @@ mod tests {
         assert_eq!(r, Rules::ashton());
         assert_eq!(r.get("Ruleset").unwrap(), "Ashton");
         let e = r.set("FirstMove", "Attackers").unwrap_err();
-        assert!(e.0.contains("fixed by Ruleset=Ashton"), "{e}");
+        assert!(e.to_string().contains("fixed by Ruleset=Ashton"), "{e}");
         r.set("FirstMove", "Defenders").unwrap();
         r.set("MoveLimit", "0").unwrap();
         assert!(r.set("MoveLimit", "200").is_err());

@@ -100,21 +100,41 @@ impl fmt::Debug for Square {
     }
 }
 
+/// Text that is not a square name: [`Square`]'s [`FromStr`] expects a file `a`–`i` and a
+/// rank `1`–`9`, such as `e5`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SquareParseError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl fmt::Display for SquareParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a square (expected a file a-i and a rank 1-9)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for SquareParseError {}
+
 impl FromStr for Square {
-    type Err = String;
+    type Err = SquareParseError;
 
     /// Parses `a1` … `i9` (the file letter may be upper case).
-    fn from_str(s: &str) -> Result<Square, String> {
+    fn from_str(s: &str) -> Result<Square, SquareParseError> {
         let b = s.as_bytes();
+        let bad = || SquareParseError {
+            text: s.to_string(),
+        };
         if b.len() != 2 {
-            return Err(format!(
-                "'{s}' is not a square (expected a file a-i and a rank 1-9)"
-            ));
+            return Err(bad());
         }
         let file = b[0].to_ascii_lowercase().wrapping_sub(b'a');
         let rank = b[1].wrapping_sub(b'1');
-        Square::from_coords(file, rank)
-            .ok_or_else(|| format!("'{s}' is not a square (expected a file a-i and a rank 1-9)"))
+        Square::from_coords(file, rank).ok_or_else(bad)
     }
 }
 
@@ -303,37 +323,96 @@ impl Move {
     }
 
     /// Parses `d1d3` or `d1-d3` (upper-case file letters are accepted). Checks only the
-    /// notation and that the two squares share a rank or file, not legality.
-    pub fn parse(text: &str) -> Result<Move, String> {
+    /// notation and that the two squares share a rank or file, not legality
+    /// ([`crate::Board::parse_move`] does both).
+    ///
+    /// ```
+    /// use konakis::{Move, MoveParseError};
+    /// assert_eq!(Move::parse("d1-d3").unwrap().to_string(), "d1d3");
+    /// assert!(matches!(Move::parse("d1e2"), Err(MoveParseError::NotStraight { .. })));
+    /// ```
+    pub fn parse(text: &str) -> Result<Move, MoveParseError> {
         let t = text.trim();
         let (a, b) = if let Some((a, b)) = t.split_once('-') {
             (a, b)
         } else if t.len() == 4 && t.is_ascii() {
             t.split_at(2)
         } else {
-            return Err(format!(
-                "'{text}' is not a move (expected e.g. d1d3 or d1-d3)"
-            ));
+            return Err(MoveParseError::Notation {
+                text: text.to_string(),
+            });
         };
-        let from: Square = a
-            .parse()
-            .map_err(|_| format!("'{text}' is not a move: '{a}' is not a square"))?;
-        let to: Square = b
-            .parse()
-            .map_err(|_| format!("'{text}' is not a move: '{b}' is not a square"))?;
+        let square = |name: &str| {
+            name.parse::<Square>()
+                .map_err(|_| MoveParseError::NotASquare {
+                    text: text.to_string(),
+                    square: name.to_string(),
+                })
+        };
+        let (from, to) = (square(a)?, square(b)?);
         if from == to {
-            return Err(format!(
-                "'{text}' is not a move: it starts and ends on the same square"
-            ));
+            return Err(MoveParseError::SameSquare {
+                text: text.to_string(),
+            });
         }
         if from.file() != to.file() && from.rank() != to.rank() {
-            return Err(format!(
-                "'{text}' is not a move: pieces move along one rank or file"
-            ));
+            return Err(MoveParseError::NotStraight {
+                text: text.to_string(),
+            });
         }
         Ok(Move::new(from, to))
     }
 }
+
+/// Why [`Move::parse`] refused a text. Each variant keeps the text as given.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveParseError {
+    /// Neither `d1d3` nor `d1-d3` in form.
+    Notation {
+        /// The text that was given.
+        text: String,
+    },
+    /// One of the two halves is not a square name.
+    NotASquare {
+        /// The text that was given.
+        text: String,
+        /// The half that is not a square.
+        square: String,
+    },
+    /// The two squares are the same.
+    SameSquare {
+        /// The text that was given.
+        text: String,
+    },
+    /// The two squares share neither a rank nor a file.
+    NotStraight {
+        /// The text that was given.
+        text: String,
+    },
+}
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveParseError::Notation { text } => {
+                write!(f, "'{text}' is not a move (expected e.g. d1d3 or d1-d3)")
+            }
+            MoveParseError::NotASquare { text, square } => {
+                write!(f, "'{text}' is not a move: '{square}' is not a square")
+            }
+            MoveParseError::SameSquare { text } => write!(
+                f,
+                "'{text}' is not a move: it starts and ends on the same square"
+            ),
+            MoveParseError::NotStraight { text } => write!(
+                f,
+                "'{text}' is not a move: pieces move along one rank or file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MoveParseError {}
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -186,8 +186,8 @@ impl Pos {
 
 fn board_bits(b: &Board) -> (u128, u128, Option<usize>) {
     (
-        b.attackers().0,
-        b.defenders().0,
+        b.attackers().bits(),
+        b.defenders().bits(),
         b.king().map(|k| k.index()),
     )
 }
@@ -1155,8 +1155,8 @@ fn zobrist_key_equals_recomputation_after_every_move() {
                     assert_eq!(reparsed.hash(), b.hash(), "'{}'", b.to_fen());
                 }
                 let id = (
-                    b.attackers().0,
-                    b.defenders().0,
+                    b.attackers().bits(),
+                    b.defenders().bits(),
                     b.king().map(|k| k.index()),
                     b.side_to_move() == Side::Defenders,
                 );
@@ -1504,7 +1504,7 @@ fn check_parse(text: &str) -> bool {
             true
         }
         (Err(e), None) => {
-            assert!(!e.0.is_empty(), "empty error for {text:?}");
+            assert!(!e.to_string().is_empty(), "empty error for {text:?}");
             false
         }
         (Ok(board), None) => panic!(
@@ -1610,7 +1610,7 @@ fn check_move_parse(text: &str) -> Option<Move> {
             Some(m)
         }
         (Err(e), None) => {
-            assert!(!e.is_empty());
+            assert!(!e.to_string().is_empty());
             None
         }
         (Ok(m), None) => panic!("{text:?} accepted as {m}"),
@@ -1693,7 +1693,7 @@ fn move_text_fuzz_never_panics_and_parse_move_accepts_exactly_the_legal_moves() 
             let want = ref_move(&text).filter(|m| legal.binary_search(m).is_ok());
             match (got, want) {
                 (Ok(m), Some(w)) => assert_eq!(from_move(m), w),
-                (Err(e), None) => assert!(!e.is_empty()),
+                (Err(e), None) => assert!(!e.to_string().is_empty()),
                 (got, want) => panic!(
                     "parse_move({text:?}) = {got:?}, expected {want:?} in {}",
                     ctx(&pos, &rules)
@@ -1877,7 +1877,7 @@ fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
                     after, before,
                     "a failed set({name:?}, {value:?}) changed the rules"
                 );
-                assert!(!e.0.is_empty());
+                assert!(!e.to_string().is_empty());
             }
             _ => panic!("set({name:?}, {value:?}) = {result:?}, reference says {want:?}"),
         }

@@ -1,7 +1,7 @@
 //! [`Game`]: a board with its history, so that repetition and the move limit can end it, and
 //! the game's [`Status`] with its reason.
 
-use super::{Board, ParseError};
+use super::{Board, MoveError, PositionError};
 use crate::rules::{Rules, Ruleset};
 use crate::types::{Move, Side};
 use ahash::AHashMap;
@@ -103,13 +103,22 @@ impl Board {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum GameError {
     /// The position string is malformed.
-    Position(ParseError),
+    Position(PositionError),
     /// The move (by its index in a list, from 0) is malformed or illegal.
     Move {
         /// Position of the move in the list it came from.
         index: usize,
         /// What is wrong with it.
-        message: String,
+        error: MoveError,
+    },
+    /// A move in a list (by its index, from 0) comes after the game has ended.
+    AfterEnd {
+        /// Position of the move in the list it came from.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// How the game had ended.
+        status: Status,
     },
     /// The game has already ended.
     Over(Status),
@@ -119,13 +128,30 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::Position(e) => write!(f, "bad position: {e}"),
-            GameError::Move { index, message } => write!(f, "move {}: {message}", index + 1),
+            GameError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
+            GameError::AfterEnd {
+                index,
+                text,
+                status,
+            } => write!(
+                f,
+                "move {}: {text} comes after the end of the game ({status})",
+                index + 1
+            ),
             GameError::Over(s) => write!(f, "the game is over ({s})"),
         }
     }
 }
 
-impl std::error::Error for GameError {}
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::Position(e) => Some(e),
+            GameError::Move { error, .. } => Some(error),
+            GameError::AfterEnd { .. } | GameError::Over(_) => None,
+        }
+    }
+}
 
 /// A game: the rules, the position it started from, the moves played, and the keys of every
 /// position so far for repetition.
@@ -191,10 +217,11 @@ impl Game {
     ) -> Result<Game, GameError> {
         for (index, item) in items.into_iter().enumerate() {
             play(&mut self, item).map_err(|e| match e {
-                GameError::Move { message, .. } => GameError::Move { index, message },
-                GameError::Over(s) => GameError::Move {
+                GameError::Move { error, .. } => GameError::Move { index, error },
+                GameError::Over(status) => GameError::AfterEnd {
                     index,
-                    message: format!("{item} comes after the end of the game ({s})"),
+                    text: item.to_string(),
+                    status,
                 },
                 other => other,
             })?;
@@ -282,16 +309,31 @@ impl Game {
         }
     }
 
-    /// Plays a legal move and returns the new status.
+    /// Plays a legal move and returns the new status; an illegal move, or any move once the
+    /// game is over, is refused and changes nothing. ([`Board::play`] is the unchecked play
+    /// the search uses.)
+    ///
+    /// ```
+    /// use konakis::{Game, GameError, IllegalReason, Move, MoveError, Rules, Status};
+    /// let mut game = Game::start(Rules::default());
+    /// assert_eq!(game.play(Move::parse("d1d3").unwrap()), Ok(Status::Ongoing));
+    /// match game.play(Move::parse("e5e7").unwrap()) {
+    ///     Err(GameError::Move { index: 1, error: MoveError::Illegal(e) }) => {
+    ///         assert_eq!(e.reason, IllegalReason::Occupied)
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<Status, GameError> {
         if self.status.is_over() {
             return Err(GameError::Over(self.status));
         }
         self.board
             .check_move(&self.rules, mv)
-            .map_err(|message| GameError::Move {
+            .map_err(|e| GameError::Move {
                 index: self.moves.len(),
-                message,
+                error: MoveError::Illegal(e),
             })?;
         self.board.play(&self.rules, mv);
         self.moves.push(mv);
@@ -301,14 +343,14 @@ impl Game {
         Ok(self.status)
     }
 
-    /// Parses and plays a move given as text.
+    /// Parses and plays a move given as text (`d1d3` or `d1-d3`).
     pub fn play_text(&mut self, text: &str) -> Result<Status, GameError> {
         if self.status.is_over() {
             return Err(GameError::Over(self.status));
         }
-        let mv = crate::types::Move::parse(text).map_err(|message| GameError::Move {
+        let mv = Move::parse(text).map_err(|e| GameError::Move {
             index: self.moves.len(),
-            message,
+            error: MoveError::Parse(e),
         })?;
         self.play(mv)
     }

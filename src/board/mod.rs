@@ -12,12 +12,12 @@
 mod danger;
 mod game;
 mod movegen;
-pub mod tables;
+mod tables;
 mod text;
 
 pub use game::{DrawReason, Game, GameError, Status, WinReason};
-pub use movegen::{MAX_MOVES, MoveList};
-pub use text::{ParseError, START_FEN};
+pub use movegen::{IllegalMove, IllegalReason, MAX_MOVES, MoveError, MoveList};
+pub use text::{PositionError, START_FEN};
 
 use crate::bitboard::Bitboard;
 use crate::rules::{KingCapture, Rules, Ruleset};
@@ -208,10 +208,7 @@ impl Board {
     /// The start position, with the side to move given by [`Rules::first_move`].
     pub fn start(rules: &Rules) -> Board {
         let mut b = Board::from_fen(START_FEN).expect("the start position string is valid");
-        if b.side != rules.first_move {
-            b.hash ^= zobrist::SIDE_KEY;
-            b.side = rules.first_move;
-        }
+        b.set_side_to_move(rules.first_move);
         b
     }
 
@@ -236,6 +233,23 @@ impl Board {
     #[inline]
     pub fn side_to_move(&self) -> Side {
         self.side
+    }
+
+    /// Makes `side` the side to move, keeping the pieces and the ply count (the key follows).
+    ///
+    /// ```
+    /// use konakis::{Board, Rules, Side};
+    /// let mut board = Board::start(&Rules::default());
+    /// board.set_side_to_move(Side::Defenders);
+    /// assert_eq!(board.side_to_move(), Side::Defenders);
+    /// assert_eq!(board.plies(), 0);
+    /// assert_eq!(board.hash(), board.compute_hash());
+    /// ```
+    pub fn set_side_to_move(&mut self, side: Side) {
+        if self.side != side {
+            self.side = side;
+            self.hash ^= zobrist::SIDE_KEY;
+        }
     }
 
     /// Plies played by both sides together.
@@ -375,9 +389,30 @@ impl Board {
             .count() as u32
     }
 
-    /// Plays `mv`, which must be legal (see [`Board::legal_moves`] and
-    /// [`Board::parse_move`]), and returns the soldiers it captured. A captured king shows as
-    /// [`Board::king`] becoming `None`.
+    /// Plays `mv` if it is legal and returns the soldiers it captured; an illegal move changes
+    /// nothing and the error says why ([`Board::check_move`]). [`Board::play`] is the same
+    /// without the check.
+    ///
+    /// ```
+    /// use konakis::{Board, IllegalReason, Move, Rules};
+    /// let rules = Rules::default();
+    /// let mut board = Board::start(&rules);
+    /// let captured = board.try_play(&rules, Move::parse("d1d3").unwrap()).unwrap();
+    /// assert!(captured.is_empty());
+    /// let before = board;
+    /// let err = board.try_play(&rules, Move::parse("d3d4").unwrap()).unwrap_err();
+    /// assert_eq!(err.reason, IllegalReason::WrongSide(konakis::Side::Attackers));
+    /// assert_eq!(board, before);
+    /// ```
+    pub fn try_play(&mut self, rules: &Rules, mv: Move) -> Result<Bitboard, IllegalMove> {
+        self.check_move(rules, mv)?;
+        Ok(self.play(rules, mv))
+    }
+
+    /// Plays `mv`, which must be legal (see [`Board::legal_moves`], [`Board::check_move`] and
+    /// [`Board::try_play`]), and returns the soldiers it captured. A captured king shows as
+    /// [`Board::king`] becoming `None`. An illegal move leaves the board in a state no game
+    /// reaches.
     #[inline]
     pub fn play(&mut self, rules: &Rules, mv: Move) -> Bitboard {
         let (from, to) = (mv.from().index(), mv.to().index());

@@ -10,8 +10,9 @@ use super::tables::{
 use super::{Board, CAMP_OF, CAMP_OF_T, NO_KING, bit, bit_t, camp_walls, fixed_anvils};
 use crate::bitboard::Bitboard;
 use crate::rules::Rules;
-use crate::types::{Move, Side, Square};
+use crate::types::{Move, MoveParseError, Side, Square};
 use smallvec::SmallVec;
+use std::fmt;
 
 /// An upper bound on the number of legal moves in any position.
 ///
@@ -491,20 +492,26 @@ impl Board {
     }
 
     /// Whether `mv` is legal here; the error says why not.
-    pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), String> {
+    ///
+    /// ```
+    /// use konakis::{Board, IllegalReason, Move, Rules};
+    /// let rules = Rules::default();
+    /// let board = Board::start(&rules);
+    /// assert!(board.check_move(&rules, Move::parse("d1d3").unwrap()).is_ok());
+    /// let err = board.check_move(&rules, Move::parse("e1e3").unwrap()).unwrap_err();
+    /// assert_eq!(err.reason, IllegalReason::Blocked);
+    /// assert_eq!(err.to_string(), "e1e3 is not legal: the path is blocked");
+    /// ```
+    pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), IllegalMove> {
+        let refuse = |reason| Err(IllegalMove { mv, reason });
         if self.is_won(rules) {
-            return Err(format!("{mv} is not legal: the game is already over"));
+            return refuse(IllegalReason::GameOver);
         }
         let Some(piece) = self.piece_at(mv.from()) else {
-            return Err(format!("{mv} is not legal: no piece on {}", mv.from()));
+            return refuse(IllegalReason::NoPiece);
         };
         if piece.side() != self.side {
-            return Err(format!(
-                "{mv} is not legal: the piece on {} belongs to the {}, and the {} are to move",
-                mv.from(),
-                piece.side(),
-                self.side
-            ));
+            return refuse(IllegalReason::WrongSide(piece.side()));
         }
         let mut dests = Bitboard::EMPTY;
         self.for_each_piece_moves(rules, |from, d| {
@@ -515,29 +522,134 @@ impl Board {
         if dests.has(mv.to()) {
             return Ok(());
         }
-        let why = if mv.from() == mv.to() {
-            "it starts and ends on the same square".to_string()
+        refuse(if mv.from() == mv.to() {
+            IllegalReason::SameSquare
         } else if self.piece_at(mv.to()).is_some() {
-            format!("{} is occupied", mv.to())
+            IllegalReason::Occupied
         } else if mv.to() == Square::THRONE {
-            "that piece may not stop on the throne".to_string()
+            IllegalReason::Throne
         } else if rules.camps().has(mv.to())
             && CAMP_OF[mv.from().index()] >> mv.to().index() & 1 == 0
         {
-            "only a soldier that starts its move in that camp may enter a camp square".to_string()
+            IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
-            "pieces move along one rank or file".to_string()
+            IllegalReason::NotStraight
         } else {
-            "the path is blocked".to_string()
-        };
-        Err(format!("{mv} is not legal: {why}"))
+            IllegalReason::Blocked
+        })
     }
 
     /// Parses a move (`d1d3` or `d1-d3`) and checks that it is legal here.
-    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<Move, String> {
+    ///
+    /// ```
+    /// use konakis::{Board, MoveError, Rules};
+    /// let rules = Rules::default();
+    /// let board = Board::start(&rules);
+    /// assert_eq!(board.parse_move(&rules, "d1-d3").unwrap().to_string(), "d1d3");
+    /// assert!(matches!(board.parse_move(&rules, "d1"), Err(MoveError::Parse(_))));
+    /// assert!(matches!(board.parse_move(&rules, "e5e7"), Err(MoveError::Illegal(_))));
+    /// ```
+    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<Move, MoveError> {
         let mv = Move::parse(text)?;
         self.check_move(rules, mv)?;
         Ok(mv)
+    }
+}
+
+/// Why a move is not legal on a board, as [`Board::check_move`] judges it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum IllegalReason {
+    /// The game has already been won on this board.
+    GameOver,
+    /// No piece stands on the move's first square.
+    NoPiece,
+    /// The piece there belongs to the given side, which is not to move.
+    WrongSide(Side),
+    /// The move starts and ends on the same square.
+    SameSquare,
+    /// A piece stands on the move's last square.
+    Occupied,
+    /// The move would stop on the throne, which that piece may not do.
+    Throne,
+    /// The move would enter a camp square from outside that camp (`Ruleset=Ashton`).
+    Camp,
+    /// The two squares share neither a rank nor a file.
+    NotStraight,
+    /// A piece, the throne or a camp stands in the way.
+    Blocked,
+}
+
+/// A move that [`Board::check_move`] refused, and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// Why it is not legal.
+    pub reason: IllegalReason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (mv, from, to) = (self.mv, self.mv.from(), self.mv.to());
+        write!(f, "{mv} is not legal: ")?;
+        match self.reason {
+            IllegalReason::GameOver => f.write_str("the game is already over"),
+            IllegalReason::NoPiece => write!(f, "no piece on {from}"),
+            IllegalReason::WrongSide(owner) => write!(
+                f,
+                "the piece on {from} belongs to the {owner}, and the {} are to move",
+                owner.opponent()
+            ),
+            IllegalReason::SameSquare => f.write_str("it starts and ends on the same square"),
+            IllegalReason::Occupied => write!(f, "{to} is occupied"),
+            IllegalReason::Throne => f.write_str("that piece may not stop on the throne"),
+            IllegalReason::Camp => f.write_str(
+                "only a soldier that starts its move in that camp may enter a camp square",
+            ),
+            IllegalReason::NotStraight => f.write_str("pieces move along one rank or file"),
+            IllegalReason::Blocked => f.write_str("the path is blocked"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why [`Board::parse_move`] refused a text: it is not a move, or not a legal one.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    /// The text is not a move in `d1d3` or `d1-d3` notation.
+    Parse(MoveParseError),
+    /// The move is not legal on the board.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MoveError::Parse(e) => Some(e),
+            MoveError::Illegal(e) => Some(e),
+        }
+    }
+}
+
+impl From<MoveParseError> for MoveError {
+    fn from(e: MoveParseError) -> MoveError {
+        MoveError::Parse(e)
+    }
+}
+
+impl From<IllegalMove> for MoveError {
+    fn from(e: IllegalMove) -> MoveError {
+        MoveError::Illegal(e)
     }
 }
 

@@ -6,7 +6,7 @@
 
 /// `SLIDES[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied
 /// squares are `occ` (the piece's own bit is ignored): empty squares up to the first blocker.
-pub static SLIDES: [[u16; 512]; 9] = make_slides();
+pub(super) static SLIDES: [[u16; 512]; 9] = make_slides();
 
 const fn make_slides() -> [[u16; 512]; 9] {
     let mut t = [[0u16; 512]; 9];
@@ -36,7 +36,7 @@ const fn make_slides() -> [[u16; 512]; 9] {
 /// `TERNARY[mask]`: the 9-bit mask read as base-3 digits (bit `i` → 3^i). A line's state as
 /// one number is `TERNARY[occupied] + TERNARY[movers]`: digit 0 empty, 1 another piece,
 /// 2 a piece of the side being counted.
-pub static TERNARY: [u16; 512] = make_ternary();
+pub(super) static TERNARY: [u16; 512] = make_ternary();
 
 const fn make_ternary() -> [u16; 512] {
     let mut t = [0u16; 512];
@@ -59,16 +59,16 @@ const fn make_ternary() -> [u16; 512] {
 }
 
 /// Number of line states in base 3.
-pub const LINE_STATES: usize = 19683;
+pub(super) const LINE_STATES: usize = 19683;
 
 /// `LINE_MOVES[state]`: how many moves the side's pieces have along a line in that ternary
 /// state (see [`TERNARY`]).
-pub static LINE_MOVES: [u8; LINE_STATES] = make_line_moves(false);
+pub(super) static LINE_MOVES: [u8; LINE_STATES] = make_line_moves(false);
 
 /// As [`LINE_MOVES`], for the middle rank or file, whose centre square (position 4) is the
 /// throne: if empty it may be crossed but not stopped on. (When the throne may not be crossed,
 /// the caller marks it occupied.)
-pub static LINE_MOVES_THRONE: [u8; LINE_STATES] = make_line_moves(true);
+pub(super) static LINE_MOVES_THRONE: [u8; LINE_STATES] = make_line_moves(true);
 
 const fn make_line_moves(throne: bool) -> [u8; LINE_STATES] {
     let mut t = [0u8; LINE_STATES];
@@ -110,7 +110,7 @@ const fn make_line_moves(throne: bool) -> [u8; LINE_STATES] {
 }
 
 /// `TRANSPOSE[sq]`: the index of square `sq` in the transposed bitboards (`file * 9 + rank`).
-pub static TRANSPOSE: [u8; 81] = {
+pub(super) static TRANSPOSE: [u8; 81] = {
     let mut t = [0u8; 81];
     let mut sq = 0;
     while sq < 81 {
@@ -121,7 +121,7 @@ pub static TRANSPOSE: [u8; 81] = {
 };
 
 /// `SPREAD_FILE[f][bits]`: a 9-bit mask along file `f` (bit `i` = rank `i`) as a board set.
-pub static SPREAD_FILE: [[u128; 512]; 9] = {
+pub(super) static SPREAD_FILE: [[u128; 512]; 9] = {
     let mut t = [[0u128; 512]; 9];
     let mut f = 0;
     while f < 9 {
@@ -146,7 +146,7 @@ pub static SPREAD_FILE: [[u128; 512]; 9] = {
 /// `EDGE_VIEW[occ]`: the inner positions (1..=7) of a line from which a piece can slide to
 /// one of the line's two end squares, given the occupied squares `occ` (the piece's own square
 /// is ignored): everything between it and that end, the end included, is empty.
-pub static EDGE_VIEW: [u16; 512] = {
+pub(super) static EDGE_VIEW: [u16; 512] = {
     let mut t = [0u16; 512];
     let mut occ = 0;
     while occ < 512 {

@@ -11,21 +11,105 @@ use std::fmt;
 /// The start position with the attackers to move.
 pub const START_FEN: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0";
 
-/// A position string that is not valid; the message says what is wrong and where.
+/// Why [`Board::from_fen`] refused a position string. Quoted input is kept shortened to 40
+/// characters, as the message shows it; ranks are numbered 1–9 as on the board, characters
+/// from 1 within the rank's text.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ParseError(pub String);
+pub enum PositionError {
+    /// The string is empty.
+    Empty,
+    /// No side to move after the placement.
+    MissingSide,
+    /// The side to move is neither `b` nor `w`.
+    UnknownSide(String),
+    /// The ply count is not a number from 0 to `u32::MAX`.
+    BadPlies(String),
+    /// Something follows the ply count.
+    Trailing(String),
+    /// The placement does not have 9 ranks; the number it has.
+    RankCount(usize),
+    /// A rank describes more than 9 squares.
+    RankTooLong {
+        /// The rank, 1–9.
+        rank: u8,
+    },
+    /// A rank describes fewer than 9 squares.
+    RankTooShort {
+        /// The rank, 1–9.
+        rank: u8,
+        /// The squares it describes.
+        squares: u8,
+    },
+    /// A character that is not `b`, `w`, `K` or a digit 1–9.
+    BadCharacter {
+        /// The rank, 1–9.
+        rank: u8,
+        /// Which character of the rank's text, from 1.
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// A second king.
+    TwoKings(Square, Square),
+    /// A soldier (the piece given) on the throne.
+    SoldierOnThrone(Piece),
+    /// No king.
+    NoKing,
+}
 
-impl fmt::Display for ParseError {
+impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            PositionError::Empty => {
+                f.write_str("empty position string (expected '<placement> <side> [<plies>]')")
+            }
+            PositionError::MissingSide => {
+                f.write_str("missing side to move after the placement (expected b or w)")
+            }
+            PositionError::UnknownSide(text) => write!(
+                f,
+                "unknown side to move '{text}' (expected b for attackers or w for defenders)"
+            ),
+            PositionError::BadPlies(text) => write!(
+                f,
+                "ply count '{text}' is not a whole number from 0 to {}",
+                u32::MAX
+            ),
+            PositionError::Trailing(text) => write!(f, "unexpected '{text}' after the ply count"),
+            PositionError::RankCount(n) => write!(
+                f,
+                "the placement has {n} rank(s) separated by '/', expected 9"
+            ),
+            PositionError::RankTooLong { rank } => {
+                write!(f, "rank {rank} has more than 9 squares")
+            }
+            PositionError::RankTooShort { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, expected 9")
+            }
+            PositionError::BadCharacter {
+                rank,
+                column,
+                found,
+            } => write!(
+                f,
+                "rank {rank}, character {column}: '{}' is not b, w, K or a digit 1-9",
+                found.escape_default()
+            ),
+            PositionError::TwoKings(first, second) => {
+                write!(f, "two kings, on {first} and {second}")
+            }
+            PositionError::SoldierOnThrone(piece) => write!(
+                f,
+                "a soldier ('{}') stands on the throne {}",
+                piece.letter(),
+                Square::THRONE
+            ),
+            PositionError::NoKing => f.write_str("there is no king (K) on the board"),
+        }
     }
 }
 
-impl std::error::Error for ParseError {}
-
-fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError(msg.into()))
-}
+impl std::error::Error for PositionError {}
 
 /// Shortens arbitrary input for quoting in an error message.
 fn quote(text: &str) -> String {
@@ -39,55 +123,54 @@ fn quote(text: &str) -> String {
 impl Board {
     /// Parses a position string. Errors name the rank and character at fault, a missing or
     /// unknown side, a bad ply count, a missing or second king, or a soldier on the throne.
-    pub fn from_fen(text: &str) -> Result<Board, ParseError> {
+    ///
+    /// ```
+    /// use konakis::{Board, PositionError, Side, Square};
+    /// let board = Board::from_fen("9/9/9/9/4K4/9/2b6/9/9 w 12").unwrap();
+    /// assert_eq!(board.side_to_move(), Side::Defenders);
+    /// assert_eq!(board.king(), Some(Square::THRONE));
+    /// assert_eq!(board.plies(), 12);
+    /// let err = Board::from_fen("9/9/9/9/4K4/9/2x6/9/9 w").unwrap_err();
+    /// assert_eq!(err, PositionError::BadCharacter { rank: 3, column: 2, found: 'x' });
+    /// ```
+    pub fn from_fen(text: &str) -> Result<Board, PositionError> {
         let mut fields = text.split_whitespace();
         let Some(placement) = fields.next() else {
-            return err("empty position string (expected '<placement> <side> [<plies>]')");
+            return Err(PositionError::Empty);
         };
         let side = match fields.next() {
-            None => return err("missing side to move after the placement (expected b or w)"),
+            None => return Err(PositionError::MissingSide),
             Some("b") => Side::Attackers,
             Some("w") => Side::Defenders,
-            Some(other) => {
-                return err(format!(
-                    "unknown side to move '{}' (expected b for attackers or w for defenders)",
-                    quote(other)
-                ));
-            }
+            Some(other) => return Err(PositionError::UnknownSide(quote(other))),
         };
         let plies = match fields.next() {
             None => 0,
-            Some(p) => p.parse::<u32>().or_else(|_| {
-                err(format!(
-                    "ply count '{}' is not a whole number from 0 to {}",
-                    quote(p),
-                    u32::MAX
-                ))
-            })?,
+            Some(p) => p
+                .parse::<u32>()
+                .map_err(|_| PositionError::BadPlies(quote(p)))?,
         };
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected '{}' after the ply count", quote(extra)));
+            return Err(PositionError::Trailing(quote(extra)));
         }
         let mut board = Board::empty(side);
         board.plies = plies;
         let ranks: Vec<&str> = placement.split('/').collect();
         if ranks.len() != 9 {
-            return err(format!(
-                "the placement has {} rank(s) separated by '/', expected 9",
-                ranks.len()
-            ));
+            return Err(PositionError::RankCount(ranks.len()));
         }
         let mut king: Option<Square> = None;
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 8 - i as u8;
             let rank_name = rank + 1;
+            let too_long = PositionError::RankTooLong { rank: rank_name };
             let mut file = 0u8;
             for (col, c) in rank_text.chars().enumerate() {
                 let piece = match c {
                     '1'..='9' => {
                         file += c as u8 - b'0';
                         if file > 9 {
-                            return err(format!("rank {rank_name} has more than 9 squares"));
+                            return Err(too_long);
                         }
                         continue;
                     }
@@ -95,33 +178,36 @@ impl Board {
                     'w' => Piece::Defender,
                     'K' => Piece::King,
                     _ => {
-                        return err(format!(
-                            "rank {rank_name}, character {}: '{}' is not b, w, K or a digit 1-9",
-                            col + 1,
-                            c.escape_default()
-                        ));
+                        return Err(PositionError::BadCharacter {
+                            rank: rank_name,
+                            column: col + 1,
+                            found: c,
+                        });
                     }
                 };
                 let Some(sq) = Square::from_coords(file, rank) else {
-                    return err(format!("rank {rank_name} has more than 9 squares"));
+                    return Err(too_long);
                 };
                 if piece == Piece::King {
                     if let Some(first) = king {
-                        return err(format!("two kings, on {first} and {sq}"));
+                        return Err(PositionError::TwoKings(first, sq));
                     }
                     king = Some(sq);
                 } else if sq == Square::THRONE {
-                    return err(format!("a soldier ('{c}') stands on the throne {sq}"));
+                    return Err(PositionError::SoldierOnThrone(piece));
                 }
                 board.put(piece, sq);
                 file += 1;
             }
             if file != 9 {
-                return err(format!("rank {rank_name} has {file} squares, expected 9"));
+                return Err(PositionError::RankTooShort {
+                    rank: rank_name,
+                    squares: file,
+                });
             }
         }
         if king.is_none() {
-            return err("there is no king (K) on the board");
+            return Err(PositionError::NoKing);
         }
         Ok(board)
     }
@@ -274,7 +360,10 @@ mod tests {
         ];
         for (text, want) in cases {
             let e = Board::from_fen(text).unwrap_err();
-            assert!(e.0.contains(want), "{text:?}: got '{e}', wanted '{want}'");
+            assert!(
+                e.to_string().contains(want),
+                "{text:?}: got '{e}', wanted '{want}'"
+            );
         }
     }
 }

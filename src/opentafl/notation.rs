@@ -10,26 +10,150 @@
 //!   the king was captured, `--` the king escaped, `---` resignation.
 
 use crate::bitboard::Bitboard;
-use crate::board::Board;
+use crate::board::{Board, PositionError};
 use crate::rules::Rules;
 use crate::types::{Move, Piece, Side, Square};
 use std::fmt;
 
-/// Text that is not valid OpenTafl notation; the message says what and where.
+/// Text that is not valid OpenTafl notation: a position record or a move. Quoted input is
+/// kept shortened to 60 characters, as the message shows it; ranks are numbered 1–9,
+/// characters from 1 within the rank's text.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct NotationError(pub String);
+pub enum NotationError {
+    /// A position record that is not `/rank1/.../rank9/` in form.
+    NotARecord(String),
+    /// A position record without 9 ranks; the number it has.
+    RankCount(usize),
+    /// A run of empty squares of 0 or more than 9.
+    EmptyRun {
+        /// The rank, 1–9.
+        rank: usize,
+        /// The number written.
+        run: u32,
+    },
+    /// A taflman Tablut does not have (a commander, knight, mercenary, guard...).
+    ForeignPiece {
+        /// The rank, 1–9.
+        rank: usize,
+        /// Which character of the rank's text, from 1.
+        column: usize,
+        /// The letter.
+        found: char,
+    },
+    /// A character that is not `t`, `T`, `K` or a digit.
+    BadCharacter {
+        /// The rank, 1–9.
+        rank: usize,
+        /// Which character of the rank's text, from 1.
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// A rank that does not describe 9 squares.
+    RankSquares {
+        /// The rank, 1–9.
+        rank: usize,
+        /// The squares it describes.
+        squares: u32,
+    },
+    /// A record whose pieces are no Tablut position (no king, two kings, a soldier on the
+    /// throne).
+    Position(PositionError),
+    /// A move without a square where one belongs.
+    NotASquare {
+        /// The move as given.
+        text: String,
+        /// The text where a square was expected.
+        at: String,
+    },
+    /// A move with a rank beyond 9.
+    RankOutOfRange {
+        /// The move as given.
+        text: String,
+        /// The rank as written.
+        rank: String,
+    },
+    /// A move that is not `from-to`.
+    NotFromTo(String),
+    /// A move whose squares share neither a rank nor a file (or are the same).
+    NotStraight(String),
+    /// Text after a move that is no mark.
+    Trailing {
+        /// The move as given.
+        text: String,
+        /// What follows it.
+        rest: String,
+    },
+    /// An error on a line of an `.otg` file, from 1.
+    Line {
+        /// The line.
+        line: usize,
+        /// What is wrong there.
+        error: Box<NotationError>,
+    },
+}
 
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            NotationError::NotARecord(text) => write!(
+                f,
+                "'{text}' is not a position record (expected /rank1/.../rank9/, e.g. \
+                 /3ttt3/4t4/.../)"
+            ),
+            NotationError::RankCount(n) => write!(
+                f,
+                "the position record has {n} rank(s), expected 9 (Konakis plays 9x9 Tablut only)"
+            ),
+            NotationError::EmptyRun { rank, run } => {
+                write!(f, "rank {rank}: {run} empty squares do not fit on a rank")
+            }
+            NotationError::ForeignPiece {
+                rank,
+                column,
+                found,
+            } => write!(
+                f,
+                "rank {rank}, character {column}: '{found}' is a piece Tablut does not have \
+                 (Konakis knows t, T and K)"
+            ),
+            NotationError::BadCharacter {
+                rank,
+                column,
+                found,
+            } => write!(
+                f,
+                "rank {rank}, character {column}: '{}' is not t, T, K or a digit",
+                found.escape_default()
+            ),
+            NotationError::RankSquares { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, expected 9")
+            }
+            NotationError::Position(e) => e.fmt(f),
+            NotationError::NotASquare { text, at } => write!(
+                f,
+                "'{text}' is not a move: expected a square (a1 ... i9) at '{at}'"
+            ),
+            NotationError::RankOutOfRange { text, rank } => write!(
+                f,
+                "'{text}' is not a move on a 9x9 board: rank '{rank}' is out of range"
+            ),
+            NotationError::NotFromTo(text) => {
+                write!(f, "'{text}' is not a move (expected from-to, e.g. e3-e1)")
+            }
+            NotationError::NotStraight(text) => write!(
+                f,
+                "'{text}' is not a move: pieces move along one rank or file"
+            ),
+            NotationError::Trailing { text, rest } => {
+                write!(f, "'{text}' is not a move: unexpected '{rest}' after it")
+            }
+            NotationError::Line { line, error } => write!(f, "line {line}: {error}"),
+        }
     }
 }
 
 impl std::error::Error for NotationError {}
-
-fn err<T>(msg: impl Into<String>) -> Result<T, NotationError> {
-    Err(NotationError(msg.into()))
-}
 
 /// Shortens input for quoting in an error message.
 pub(crate) fn quote(text: &str) -> String {
@@ -100,17 +224,11 @@ pub fn invert_record(record: &str) -> String {
 pub fn parse_position_record(record: &str, side: Side) -> Result<Board, NotationError> {
     let text = record.trim();
     if !text.starts_with('/') || !text.ends_with('/') || text.len() < 2 {
-        return err(format!(
-            "'{}' is not a position record (expected /rank1/.../rank9/, e.g. /3ttt3/4t4/.../)",
-            quote(text)
-        ));
+        return Err(NotationError::NotARecord(quote(text)));
     }
     let ranks: Vec<&str> = text[1..text.len() - 1].split('/').collect();
     if ranks.len() != 9 {
-        return err(format!(
-            "the position record has {} rank(s), expected 9 (Konakis plays 9x9 Tablut only)",
-            ranks.len()
-        ));
+        return Err(NotationError::RankCount(ranks.len()));
     }
     // Rebuilt as Konakis' own position string (rank 9 first), which checks the pieces.
     let mut fen = String::with_capacity(80);
@@ -125,9 +243,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
             let n: u32 = digits.parse().unwrap_or(u32::MAX);
             digits.clear();
             if n == 0 || n > 9 {
-                return err(format!(
-                    "rank {rank}: {n} empty squares do not fit on a rank"
-                ));
+                return Err(NotationError::EmptyRun { rank, run: n });
             }
             *squares += n;
             fen.push_str(&n.to_string());
@@ -144,18 +260,18 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
                 'T' => 'w',
                 'K' => 'K',
                 'c' | 'n' | 'k' | 'm' | 'g' | 'C' | 'N' | 'M' | 'G' => {
-                    return err(format!(
-                        "rank {rank}, character {}: '{c}' is a piece Tablut does not have \
-                         (Konakis knows t, T and K)",
-                        col + 1
-                    ));
+                    return Err(NotationError::ForeignPiece {
+                        rank,
+                        column: col + 1,
+                        found: c,
+                    });
                 }
                 _ => {
-                    return err(format!(
-                        "rank {rank}, character {}: '{}' is not t, T, K or a digit",
-                        col + 1,
-                        c.escape_default()
-                    ));
+                    return Err(NotationError::BadCharacter {
+                        rank,
+                        column: col + 1,
+                        found: c,
+                    });
                 }
             };
             squares += 1;
@@ -163,7 +279,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
         }
         flush(&mut digits, &mut squares, &mut fen)?;
         if squares != 9 {
-            return err(format!("rank {rank} has {squares} squares, expected 9"));
+            return Err(NotationError::RankSquares { rank, squares });
         }
         if i > 0 {
             fen.push('/');
@@ -171,7 +287,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
     }
     fen.push(' ');
     fen.push(side.letter());
-    Board::from_fen(&fen).map_err(|e| NotationError(e.0))
+    Board::from_fen(&fen).map_err(NotationError::Position)
 }
 
 /// The optional mark at the end of a move in OpenTafl's full notation.
@@ -240,22 +356,20 @@ pub struct OtMove {
 /// Reads a square at the start of `text`: a file letter a–i and a rank digit 1–9.
 fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationError> {
     let bad = || {
-        err(format!(
-            "'{}' is not a move: expected a square (a1 ... i9) at '{}'",
-            quote(whole),
-            quote(text)
-        ))
+        Err(NotationError::NotASquare {
+            text: quote(whole),
+            at: quote(text),
+        })
     };
     let b = text.as_bytes();
     if b.len() < 2 || !b[0].is_ascii_lowercase() || !b[1].is_ascii_digit() {
         return bad();
     }
     if b.len() > 2 && b[2].is_ascii_digit() {
-        return err(format!(
-            "'{}' is not a move on a 9x9 board: rank '{}' is out of range",
-            quote(whole),
-            quote(&text[1..3])
-        ));
+        return Err(NotationError::RankOutOfRange {
+            text: quote(whole),
+            rank: quote(&text[1..3]),
+        });
     }
     match text[..2].parse::<Square>() {
         Ok(sq) => Ok((sq, 2)),
@@ -289,18 +403,12 @@ pub fn parse_move(text: &str) -> Result<OtMove, NotationError> {
     let (from, n) = square_prefix(rest, whole)?;
     rest = &rest[n..];
     let Some(r) = rest.strip_prefix('-') else {
-        return err(format!(
-            "'{}' is not a move (expected from-to, e.g. e3-e1)",
-            quote(whole)
-        ));
+        return Err(NotationError::NotFromTo(quote(whole)));
     };
     let (to, n) = square_prefix(r, whole)?;
     rest = &r[n..];
     if from == to || (from.file() != to.file() && from.rank() != to.rank()) {
-        return err(format!(
-            "'{}' is not a move: pieces move along one rank or file",
-            quote(whole)
-        ));
+        return Err(NotationError::NotStraight(quote(whole)));
     }
     let mut captures = Vec::new();
     if let Some(mut r) = rest.strip_prefix('x') {
@@ -337,11 +445,10 @@ pub fn parse_move(text: &str) -> Result<OtMove, NotationError> {
         "--" => Some(Mark::KingEscaped),
         "---" => Some(Mark::Resigned),
         other => {
-            return err(format!(
-                "'{}' is not a move: unexpected '{}' after it",
-                quote(whole),
-                quote(other)
-            ));
+            return Err(NotationError::Trailing {
+                text: quote(whole),
+                rest: quote(other),
+            });
         }
     };
     Ok(OtMove {
@@ -485,7 +592,10 @@ mod tests {
         ];
         for (text, want) in cases {
             let e = parse_position_record(text, Side::Attackers).unwrap_err();
-            assert!(e.0.contains(want), "{text:?}: got '{e}', wanted '{want}'");
+            assert!(
+                e.to_string().contains(want),
+                "{text:?}: got '{e}', wanted '{want}'"
+            );
         }
     }
 

@@ -77,8 +77,10 @@ pub fn parse_otg(text: &str) -> Result<Vec<OtgGame>, NotationError> {
             {
                 continue;
             }
-            let mv = notation::parse_move(token)
-                .map_err(|e| NotationError(format!("line {}: {e}", i + 1)))?;
+            let mv = notation::parse_move(token).map_err(|e| NotationError::Line {
+                line: i + 1,
+                error: Box::new(e),
+            })?;
             game.moves.push(mv);
         }
     }
@@ -325,7 +327,7 @@ mod tests {
     #[test]
     fn bad_moves_name_their_line() {
         let e = parse_otg("[result:1]\n\n1. d1-d2 zz \n").unwrap_err();
-        assert!(e.0.starts_with("line 3:"), "{e}");
+        assert!(e.to_string().starts_with("line 3:"), "{e}");
     }
 
     #[test]

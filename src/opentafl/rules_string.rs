@@ -459,13 +459,12 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
             "no start: (or starti:) position".into(),
         ));
     };
-    let start =
-        parse_position_record(&record, rules.first_move).map_err(|NotationError(e)| {
-            match e.contains("does not have") {
-                true => RulesStringError::unsupported("start", &record, e),
-                false => RulesStringError::Malformed(format!("start: {e}")),
-            }
-        })?;
+    let start = parse_position_record(&record, rules.first_move).map_err(|e| match e {
+        NotationError::ForeignPiece { .. } => {
+            RulesStringError::unsupported("start", &record, e.to_string())
+        }
+        _ => RulesStringError::Malformed(format!("start: {e}")),
+    })?;
     Ok(RulesString { rules, start, name })
 }
 

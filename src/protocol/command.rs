@@ -264,7 +264,7 @@ fn parse_move_token(text: &str) -> Result<Move, String> {
     if text.chars().count() > 5 {
         return Err("is not a move (expected e.g. d1d3 or d1-d3)".to_string());
     }
-    Move::parse(text).map_err(|e| match e.split_once(": ") {
+    Move::parse(text).map_err(|e| match e.to_string().split_once(": ") {
         Some((_, why)) => format!("is not a move: {why}"),
         None => "is not a move (expected e.g. d1d3 or d1-d3)".to_string(),
     })

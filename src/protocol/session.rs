@@ -445,7 +445,7 @@ fn build_game(rules: crate::Rules, start: &Start, moves: &[Move]) -> Result<Game
 /// A game error in the words of the protocol: the move's number and text.
 fn describe(e: &GameError) -> String {
     match e {
-        GameError::Move { index, message } => format!("move {}: {message}", index + 1),
+        GameError::Move { index, error } => format!("move {}: {error}", index + 1),
         other => other.to_string(),
     }
 }

@@ -93,7 +93,7 @@ impl Tactic {
         let moves = moves
             .split_whitespace()
             .map(|m| board.parse_move(&rules, m))
-            .collect::<Result<Vec<Move>, String>>()
+            .collect::<Result<Vec<Move>, _>>()
             .map_err(|e| format!("'{line}': {e}"))?;
         if moves.is_empty() {
             return Err(format!("'{line}': no right move listed"));

@@ -442,7 +442,7 @@ fn referee(
         let mv = match game.board().parse_move(game.rules(), text) {
             Ok(mv) => mv,
             Err(why) => {
-                let detail = shorten(&why, 120);
+                let detail = shorten(&why.to_string(), 120);
                 let (ending, reason) = forfeit(side, Fault::Illegal, &detail);
                 return Some((ending, reason));
             }
