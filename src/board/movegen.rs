@@ -498,9 +498,9 @@ impl Board {
     /// let rules = Rules::default();
     /// let board = Board::start(&rules);
     /// assert!(board.check_move(&rules, Move::parse("d1d3").unwrap()).is_ok());
-    /// let err = board.check_move(&rules, Move::parse("e1e3").unwrap()).unwrap_err();
+    /// let err = board.check_move(&rules, Move::parse("d1d7").unwrap()).unwrap_err();
     /// assert_eq!(err.reason, IllegalReason::Blocked);
-    /// assert_eq!(err.to_string(), "e1e3 is not legal: the path is blocked");
+    /// assert_eq!(err.to_string(), "d1d7 is not legal: the path is blocked");
     /// ```
     pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), IllegalMove> {
         let refuse = |reason| Err(IllegalMove { mv, reason });

@@ -197,10 +197,7 @@ pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits 
 /// `board` with `side` to move (the ply count kept).
 fn with_side(board: &Board, side: Side) -> Board {
     let mut b = *board;
-    if b.side_to_move() != side {
-        b.pass();
-        b.set_plies(board.plies());
-    }
+    b.set_side_to_move(side);
     b
 }
 
