@@ -318,7 +318,9 @@ fn opentafls_saved_king_capture_replays_to_its_result() {
         ("xCf4", "a piece Tablut does not have"),
     ] {
         let bad = text.replace("xKf4", typed);
-        let e = replay(&parse_otg(&bad).unwrap()[0]).unwrap_err();
+        let e = replay(&parse_otg(&bad).unwrap()[0])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(want), "{typed}: {e}");
     }
 }
@@ -548,13 +550,17 @@ fn the_sample_game_replays_with_its_captures() {
 
     // A record whose capture the referee does not make is refused, naming the move.
     let tampered = text.replace("12. h7-f7xf8", "12. h7-f7");
-    let e = replay(&parse_otg(&tampered).unwrap()[0]).unwrap_err();
+    let e = replay(&parse_otg(&tampered).unwrap()[0])
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("turn 12") && e.contains("captures nothing"),
         "{e}"
     );
     let illegal = text.replace("24. f9-f7xe7", "24. a1-a2");
-    let e = replay(&parse_otg(&illegal).unwrap()[0]).unwrap_err();
+    let e = replay(&parse_otg(&illegal).unwrap()[0])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("turn 24") && e.contains("no piece on a1"), "{e}");
 }
 

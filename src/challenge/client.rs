@@ -168,7 +168,7 @@ fn follow(game: &mut Game, state: &State, sent: Option<Move>) -> Result<Step, St
     let side = board.side_to_move().opponent();
     let rebuilt = state
         .to_board(side, board.plies().saturating_add(1))
-        .map_err(|e| e.0)?;
+        .map_err(|e| e.to_string())?;
     *game = Game::new(rules, rebuilt);
     Ok(Step::Rebuilt)
 }

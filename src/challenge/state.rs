@@ -10,26 +10,102 @@
 //! where the server is: `EMPTY` on `e5` is read as the empty throne, square names may be upper
 //! case, a move's `turn` is ignored.
 
-use crate::board::{Board, Status};
+use crate::board::{Board, PositionError, Status};
 use crate::types::{Move, Piece, Side, Square};
 use serde_json::{Value, json};
 use std::fmt;
 
-/// A message that does not have the expected shape; the text says what is wrong.
+/// A message that does not have the expected shape. Quoted message text is kept shortened
+/// to 60 characters ([`excerpt`]), as the message shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WireError(pub String);
+pub enum WireError {
+    /// Text that is not JSON.
+    NotJson {
+        /// What the message should have been: `state`, `move` or `name`.
+        what: &'static str,
+        /// The JSON reader's complaint.
+        reason: String,
+        /// The start of the text.
+        text: String,
+    },
+    /// JSON that is not an object.
+    NotAnObject {
+        /// What the message should have been: `state` or `move`.
+        what: &'static str,
+        /// The start of the text.
+        text: String,
+    },
+    /// A state whose `turn` is not a string.
+    TurnNotString,
+    /// A state without `turn`.
+    NoTurn,
+    /// A state whose turn is none the server sends.
+    UnknownTurn(String),
+    /// A state without a `board` array.
+    NoBoard,
+    /// A board without 9 rows; the number it has.
+    RowCount(usize),
+    /// A board row (from 0, rank 1 first) that is not an array.
+    RowNotArray(usize),
+    /// A board row (from 0, rank 1 first) without 9 cells.
+    RowLength {
+        /// The row.
+        row: usize,
+        /// The cells it has.
+        cells: usize,
+    },
+    /// A cell that is no known value.
+    BadCell {
+        /// The square.
+        square: Square,
+        /// The cell as JSON.
+        cell: String,
+    },
+    /// `THRONE` on a square other than `e5`.
+    ThroneElsewhere(Square),
+    /// A board Konakis cannot hold (no king, two kings).
+    Impossible(PositionError),
+    /// The name message is `null`.
+    NullName,
+}
 
 impl fmt::Display for WireError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            WireError::NotJson { what, reason, text } => {
+                write!(f, "a {what} that is not JSON ({reason}): '{text}'")
+            }
+            WireError::NotAnObject { what, text } => {
+                write!(f, "a {what} that is not a JSON object: '{text}'")
+            }
+            WireError::TurnNotString => f.write_str("a state whose \"turn\" is not a string"),
+            WireError::NoTurn => f.write_str("a state without \"turn\""),
+            WireError::UnknownTurn(turn) => write!(
+                f,
+                "a state with turn '{turn}' (expected WHITE, BLACK, WHITEWIN, BLACKWIN or DRAW)"
+            ),
+            WireError::NoBoard => f.write_str("a state without a \"board\" array"),
+            WireError::RowCount(n) => write!(f, "a board with {n} rows, expected 9"),
+            WireError::RowNotArray(row) => {
+                write!(f, "board row {row} (rank {}) is not an array", row + 1)
+            }
+            WireError::RowLength { row, cells } => write!(
+                f,
+                "board row {row} (rank {}) has {cells} cells, expected 9",
+                row + 1
+            ),
+            WireError::BadCell { square, cell } => write!(
+                f,
+                "square {square} holds {cell}, expected EMPTY, WHITE, BLACK, KING or THRONE"
+            ),
+            WireError::ThroneElsewhere(sq) => write!(f, "THRONE on {sq}; the throne is e5"),
+            WireError::Impossible(e) => write!(f, "an impossible board: {e}"),
+            WireError::NullName => f.write_str("the name is null"),
+        }
     }
 }
 
 impl std::error::Error for WireError {}
-
-fn wire_err<T>(message: impl Into<String>) -> Result<T, WireError> {
-    Err(WireError(message.into()))
-}
 
 /// The start of a message, for error texts (messages may be long or binary junk).
 pub fn excerpt(text: &str) -> String {
@@ -227,62 +303,53 @@ impl State {
 
     /// Parses a state message.
     pub fn parse(text: &str) -> Result<State, WireError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            WireError(format!(
-                "a state that is not JSON ({e}): '{}'",
-                excerpt(text)
-            ))
+        let value: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson {
+            what: "state",
+            reason: e.to_string(),
+            text: excerpt(text),
         })?;
         let Some(object) = value.as_object() else {
-            return wire_err(format!(
-                "a state that is not a JSON object: '{}'",
-                excerpt(text)
-            ));
+            return Err(WireError::NotAnObject {
+                what: "state",
+                text: excerpt(text),
+            });
         };
         let turn_text = match object.get("turn") {
             Some(Value::String(s)) => s,
-            Some(_) => return wire_err("a state whose \"turn\" is not a string"),
-            None => return wire_err("a state without \"turn\""),
+            Some(_) => return Err(WireError::TurnNotString),
+            None => return Err(WireError::NoTurn),
         };
-        let turn = Turn::parse(turn_text).ok_or_else(|| {
-            WireError(format!(
-                "a state with turn '{}' (expected WHITE, BLACK, WHITEWIN, BLACKWIN or DRAW)",
-                excerpt(turn_text)
-            ))
-        })?;
+        let turn =
+            Turn::parse(turn_text).ok_or_else(|| WireError::UnknownTurn(excerpt(turn_text)))?;
         let Some(rows) = object.get("board").and_then(Value::as_array) else {
-            return wire_err("a state without a \"board\" array");
+            return Err(WireError::NoBoard);
         };
         if rows.len() != 9 {
-            return wire_err(format!("a board with {} rows, expected 9", rows.len()));
+            return Err(WireError::RowCount(rows.len()));
         }
         let mut cells = [[Cell::Empty; 9]; 9];
         for (rank, row) in rows.iter().enumerate() {
             let Some(row) = row.as_array() else {
-                return wire_err(format!(
-                    "board row {} (rank {}) is not an array",
-                    rank,
-                    rank + 1
-                ));
+                return Err(WireError::RowNotArray(rank));
             };
             if row.len() != 9 {
-                return wire_err(format!(
-                    "board row {} (rank {}) has {} cells, expected 9",
-                    rank,
-                    rank + 1,
-                    row.len()
-                ));
+                return Err(WireError::RowLength {
+                    row: rank,
+                    cells: row.len(),
+                });
             }
             for (file, cell) in row.iter().enumerate() {
                 let sq = Square::from_coords(file as u8, rank as u8).expect("both below 9");
-                let parsed = cell.as_str().and_then(Cell::parse).ok_or_else(|| {
-                    WireError(format!(
-                        "square {sq} holds {cell}, expected EMPTY, WHITE, BLACK, KING or THRONE"
-                    ))
-                })?;
+                let parsed =
+                    cell.as_str()
+                        .and_then(Cell::parse)
+                        .ok_or_else(|| WireError::BadCell {
+                            square: sq,
+                            cell: cell.to_string(),
+                        })?;
                 cells[rank][file] = match parsed {
                     Cell::Throne if sq != Square::THRONE => {
-                        return wire_err(format!("THRONE on {sq}; the throne is e5"));
+                        return Err(WireError::ThroneElsewhere(sq));
                     }
                     Cell::Empty if sq == Square::THRONE => Cell::Throne,
                     c => c,
@@ -325,7 +392,7 @@ impl State {
             }
         }
         fen.push_str(&format!(" {} {plies}", side.letter()));
-        Board::from_fen(&fen).map_err(|e| WireError(format!("an impossible board: {e}")))
+        Board::from_fen(&fen).map_err(WireError::Impossible)
     }
 
     /// Whether this state shows the same pieces as `board`. A board whose king has been
@@ -357,31 +424,69 @@ pub enum MoveMessage {
     Move(Square, Square),
     /// Valid JSON, but not a move the server can read (a missing or bad square): the server
     /// counts this as an error of the mover, like an illegal move.
-    Refused(String),
+    Refused(Refusal),
+}
+
+/// Why the server cannot read a move message that is valid JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The field (`from` or `to`) is missing or `null`.
+    Missing(&'static str),
+    /// The field's text is not a square name (kept shortened, as shown).
+    NotASquare {
+        /// `from` or `to`.
+        key: &'static str,
+        /// The text, shortened.
+        text: String,
+    },
+    /// The field is JSON other than a string.
+    NotAString {
+        /// `from` or `to`.
+        key: &'static str,
+        /// The value as JSON.
+        value: String,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Missing(key) => write!(f, "the move has no \"{key}\""),
+            Refusal::NotASquare { key, text } => {
+                write!(f, "\"{key}\": '{text}' is not a square")
+            }
+            Refusal::NotAString { key, value } => {
+                write!(f, "\"{key}\" is {value}, not a square name")
+            }
+        }
+    }
 }
 
 /// Parses a move message as the server does: the `turn` field is ignored, square names may be
 /// upper case. `Err` is text that is not a JSON object at all (which crashes the real server).
 pub fn parse_move(text: &str) -> Result<MoveMessage, WireError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        WireError(format!(
-            "a move that is not JSON ({e}): '{}'",
-            excerpt(text)
-        ))
+    let value: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson {
+        what: "move",
+        reason: e.to_string(),
+        text: excerpt(text),
     })?;
     let Some(object) = value.as_object() else {
-        return wire_err(format!(
-            "a move that is not a JSON object: '{}'",
-            excerpt(text)
-        ));
+        return Err(WireError::NotAnObject {
+            what: "move",
+            text: excerpt(text),
+        });
     };
-    let square = |key: &str| -> Result<Square, String> {
+    let square = |key: &'static str| -> Result<Square, Refusal> {
         match object.get(key) {
-            None | Some(Value::Null) => Err(format!("the move has no \"{key}\"")),
-            Some(Value::String(s)) => s
-                .parse::<Square>()
-                .map_err(|_| format!("\"{key}\": '{}' is not a square", excerpt(s))),
-            Some(other) => Err(format!("\"{key}\" is {other}, not a square name")),
+            None | Some(Value::Null) => Err(Refusal::Missing(key)),
+            Some(Value::String(s)) => s.parse::<Square>().map_err(|_| Refusal::NotASquare {
+                key,
+                text: excerpt(s),
+            }),
+            Some(other) => Err(Refusal::NotAString {
+                key,
+                value: other.to_string(),
+            }),
         }
     };
     Ok(match (square("from"), square("to")) {
@@ -403,15 +508,16 @@ pub fn parse_name(text: &str) -> Result<String, WireError> {
         Ok(value) => value,
         Err(_) if is_bare_word(text.trim()) => Value::String(text.trim().to_string()),
         Err(e) => {
-            return Err(WireError(format!(
-                "a name that is not JSON ({e}): '{}'",
-                excerpt(text)
-            )));
+            return Err(WireError::NotJson {
+                what: "name",
+                reason: e.to_string(),
+                text: excerpt(text),
+            });
         }
     };
     let raw = match value {
         Value::String(s) => s,
-        Value::Null => return wire_err("the name is null"),
+        Value::Null => return Err(WireError::NullName),
         other => other.to_string(),
     };
     Ok(clean_name(&raw))
@@ -531,7 +637,7 @@ mod tests {
         assert_eq!(state.cell(sq("a1")), Cell::King);
         let bad = START_JSON.replacen("\"EMPTY\"", "\"THRONE\"", 1);
         let e = State::parse(&bad).unwrap_err();
-        assert!(e.0.contains("THRONE on a1"), "{e}");
+        assert!(e.to_string().contains("THRONE on a1"), "{e}");
     }
 
     #[test]
@@ -546,15 +652,20 @@ mod tests {
         ];
         for (text, want) in cases {
             let e = State::parse(text).unwrap_err();
-            assert!(e.0.contains(want), "{text}: {e}");
+            assert!(e.to_string().contains(want), "{text}: {e}");
         }
         let short_row = START_JSON.replacen("[\"EMPTY\",", "[", 1);
-        assert!(State::parse(&short_row).unwrap_err().0.contains("8 cells"));
+        assert!(
+            State::parse(&short_row)
+                .unwrap_err()
+                .to_string()
+                .contains("8 cells")
+        );
         let bad_cell = START_JSON.replacen("\"KING\"", "\"QUEEN\"", 1);
         assert!(
             State::parse(&bad_cell)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("e5 holds \"QUEEN\"")
         );
         let no_king = START_JSON.replacen("\"KING\"", "\"THRONE\"", 1);
@@ -563,7 +674,7 @@ mod tests {
             state
                 .to_board(Side::Defenders, 0)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("no king")
         );
     }

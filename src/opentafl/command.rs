@@ -1,9 +1,10 @@
 //! The host's OTEP lines, each parsed into a [`HostCommand`] (or an error message) before the
 //! engine acts on it.
 
-use super::notation::{self, parse_move, parse_position_record};
+use super::notation::{self, NotationError, parse_move, parse_position_record};
 use crate::board::Board;
 use crate::types::{BySide, Move, Side};
+use std::fmt;
 
 /// One line from the host.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,23 +52,90 @@ pub enum HostCommand {
     Unknown(String),
 }
 
-fn side(command: &str, text: &str) -> Result<Side, String> {
-    match text {
-        "attackers" => Ok(Side::Attackers),
-        "defenders" => Ok(Side::Defenders),
-        _ => Err(format!(
-            "{command}: expected attackers or defenders, got '{}'",
-            notation::quote(text)
-        )),
+/// A host line that cannot be read: the text of an `error 0` line names the command. Quoted
+/// input is kept shortened, as the message shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CommandError {
+    /// `play` or `side` without `attackers` or `defenders`.
+    Side {
+        /// The command.
+        command: &'static str,
+        /// What came instead.
+        text: String,
+    },
+    /// A position record that cannot be read.
+    Record {
+        /// The command.
+        command: &'static str,
+        /// What is wrong with the record.
+        error: NotationError,
+    },
+    /// `opponent-move` without a move and a record.
+    OpponentMove(String),
+    /// `move` without a position record.
+    Confirm(String),
+    /// `analyze` without a number of moves and a number of seconds.
+    Analyze(String),
+    /// `clock` without 5 fields; the number it has.
+    ClockFields(usize),
+    /// A clock time that is not a number of milliseconds.
+    ClockTime(String),
+    /// A clock field that is not a count.
+    ClockCount(String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Side { command, text } => {
+                write!(
+                    f,
+                    "{command}: expected attackers or defenders, got '{text}'"
+                )
+            }
+            CommandError::Record { command, error } => write!(f, "{command}: {error}"),
+            CommandError::OpponentMove(text) => write!(
+                f,
+                "opponent-move: expected <move> <position record>, got '{text}'"
+            ),
+            CommandError::Confirm(text) => {
+                write!(f, "move: expected a position record, got '{text}'")
+            }
+            CommandError::Analyze(text) => write!(
+                f,
+                "analyze: expected <number of moves> <seconds>, got '{text}'"
+            ),
+            CommandError::ClockFields(n) => write!(
+                f,
+                "clock: expected 5 fields (<att ms>[*] <def ms>[*] <overtime s> <att overtimes> \
+                 <def overtimes>), got {n}"
+            ),
+            CommandError::ClockTime(text) => write!(f, "clock: '{text}' is not a time in ms"),
+            CommandError::ClockCount(text) => write!(f, "clock: '{text}' is not a count"),
+        }
     }
 }
 
-fn record(command: &str, text: &str) -> Result<Board, String> {
-    parse_position_record(text, Side::Attackers).map_err(|e| format!("{command}: {e}"))
+impl std::error::Error for CommandError {}
+
+fn side(command: &'static str, text: &str) -> Result<Side, CommandError> {
+    match text {
+        "attackers" => Ok(Side::Attackers),
+        "defenders" => Ok(Side::Defenders),
+        _ => Err(CommandError::Side {
+            command,
+            text: notation::quote(text),
+        }),
+    }
+}
+
+fn record(command: &'static str, text: &str) -> Result<Board, CommandError> {
+    parse_position_record(text, Side::Attackers)
+        .map_err(|error| CommandError::Record { command, error })
 }
 
 /// Parses one line from the host; the error is the text of an `error 0` line.
-pub fn parse(line: &str) -> Result<HostCommand, String> {
+pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
     let line = line.trim();
     let (word, rest) = line.split_once([' ', '\t']).unwrap_or((line, ""));
     let rest = rest.trim();
@@ -79,10 +147,7 @@ pub fn parse(line: &str) -> Result<HostCommand, String> {
         "side" => HostCommand::Side(side("side", rest)?),
         "opponent-move" => {
             let Some((text, rec)) = rest.split_once(' ') else {
-                return Err(format!(
-                    "opponent-move: expected <move> <position record>, got '{}'",
-                    notation::quote(rest)
-                ));
+                return Err(CommandError::OpponentMove(notation::quote(rest)));
             };
             HostCommand::OpponentMove {
                 mv: parse_move(text).ok().map(|m| m.mv),
@@ -92,10 +157,7 @@ pub fn parse(line: &str) -> Result<HostCommand, String> {
         }
         "move" => {
             if !rest.starts_with('/') {
-                return Err(format!(
-                    "move: expected a position record, got '{}'",
-                    notation::quote(rest)
-                ));
+                return Err(CommandError::Confirm(notation::quote(rest)));
             }
             HostCommand::Confirm(record("move", rest)?)
         }
@@ -111,10 +173,7 @@ pub fn parse(line: &str) -> Result<HostCommand, String> {
                 _ => None,
             };
             let Some((lines, seconds)) = parsed else {
-                return Err(format!(
-                    "analyze: expected <number of moves> <seconds>, got '{}'",
-                    notation::quote(rest)
-                ));
+                return Err(CommandError::Analyze(notation::quote(rest)));
             };
             HostCommand::Analyze { lines, seconds }
         }
@@ -140,29 +199,25 @@ pub struct Clock {
 }
 
 /// Parses the arguments of `clock <att ms>[*] <def ms>[*] <overtime s> <att n> <def n>`.
-pub fn parse_clock(args: &str) -> Result<Clock, String> {
+pub fn parse_clock(args: &str) -> Result<Clock, CommandError> {
     let fields: Vec<&str> = args.split_whitespace().collect();
     if fields.len() != 5 {
-        return Err(format!(
-            "clock: expected 5 fields (<att ms>[*] <def ms>[*] <overtime s> <att overtimes> \
-             <def overtimes>), got {}",
-            fields.len()
-        ));
+        return Err(CommandError::ClockFields(fields.len()));
     }
-    let time = |text: &str| -> Result<(i64, bool), String> {
+    let time = |text: &str| -> Result<(i64, bool), CommandError> {
         let (num, star) = match text.strip_suffix('*') {
             Some(n) => (n, true),
             None => (text, false),
         };
         num.parse::<i64>()
             .map(|ms| (ms, star))
-            .map_err(|_| format!("clock: '{}' is not a time in ms", notation::quote(text)))
+            .map_err(|_| CommandError::ClockTime(notation::quote(text)))
     };
-    let number = |text: &str| -> Result<f64, String> {
+    let number = |text: &str| -> Result<f64, CommandError> {
         text.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-            .ok_or_else(|| format!("clock: '{}' is not a count", notation::quote(text)))
+            .ok_or_else(|| CommandError::ClockCount(notation::quote(text)))
     };
     let (att, att_ot) = time(fields[0])?;
     let (def, def_ot) = time(fields[1])?;
@@ -268,7 +323,7 @@ mod tests {
             ("analyze 2 -1", "analyze:"),
             ("analyze 2", "analyze:"),
         ] {
-            let e = parse(line).unwrap_err();
+            let e = parse(line).unwrap_err().to_string();
             assert!(e.starts_with(want), "{line}: {e}");
         }
     }

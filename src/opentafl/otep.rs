@@ -312,7 +312,7 @@ impl Session {
         let command = match command::parse(line) {
             Ok(c) => c,
             Err(e) => {
-                self.out.warn(&e);
+                self.out.warn(&e.to_string());
                 return true;
             }
         };

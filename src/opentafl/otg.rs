@@ -10,11 +10,11 @@
 //! after turns starts the next game.
 
 use super::notation::{self, NotationError, OtMove, full_move};
-use super::rules_string::parse_rules;
-use crate::board::{Board, Game, Status};
-use crate::rules::Rules;
+use super::rules_string::{RulesStringError, parse_rules};
+use crate::board::{Board, Game, GameError, IllegalMove, Status};
+use crate::rules::{Rules, RulesError};
 use crate::types::{Move, Piece, Side, Square};
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// One game of an `.otg` file.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -167,22 +167,148 @@ fn capture_set(squares: &[Square]) -> Vec<Square> {
     v
 }
 
+/// Why [`replay`] refused a record.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ReplayError {
+    /// The record has no `rules` tag.
+    NoRulesTag,
+    /// The `rules` tag is no rules string Konakis plays.
+    RulesTag(RulesStringError),
+    /// The `konakis-rules` tag has a bad `Name=Value`.
+    KonakisRulesTag(RulesError),
+    /// A move of the record cannot be replayed.
+    Move {
+        /// The turn, from 1.
+        turn: usize,
+        /// The move's number in the game, from 1.
+        number: usize,
+        /// The move as the record has it (simple notation, king and captures).
+        written: String,
+        /// What is wrong with it.
+        fault: ReplayFault,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::NoRulesTag => {
+                f.write_str("the record has no rules tag (OpenTafl's rules string)")
+            }
+            ReplayError::RulesTag(e) => write!(f, "rules tag: {e}"),
+            ReplayError::KonakisRulesTag(e) => write!(f, "konakis-rules tag: {e}"),
+            ReplayError::Move {
+                turn,
+                number,
+                written,
+                fault,
+            } => write!(f, "turn {turn}, move {number} ({written}): {fault}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// What is wrong with one move of a record ([`ReplayError::Move`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ReplayFault {
+    /// The move is written as a king's, and the king is not on its first square.
+    NoKing(Square),
+    /// The game had already ended.
+    AfterEnd(Status),
+    /// The move is not legal.
+    Illegal(IllegalMove),
+    /// A capture names a piece Tablut does not have.
+    ForeignCapture {
+        /// The letter.
+        letter: char,
+        /// The square.
+        square: Square,
+    },
+    /// A capture names a piece other than the one on its square.
+    WrongPiece {
+        /// The letter.
+        letter: char,
+        /// The square.
+        square: Square,
+        /// What stands there.
+        found: Option<Piece>,
+    },
+    /// The record captures other pieces than the referee does.
+    Captures {
+        /// The squares the record lists, sorted.
+        listed: Vec<Square>,
+        /// The squares the referee captures, sorted.
+        referee: Vec<Square>,
+    },
+    /// The game refused the move.
+    Game(GameError),
+}
+
+impl fmt::Display for ReplayFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayFault::NoKing(sq) => write!(f, "the king is not on {sq}"),
+            ReplayFault::AfterEnd(status) => {
+                write!(f, "comes after the end of the game ({status})")
+            }
+            ReplayFault::Illegal(e) => e.fmt(f),
+            ReplayFault::ForeignCapture { letter, square } => write!(
+                f,
+                "'{letter}{square}' captures a piece Tablut does not have"
+            ),
+            ReplayFault::WrongPiece {
+                letter,
+                square,
+                found,
+            } => {
+                let what = match found {
+                    Some(Piece::Attacker) => "an attacker stands there",
+                    Some(Piece::Defender) => "a defender stands there",
+                    Some(Piece::King) => "the king stands there",
+                    None => "it is empty",
+                };
+                write!(
+                    f,
+                    "'{letter}{square}' does not name the piece on {square}: {what}"
+                )
+            }
+            ReplayFault::Captures { listed, referee } => {
+                let list = |v: &[Square]| {
+                    if v.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        v.iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                };
+                write!(
+                    f,
+                    "the record captures {}, Konakis' referee captures {}",
+                    list(listed),
+                    list(referee)
+                )
+            }
+            ReplayFault::Game(e) => e.fmt(f),
+        }
+    }
+}
+
 /// Replays a game: the rules from its `rules` tag (or its `konakis-rules` tag when present), the
 /// start position from the rules string (with the ply count of a `start` tag that `konakis
 /// match` wrote beside it), then every move, which must be legal, must not come
 /// after the end of the game, and must capture what the record says it captures.
-pub fn replay(record: &OtgGame) -> Result<Replay, String> {
-    let text = record
-        .tag("rules")
-        .ok_or("the record has no rules tag (OpenTafl's rules string)")?;
-    let parsed = parse_rules(text).map_err(|e| format!("rules tag: {e}"))?;
+pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
+    let text = record.tag("rules").ok_or(ReplayError::NoRulesTag)?;
+    let parsed = parse_rules(text).map_err(ReplayError::RulesTag)?;
     let (rules, source) = match record.tag("konakis-rules") {
         None => (parsed.rules, RulesSource::RulesTag),
         Some(pairs) => {
             let mut r = Rules::default();
             for pair in pairs.split_whitespace() {
-                r.set_pair(pair)
-                    .map_err(|e| format!("konakis-rules tag: {e}"))?;
+                r.set_pair(pair).map_err(ReplayError::KonakisRulesTag)?;
             }
             (r, RulesSource::KonakisTag)
         }
@@ -208,20 +334,22 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
                 format!("x{}", c.join("/"))
             }
         );
-        let at = |msg: String| format!("turn {turn}, move {} ({written}): {msg}", i + 1);
+        let at = |fault: ReplayFault| ReplayError::Move {
+            turn,
+            number: i + 1,
+            written: written.clone(),
+            fault,
+        };
         let mut board = *game.board();
         if m.king && board.king() != Some(m.mv.from()) {
-            return Err(at(format!("the king is not on {}", m.mv.from())));
+            return Err(at(ReplayFault::NoKing(m.mv.from())));
         }
         if game.status().is_over() {
-            return Err(at(format!(
-                "comes after the end of the game ({})",
-                game.status()
-            )));
+            return Err(at(ReplayFault::AfterEnd(game.status())));
         }
         board
             .check_move(&rules, m.mv)
-            .map_err(|e| at(e.to_string()))?;
+            .map_err(|e| at(ReplayFault::Illegal(e)))?;
         // A typed capture (`xKf4`) must name the piece that stood there.
         for c in &m.captures {
             let Some(letter) = c.piece else { continue };
@@ -233,22 +361,17 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
                 _ => None,
             };
             if named.is_none() {
-                return Err(at(format!(
-                    "'{letter}{}' captures a piece Tablut does not have",
-                    c.square
-                )));
+                return Err(at(ReplayFault::ForeignCapture {
+                    letter,
+                    square: c.square,
+                }));
             }
             if found != named {
-                let what = match found {
-                    Some(Piece::Attacker) => "an attacker stands there",
-                    Some(Piece::Defender) => "a defender stands there",
-                    Some(Piece::King) => "the king stands there",
-                    None => "it is empty",
-                };
-                return Err(at(format!(
-                    "'{letter}{}' does not name the piece on {}: {what}",
-                    c.square, c.square
-                )));
+                return Err(at(ReplayFault::WrongPiece {
+                    letter,
+                    square: c.square,
+                    found,
+                }));
             }
         }
         let played = notation::play(&mut board, &rules, m.mv);
@@ -259,23 +382,12 @@ pub fn replay(record: &OtgGame) -> Result<Replay, String> {
             .chain(played.king_captured)
             .collect();
         if capture_set(&listed) != capture_set(&referee) {
-            let list = |v: &[Square]| {
-                if v.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    v.iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            };
-            return Err(at(format!(
-                "the record captures {}, Konakis' referee captures {}",
-                list(&capture_set(&listed)),
-                list(&capture_set(&referee))
-            )));
+            return Err(at(ReplayFault::Captures {
+                listed: capture_set(&listed),
+                referee: capture_set(&referee),
+            }));
         }
-        game.play(m.mv).map_err(|e| at(e.to_string()))?;
+        game.play(m.mv).map_err(|e| at(ReplayFault::Game(e)))?;
         moves.push(full_move(m.mv, &played));
     }
     Ok(Replay {

@@ -48,10 +48,92 @@ pub enum RulesStringError {
         reason: String,
     },
     /// Text that is not a rules string.
-    Malformed(String),
+    Malformed(Malformation),
+}
+
+/// How a text fails to be a rules string ([`RulesStringError::Malformed`]). Quoted input is
+/// kept shortened, as the message shows it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Malformation {
+    /// A token without `:`.
+    NotAPair(String),
+    /// A key given twice.
+    Twice(String),
+    /// No `dim:` key.
+    NoDim,
+    /// Both `start:` and `starti:`.
+    BothStarts,
+    /// No `start:` or `starti:` key.
+    NoStart,
+    /// A `dim:` that is not a number.
+    DimNotNumber(String),
+    /// A value that is none of those the key takes.
+    Expected {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+    /// A piece list with a letter that is no taflman's.
+    PieceLetter {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The letter.
+        found: char,
+    },
+    /// A square list with an item that is not a square.
+    Square {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The item.
+        item: String,
+    },
+    /// A start position that cannot be read.
+    Start(NotationError),
+}
+
+impl fmt::Display for Malformation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Malformation::NotAPair(token) => write!(f, "'{token}' is not a key:value pair"),
+            Malformation::Twice(key) => write!(f, "key '{key}' is given twice"),
+            Malformation::NoDim => f.write_str("no dim: key (the board size)"),
+            Malformation::BothStarts => f.write_str("both start: and starti: are given"),
+            Malformation::NoStart => f.write_str("no start: (or starti:) position"),
+            Malformation::DimNotNumber(value) => write!(f, "dim:{value}: not a number"),
+            Malformation::Expected {
+                key,
+                value,
+                expected,
+            } => write!(f, "{key}:{value}: expected {expected}"),
+            Malformation::PieceLetter { key, value, found } => write!(
+                f,
+                "{key}:{value}: '{}' is not a piece letter ({TAFLMAN_LETTERS})",
+                found.escape_default()
+            ),
+            Malformation::Square { key, value, item } => {
+                write!(f, "{key}:{value}: '{item}' is not a square")
+            }
+            Malformation::Start(e) => write!(f, "start: {e}"),
+        }
+    }
 }
 
 impl RulesStringError {
+    fn expected(key: &str, value: &str, expected: &'static str) -> RulesStringError {
+        RulesStringError::Malformed(Malformation::Expected {
+            key: key.to_string(),
+            value: quote(value),
+            expected,
+        })
+    }
+
     fn unsupported(key: &str, value: &str, reason: impl Into<String>) -> RulesStringError {
         RulesStringError::Unsupported {
             key_value: format!("{key}:{value}"),
@@ -103,11 +185,11 @@ const ALL_PIECES: &str = "tcnkTCNK";
 /// refused).
 fn piece_list(key: &str, value: &str) -> Result<Pieces, RulesStringError> {
     if let Some(c) = value.chars().find(|c| !TAFLMAN_LETTERS.contains(*c)) {
-        return Err(RulesStringError::Malformed(format!(
-            "{key}:{}: '{}' is not a piece letter ({TAFLMAN_LETTERS})",
-            quote(value),
-            c.escape_default()
-        )));
+        return Err(RulesStringError::Malformed(Malformation::PieceLetter {
+            key: key.to_string(),
+            value: quote(value),
+            found: c,
+        }));
     }
     Ok(Pieces {
         attacker: value.contains('t'),
@@ -120,10 +202,7 @@ fn yes_no(key: &str, value: &str) -> Result<bool, RulesStringError> {
     match value {
         "y" => Ok(true),
         "n" => Ok(false),
-        _ => Err(RulesStringError::Malformed(format!(
-            "{key}:{}: expected y or n",
-            quote(value)
-        ))),
+        _ => Err(RulesStringError::expected(key, value, "y or n")),
     }
 }
 
@@ -136,11 +215,11 @@ fn square_list(key: &str, value: &str) -> Result<Vec<String>, RulesStringError> 
         .collect();
     for item in &items {
         if item.parse::<crate::types::Square>().is_err() {
-            return Err(RulesStringError::Malformed(format!(
-                "{key}:{}: '{}' is not a square",
-                quote(value),
-                quote(item)
-            )));
+            return Err(RulesStringError::Malformed(Malformation::Square {
+                key: key.to_string(),
+                value: quote(value),
+                item: quote(item),
+            }));
         }
     }
     Ok(items)
@@ -151,29 +230,21 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for token in text.split_whitespace() {
         let Some((key, value)) = token.split_once(':') else {
-            return Err(RulesStringError::Malformed(format!(
-                "'{}' is not a key:value pair",
-                quote(token)
-            )));
+            return Err(RulesStringError::Malformed(Malformation::NotAPair(quote(
+                token,
+            ))));
         };
         if pairs.iter().any(|(k, _)| *k == key) {
-            return Err(RulesStringError::Malformed(format!(
-                "key '{}' is given twice",
-                quote(key)
-            )));
+            return Err(RulesStringError::Malformed(Malformation::Twice(quote(key))));
         }
         pairs.push((key, value));
     }
     let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     if get("dim").is_none() {
-        return Err(RulesStringError::Malformed(
-            "no dim: key (the board size)".into(),
-        ));
+        return Err(RulesStringError::Malformed(Malformation::NoDim));
     }
     if get("start").is_some() && get("starti").is_some() {
-        return Err(RulesStringError::Malformed(
-            "both start: and starti: are given".into(),
-        ));
+        return Err(RulesStringError::Malformed(Malformation::BothStarts));
     }
 
     // OpenTafl's defaults for the keys left out: a strong (English) armed king, attackers
@@ -200,9 +271,8 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                 Ok(9) => {}
                 Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
                 Err(_) => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "dim:{}: not a number",
-                        quote(value)
+                    return Err(RulesStringError::Malformed(Malformation::DimNotNumber(
+                        quote(value),
                     )));
                 }
             },
@@ -217,10 +287,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                     ));
                 }
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "esc:{}: expected e or c",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("esc", value, "e or c"));
                 }
             },
             "atkf" => {
@@ -240,10 +307,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                     ));
                 }
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "ka:{}: expected y, n, a or h",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("ka", value, "y, n, a or h"));
                 }
             },
             "ks" => match value {
@@ -258,10 +322,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                 }
                 "m" => return Err(unsupported(key, value, "a middleweight king")),
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "ks:{}: expected s, c, m or w",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("ks", value, "s, c, m or w"));
                 }
             },
             "surf" => rules.encirclement = yes_no(key, value)?,
@@ -275,30 +336,21 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                     ));
                 }
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "tfr:{}: expected d, w, l or i",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("tfr", value, "d, w, l or i"));
                 }
             },
             "kj" => match value {
                 "n" => {}
                 "c" | "j" | "r" => return Err(unsupported(key, value, "a jumping king")),
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "kj:{}: expected n, c, j or r",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("kj", value, "n, c, j or r"));
                 }
             },
             // Knights, commanders, mercenaries and guards: the start position may not hold any,
             // so their moves change nothing.
             "nj" | "cj" | "mj" | "gj" => {
                 if !["n", "c", "j", "r"].contains(&value) {
-                    return Err(RulesStringError::Malformed(format!(
-                        "{key}:{}: expected n, c, j or r",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected(key, value, "n, c, j or r"));
                 }
             }
             "cor" => {
@@ -335,10 +387,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                 "n" => {}
                 "s" | "w" => return Err(unsupported(key, value, "shieldwall captures")),
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "sw:{}: expected n, s or w",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("sw", value, "n, s or w"));
                 }
             },
             // Flanking for shieldwalls (off) and escape through edge forts (there are none).
@@ -349,19 +398,13 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                 "n" => {}
                 "m" | "c" => return Err(unsupported(key, value, "berserk moves")),
                 _ => {
-                    return Err(RulesStringError::Malformed(format!(
-                        "ber:{}: expected n, m or c",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("ber", value, "n, m or c"));
                 }
             },
             "spd" => {
                 let limits: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
                 if limits.iter().any(|s| s.parse::<i32>().is_err()) {
-                    return Err(RulesStringError::Malformed(format!(
-                        "spd:{}: expected numbers",
-                        quote(value)
-                    )));
+                    return Err(RulesStringError::expected("spd", value, "numbers"));
                 }
                 if limits.iter().any(|s| *s != "-1") {
                     return Err(unsupported(key, value, "speed limits"));
@@ -455,33 +498,51 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
     }
 
     let Some(record) = record else {
-        return Err(RulesStringError::Malformed(
-            "no start: (or starti:) position".into(),
-        ));
+        return Err(RulesStringError::Malformed(Malformation::NoStart));
     };
     let start = parse_position_record(&record, rules.first_move).map_err(|e| match e {
         NotationError::ForeignPiece { .. } => {
             RulesStringError::unsupported("start", &record, e.to_string())
         }
-        _ => RulesStringError::Malformed(format!("start: {e}")),
+        _ => RulesStringError::Malformed(Malformation::Start(e)),
     })?;
     Ok(RulesString { rules, start, name })
 }
 
 /// Whether OpenTafl's rules strings can say exactly what `rules` are (the move limit aside:
 /// OpenTafl has none, and a referee enforces it on its own). `Err` names what cannot be said.
-pub fn check_expressible(rules: &Rules) -> Result<(), String> {
+pub fn check_expressible(rules: &Rules) -> Result<(), Inexpressible> {
     if rules.ruleset != Ruleset::Linnaeus {
-        return Err("Ruleset=Ashton has no OpenTafl rules string".into());
+        return Err(Inexpressible::Ashton);
     }
     if rules.repetition_draw != 3 {
-        return Err(format!(
-            "RepetitionDraw={}: OpenTafl draws on the third repetition",
-            rules.repetition_draw
-        ));
+        return Err(Inexpressible::RepetitionDraw(rules.repetition_draw));
     }
     Ok(())
 }
+
+/// Rules that no OpenTafl rules string can say ([`check_expressible`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Inexpressible {
+    /// `Ruleset=Ashton`.
+    Ashton,
+    /// A `RepetitionDraw` other than 3; the value.
+    RepetitionDraw(u32),
+}
+
+impl fmt::Display for Inexpressible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Inexpressible::Ashton => f.write_str("Ruleset=Ashton has no OpenTafl rules string"),
+            Inexpressible::RepetitionDraw(n) => write!(
+                f,
+                "RepetitionDraw={n}: OpenTafl draws on the third repetition"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Inexpressible {}
 
 /// Where a rules string puts its start position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -771,6 +832,7 @@ mod tests {
         assert!(
             check_expressible(&r)
                 .unwrap_err()
+                .to_string()
                 .contains("RepetitionDraw=2")
         );
     }

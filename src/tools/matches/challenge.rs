@@ -382,7 +382,7 @@ impl Player for ChallengePlayer {
                     sent,
                     arrived,
                     text: String::new(),
-                    line: e.0,
+                    line: e.to_string(),
                     score: None,
                 });
             }
