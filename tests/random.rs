@@ -1302,7 +1302,7 @@ fn random_games_keep_counts_king_throne_status_and_round_trip_invariants() {
             let mut more = texts.clone();
             more.push("a1a2".into());
             match Game::from_moves(rules, Some(&start_fen), more.iter().map(|s| s.as_str())) {
-                Err(GameError::Move { index, .. }) => assert_eq!(index, texts.len()),
+                Err(GameError::AfterEnd { index, .. }) => assert_eq!(index, texts.len()),
                 other => panic!("a move after the end was accepted: {other:?}"),
             }
         }

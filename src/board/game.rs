@@ -80,6 +80,16 @@ impl Board {
     /// move loses" gives the same winner. Nor can it pre-empt the server's repetition draw
     /// (which [`Game`] checks after it): a repeated position had the same moves, none, when
     /// it first occurred, so the game had already ended there.
+    ///
+    /// ```
+    /// use konakis::{Board, Rules, Side, Status, WinReason};
+    /// let rules = Rules::default();
+    /// let board = Board::from_fen("9/9/9/9/9/9/9/9/K7b b").unwrap();
+    /// let won = Status::Win(Side::Defenders, WinReason::KingEscaped);
+    /// assert_eq!(board.status(&rules), won);
+    /// assert!(won.is_over());
+    /// assert_eq!(won.to_string(), "defenders win: the king reached the edge");
+    /// ```
     pub fn status(&self, rules: &Rules) -> Status {
         match self.king() {
             Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),
@@ -254,7 +264,17 @@ impl Game {
         &self.keys
     }
 
-    /// The status after the last move.
+    /// The status after the last move: ongoing, a win with its reason, or a draw (which a
+    /// [`Board`] alone cannot see when it comes from repetition).
+    ///
+    /// ```
+    /// use konakis::{DrawReason, Game, Rules, Status};
+    /// let rules = Rules::default();
+    /// // Two soldiers shuffle back and forth until the position has occurred three times.
+    /// let moves = ["a4a3", "e3f3", "a3a4", "f3e3"].repeat(2);
+    /// let game = Game::from_moves(rules, None, moves).unwrap();
+    /// assert_eq!(game.status(), Status::Draw(DrawReason::Repetition));
+    /// ```
     pub fn status(&self) -> Status {
         self.status
     }

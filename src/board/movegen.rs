@@ -223,6 +223,16 @@ impl Board {
     }
 
     /// Every legal move of the side to move; none when the game is already won.
+    ///
+    /// ```
+    /// use konakis::{Board, Rules};
+    /// let rules = Rules::default();
+    /// let board = Board::from_fen("9/9/9/9/4K4/9/9/9/b8 w").unwrap();
+    /// let moves = board.legal_moves(&rules);
+    /// assert_eq!(moves.len(), 16);
+    /// assert!(moves.iter().all(|m| m.from().to_string() == "e5"));
+    /// assert_eq!(board.count_moves(&rules), 16);
+    /// ```
     pub fn legal_moves(&self, rules: &Rules) -> MoveList {
         let mut list = MoveList::new();
         self.legal_moves_into(rules, &mut list);

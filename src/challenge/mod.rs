@@ -140,7 +140,7 @@ pub fn config(args: &ChallengeArgs) -> Result<client::Config, String> {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (pair.trim(), None),
         };
-        match options::apply(&options, name, value).map_err(|e| e.0)? {
+        match options::apply(&options, name, value).map_err(|e| e.to_string())? {
             Change::Config(c) => options = c,
             Change::ClearHash => {}
         }

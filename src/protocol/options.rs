@@ -4,7 +4,7 @@
 //! The engine rows are written here; the rule rows are built from [`Rules::OPTIONS`], so a rule
 //! option added there appears in `uci` and works with `setoption` without a change here.
 
-use crate::rules::{self, Rules};
+use crate::rules::{self, Rules, RulesError};
 use crate::search::{Settings, SmpMode};
 use std::sync::OnceLock;
 
@@ -220,12 +220,44 @@ pub enum Change {
 }
 
 /// An option that does not exist or a value it does not allow; the message lists what is.
+/// Quoted input is kept shortened, as the message shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionError(pub String);
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value is outside the option's type or range.
+    InvalidValue {
+        /// The option, spelled as the table spells it.
+        option: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// The option takes a value and none was given.
+    NeedsValue(&'static str),
+    /// The rules refuse the value (an option fixed by `Ruleset=Ashton`).
+    Rule(RulesError),
+}
 
 impl std::fmt::Display for OptionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        let allowed = |option: &str| find(option).map(OptionRow::allowed).unwrap_or_default();
+        match self {
+            OptionError::Unknown(name) => {
+                let names: Vec<&str> = table().iter().map(|r| r.name).collect();
+                write!(f, "unknown option '{name}' (options: {})", names.join(", "))
+            }
+            OptionError::InvalidValue { option, value } => write!(
+                f,
+                "invalid value '{value}' for {option} (allowed: {})",
+                allowed(option)
+            ),
+            OptionError::NeedsValue(option) => write!(
+                f,
+                "{option} needs a value (setoption name {option} value <{}>)",
+                allowed(option)
+            ),
+            OptionError::Rule(e) => e.fmt(f),
+        }
     }
 }
 
@@ -234,21 +266,10 @@ impl std::error::Error for OptionError {}
 /// Works out what `setoption name <name> [value <value>]` changes, starting from `config`.
 /// Names and values are matched without regard to case.
 pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-    let row = find(name).ok_or_else(|| {
-        let names: Vec<&str> = table().iter().map(|r| r.name).collect();
-        OptionError(format!(
-            "unknown option '{}' (options: {})",
-            super::command::quote(name),
-            names.join(", ")
-        ))
-    })?;
-    let bad = |v: &str| {
-        OptionError(format!(
-            "invalid value '{}' for {} (allowed: {})",
-            super::command::quote(v),
-            row.name,
-            row.allowed()
-        ))
+    let row = find(name).ok_or_else(|| OptionError::Unknown(super::command::quote(name)))?;
+    let bad = |v: &str| OptionError::InvalidValue {
+        option: row.name,
+        value: super::command::quote(v),
     };
     if row.kind == Kind::Button {
         return match value {
@@ -257,12 +278,7 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
         };
     }
     let Some(value) = value else {
-        return Err(OptionError(format!(
-            "{} needs a value (setoption name {} value <{}>)",
-            row.name,
-            row.name,
-            row.allowed()
-        )));
+        return Err(OptionError::NeedsValue(row.name));
     };
     let mut new = *config;
     match row.kind {
@@ -309,9 +325,7 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
 
 /// Sets a rule option from a value already checked against its row.
 fn set_rule(rules: &mut Rules, row: &OptionRow, value: &str) -> Result<(), OptionError> {
-    rules
-        .set(row.name, value)
-        .map_err(|e| OptionError(e.to_string()))
+    rules.set(row.name, value).map_err(OptionError::Rule)
 }
 
 #[cfg(test)]
@@ -347,16 +361,16 @@ mod tests {
         };
         assert_eq!(n.rules.king_capture, crate::KingCapture::English);
         let e = apply(&c, "Threads", Some("0")).unwrap_err();
-        assert!(e.0.contains("from 1 to 512"), "{e}");
+        assert!(e.to_string().contains("from 1 to 512"), "{e}");
         let e = apply(&c, "FirstMove", Some("both")).unwrap_err();
-        assert!(e.0.contains("Attackers, Defenders"), "{e}");
+        assert!(e.to_string().contains("Attackers, Defenders"), "{e}");
         assert!(apply(&c, "Hash", None).is_err());
         assert!(apply(&c, "Hash", Some("99999999999999999999999")).is_err());
         assert!(apply(&c, "Clear Hash", Some("x")).is_err());
         assert_eq!(apply(&c, "clear hash", None).unwrap(), Change::ClearHash);
         let e = apply(&c, "Hashh", Some("1")).unwrap_err();
         assert!(
-            e.0.contains("Encirclement") && e.0.contains("Move Overhead"),
+            e.to_string().contains("Encirclement") && e.to_string().contains("Move Overhead"),
             "{e}"
         );
     }
