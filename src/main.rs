@@ -4,6 +4,8 @@ use clap::{Parser, Subcommand};
 use konakis::{challenge, tools};
 use std::process::ExitCode;
 
+mod cli;
+
 /// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
 /// protocol.md) and answers on stdout.
 #[derive(Parser)]
@@ -19,7 +21,7 @@ enum Command {
     /// build's signature) and the speed.
     Bench(tools::bench::BenchArgs),
     /// Count the leaves of the legal-move tree (perft), split by first move.
-    Perft(tools::perft::PerftArgs),
+    Perft(cli::perft::PerftArgs),
     /// Play a match or tournament between engines that speak the protocol.
     Match(tools::matches::MatchArgs),
     /// Write random, roughly balanced opening positions for matches.
@@ -50,7 +52,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => konakis::protocol::run_stdio(),
         Some(Command::Bench(args)) => tools::bench::run(args),
-        Some(Command::Perft(args)) => tools::perft::run(args),
+        Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Match(args)) => tools::matches::run(args),
         Some(Command::Openings(args)) => tools::openings::run(args),
         Some(Command::Tune(args)) => tools::tune::run(args),

@@ -1,0 +1,3 @@
+//! The binary's own command-line pieces.
+
+pub mod perft;
