@@ -5,7 +5,12 @@
 //! once; the search reports through a callback ([`Report`]) and never prints. [`Engine::stop`]
 //! ends it, [`Engine::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
 
+#[cfg(feature = "threads")]
 mod parallel;
+#[cfg(not(feature = "threads"))]
+mod serial;
+#[cfg(not(feature = "threads"))]
+use serial as parallel;
 mod time;
 pub mod tt;
 mod worker;
@@ -355,23 +360,18 @@ pub struct Engine {
     /// Histories carried between searches of one game.
     histories: Arc<Mutex<Vec<i32>>>,
     /// The pool for parallel root search (`threads > 1`).
-    pool: Option<Arc<rayon::ThreadPool>>,
+    pool: Option<Arc<parallel::Pool>>,
 }
 
 /// The rayon pool of the parallel root search: `threads` threads, if more than one and the
 /// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
 /// the threads cannot be created; the search then runs as Lazy SMP.
-fn make_pool(settings: &Settings) -> Option<Arc<rayon::ThreadPool>> {
+fn make_pool(settings: &Settings) -> Option<Arc<parallel::Pool>> {
     let threads = settings.threads;
     if threads <= 1 || settings.smp != SmpMode::RootSplit {
         return None;
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("konakis-search-{i}"))
-        .build()
-        .ok()
-        .map(Arc::new)
+    parallel::make_pool(threads).map(Arc::new)
 }
 
 impl Default for Engine {
@@ -610,7 +610,7 @@ impl Drop for Engine {
 struct RunContext<'a> {
     shared: &'a Shared,
     settings: &'a Settings,
-    pool: Option<&'a rayon::ThreadPool>,
+    pool: Option<&'a parallel::Pool>,
 }
 
 /// Bytes held while Lazy SMP helpers start (see [`run`]).
@@ -658,7 +658,12 @@ fn run(
         .unwrap_or(MAX_PLY as u32 - 1) as i32;
 
     let lazy = settings.smp == SmpMode::Lazy || context.pool.is_none();
-    let helpers = if lazy { settings.threads.max(1) - 1 } else { 0 };
+    // Without the `threads` feature the search has no helpers: one thread searches.
+    let helpers = if lazy && cfg!(feature = "threads") {
+        settings.threads.max(1) - 1
+    } else {
+        0
+    };
     let split = match context.pool {
         Some(pool) if !lazy && settings.multipv <= 1 => Some(parallel::RootSplit::new(
             pool,

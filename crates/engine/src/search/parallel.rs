@@ -12,16 +12,28 @@ use rayon::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
 
+/// The thread pool of the parallel root search.
+pub(crate) type Pool = rayon::ThreadPool;
+
+/// A pool of `threads` search threads, or `None` if the threads cannot be created.
+pub(crate) fn make_pool(threads: usize) -> Option<Pool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("konakis-search-{i}"))
+        .build()
+        .ok()
+}
+
 /// Per-thread workers of the pool, kept across iterations so that their killers and histories
 /// carry over.
 pub(crate) struct RootSplit<'a> {
-    pool: &'a rayon::ThreadPool,
+    pool: &'a Pool,
     workers: Vec<Mutex<Worker<'a>>>,
 }
 
 impl<'a> RootSplit<'a> {
     pub(crate) fn new(
-        pool: &'a rayon::ThreadPool,
+        pool: &'a Pool,
         shared: &'a Shared,
         rules: Rules,
         game_keys: &[u64],

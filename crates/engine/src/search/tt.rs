@@ -105,7 +105,7 @@ impl TranspositionTable {
         let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (16 * BUCKET))
             .checked_next_power_of_two()
-            .unwrap_or(1 << 40);
+            .unwrap_or(usize::MAX / 2 + 1);
         let buckets = if buckets.saturating_mul(16 * BUCKET) > bytes {
             buckets / 2
         } else {

@@ -273,6 +273,8 @@ impl<'a> Worker<'a> {
 
     /// Searches one root move within `(alpha, beta)` (from the root's point of view) and
     /// returns its score and principal variation, the move first.
+    // Only the parallel root search (the `threads` feature) searches one root move alone.
+    #[cfg_attr(not(feature = "threads"), allow(dead_code))]
     pub(crate) fn search_root_move(
         &mut self,
         board: &Board,
