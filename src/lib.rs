@@ -24,7 +24,16 @@
 
 pub use konakis_core::{board, perft, rules, types, zobrist};
 pub use konakis_engine::{eval, search};
-pub use konakis_protocols::{challenge, opentafl, protocol};
+pub use konakis_protocols::{opentafl, protocol};
+
+pub mod exit;
+
+/// The Tablut Challenge client of `konakis-protocols`, with the exit codes of
+/// `konakis tablut-challenge`.
+pub mod challenge {
+    pub use crate::exit::challenge as exit;
+    pub use konakis_protocols::challenge::*;
+}
 
 pub use konakis_core::{Bitboard, Board, DrawReason, Game, GameError, MoveList, Status, WinReason};
 pub use konakis_core::{BySide, Direction, Move, Piece, Side, Square};

@@ -6,11 +6,9 @@
 //! time limit here, and nothing in it depends on the clock or on addresses). With more threads
 //! it is not, since the threads share the table in whatever order they reach it.
 
-use crate::search::{Engine, EngineError, Limits, Report, Settings, SmpMode};
-use clap::Args;
+use crate::search::{Engine, EngineError, Limits, Report, Settings};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -175,37 +173,6 @@ pub const POSITIONS: &[BenchPosition] = &[
     pos(ASHTON, "3b2b2/4b4/4w1b2/5K3/bb6b/2b3b2/5b3/9/3b5 w 22"),
 ];
 
-/// Arguments of `konakis bench`.
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// Depth to search each position to.
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub depth: u32,
-    /// Search threads (the node count is reproducible with 1 only).
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_THREADS as u64))]
-    pub threads: u64,
-    /// Transposition table size in MiB.
-    #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MIB as u64,
-          value_parser = clap::value_parser!(u64).range(1..=crate::search::MAX_HASH_MIB as u64))]
-    pub hash_mib: u64,
-    /// How several threads share the work: RootSplit or Lazy.
-    #[arg(long, default_value = "Lazy", value_parser = parse_smp)]
-    pub smp: SmpMode,
-    /// Instead of the bench positions, solve the built-in suite of king tactics (forced
-    /// captures in 1, 2 and 3 moves, and parries, under several rule sets) and print the time
-    /// and depth each needs: median, 90th percentile and maximum.
-    #[arg(long)]
-    pub tactics: bool,
-    /// With --tactics: the longest search of one position, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 2000, requires = "tactics")]
-    pub tactics_ms: u64,
-}
-
-fn parse_smp(text: &str) -> Result<SmpMode, String> {
-    SmpMode::parse(text).ok_or_else(|| format!("expected one of {}", SmpMode::NAMES.join(", ")))
-}
-
 /// The engine settings bench uses: `threads`, `hash_mib` (default 16), one line, default
 /// overhead.
 pub fn settings(threads: usize, hash_mib: Option<usize>) -> Settings {
@@ -309,49 +276,6 @@ pub fn bench(
         each(i, p, nodes);
     }
     Ok(Some(total))
-}
-
-/// Runs `konakis bench`: one line per position on stderr, the summary on stdout.
-pub fn run(args: BenchArgs) -> ExitCode {
-    let settings = Settings {
-        smp: args.smp,
-        ..settings(args.threads as usize, Some(args.hash_mib as usize))
-    };
-    if args.tactics {
-        return match super::tactics::run(settings, args.tactics_ms) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: bench: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    let never = AtomicBool::new(false);
-    let outcome = bench(args.depth, settings, &never, |i, p, nodes| {
-        eprintln!(
-            "position {:>2}/{}: {:>10} nodes  {}{}{}",
-            i + 1,
-            POSITIONS.len(),
-            nodes,
-            p.fen,
-            if p.options.is_empty() { "" } else { "  " },
-            p.options
-        );
-    });
-    match outcome {
-        Ok(Some(o)) => {
-            eprintln!();
-            for line in o.summary() {
-                println!("{line}");
-            }
-            ExitCode::SUCCESS
-        }
-        Ok(None) => unreachable!("nothing stops the command-line bench"),
-        Err(e) => {
-            eprintln!("error: bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
 }
 
 #[cfg(test)]

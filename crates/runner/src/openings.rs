@@ -9,7 +9,6 @@
 //! not calibrated to results, and the start position is by definition the game as played
 //! (`--absolute` centres on 0 instead). Positions are not repeated.
 
-use clap::{Args, ValueEnum};
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -18,10 +17,9 @@ use konakis_engine::search::{Engine, Limits, Score, Settings};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// How each opening is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpeningFormat {
     /// `startpos moves d1d3 …` (records then start from the real start position).
     Moves,
@@ -29,35 +27,26 @@ pub enum OpeningFormat {
     Fen,
 }
 
-/// Arguments of `konakis openings`.
-#[derive(Args, Debug)]
-pub struct OpeningsArgs {
+/// What `konakis openings` is asked for (the command line's flags of the same names).
+#[derive(Clone, Debug)]
+pub struct OpeningsOptions {
     /// How many openings to write.
-    #[arg(long, default_value_t = 100)]
     pub count: usize,
     /// Random plies from the start position.
-    #[arg(long, default_value_t = 6)]
     pub plies: u32,
     /// Seed of the random moves (the same seed gives the same file).
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Depth of the search that judges balance.
-    #[arg(long, default_value_t = 5)]
     pub depth: u32,
     /// Largest distance of a kept opening's score from the balance point, in centi-soldiers.
-    #[arg(long, default_value_t = 100)]
     pub margin: i32,
     /// Centre the margin on 0 instead of on the start position's score.
-    #[arg(long)]
     pub absolute: bool,
-    /// Rule options Name=Value (as for `konakis match --rules`).
-    #[arg(long, num_args = 1.., value_name = "NAME=VALUE")]
+    /// Rule options Name=Value.
     pub rules: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OpeningFormat::Moves)]
     pub format: OpeningFormat,
     /// Write to this file instead of stdout.
-    #[arg(long, short)]
     pub output: Option<PathBuf>,
 }
 
@@ -101,25 +90,23 @@ fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
     Some(game)
 }
 
-/// Runs `konakis openings`.
-pub fn run(args: OpeningsArgs) -> ExitCode {
+/// Runs `konakis openings`: writes the openings, with progress on stderr. An error is the line
+/// to print (`error: …`, or `warning: …` when fewer openings than asked for were found).
+pub fn run(args: &OpeningsOptions) -> Result<(), String> {
     let mut rules = Rules::default();
     for pair in &args.rules {
         if let Err(e) = rules.set_pair(pair) {
-            eprintln!("error: --rules: {e}");
-            return ExitCode::FAILURE;
+            return Err(format!("error: --rules: {e}"));
         }
     }
     if args.count == 0 || args.depth == 0 || args.margin < 0 {
-        eprintln!("error: --count and --depth must be positive, --margin not negative");
-        return ExitCode::FAILURE;
+        return Err("error: --count and --depth must be positive, --margin not negative".into());
     }
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(std::io::BufWriter::new(f)),
             Err(e) => {
-                eprintln!("error: cannot create {}: {e}", p.display());
-                return ExitCode::FAILURE;
+                return Err(format!("error: cannot create {}: {e}", p.display()));
             }
         },
         None => Box::new(std::io::stdout().lock()),
@@ -152,8 +139,7 @@ pub fn run(args: OpeningsArgs) -> ExitCode {
         }
     );
     if out.write_all(header.as_bytes()).is_err() {
-        eprintln!("error: cannot write the openings");
-        return ExitCode::FAILURE;
+        return Err("error: cannot write the openings".into());
     }
     let mut rng = args.seed;
     let mut seen = HashSet::new();
@@ -185,8 +171,7 @@ pub fn run(args: OpeningsArgs) -> ExitCode {
             OpeningFormat::Fen => game.board().to_fen(),
         };
         if writeln!(out, "{line}").is_err() {
-            eprintln!("error: cannot write the openings");
-            return ExitCode::FAILURE;
+            return Err("error: cannot write the openings".into());
         }
         kept += 1;
         if kept % 50 == 0 {
@@ -196,11 +181,10 @@ pub fn run(args: OpeningsArgs) -> ExitCode {
     let _ = out.flush();
     eprintln!("{kept} openings kept of {tried} tried (balance point {centre})");
     if kept < args.count {
-        eprintln!(
+        return Err(format!(
             "warning: only {kept} of {} openings found; widen --margin or change --plies",
             args.count
-        );
-        return ExitCode::FAILURE;
+        ));
     }
-    ExitCode::SUCCESS
+    Ok(())
 }

@@ -6,7 +6,6 @@
 //! evaluation by minimising the squared error between the result and a logistic function of the
 //! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
 
-use clap::{Args, Subcommand};
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
@@ -17,81 +16,9 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
-use std::process::ExitCode;
 
-/// Arguments of `konakis tune`.
-#[derive(Args, Debug)]
-pub struct TuneArgs {
-    #[command(subcommand)]
-    step: TuneStep,
-}
-
-#[derive(Subcommand, Debug)]
-enum TuneStep {
-    /// Play games against itself and write `<position string>;<result>` lines, the result
-    /// being 1 for an attackers' win, 0 for a defenders' win and 0.5 for a draw.
-    Selfplay {
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Nodes per move.
-        #[arg(long, default_value_t = 3000)]
-        nodes: u64,
-        /// Random plies at the start of each game.
-        #[arg(long, default_value_t = 6)]
-        random_plies: usize,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Output file.
-        #[arg(long)]
-        out: String,
-        /// A rule option, Name=Value (repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-    },
-    /// Fit the weights to a file written by `selfplay` and print them.
-    Fit {
-        /// The data file.
-        #[arg(long)]
-        data: String,
-        /// Gradient steps.
-        #[arg(long, default_value_t = 2000)]
-        iterations: usize,
-        /// A rule option the data was played under, Name=Value (repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
-    },
-}
-
-/// Runs `konakis tune`.
-pub fn run(args: TuneArgs) -> ExitCode {
-    let result = match args.step {
-        TuneStep::Selfplay {
-            games,
-            nodes,
-            random_plies,
-            seed,
-            out,
-            options,
-        } => rules_from(&options)
-            .and_then(|rules| selfplay(rules, games, nodes, random_plies, seed, &out)),
-        TuneStep::Fit {
-            data,
-            iterations,
-            options,
-        } => rules_from(&options).and_then(|rules| fit(rules, &data, iterations)),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn rules_from(options: &[String]) -> Result<Rules, String> {
+/// The rules from `Name=Value` options.
+pub fn rules_from(options: &[String]) -> Result<Rules, String> {
     let mut rules = Rules::default();
     for pair in options {
         rules.set_pair(pair).map_err(|e| e.to_string())?;
@@ -144,7 +71,9 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
     (positions, result)
 }
 
-fn selfplay(
+/// Plays `games` games of self-play and writes their quiet positions with the results to
+/// `out` (see the module docs).
+pub fn selfplay(
     rules: Rules,
     games: usize,
     nodes: u64,
@@ -204,7 +133,8 @@ fn error(data: &[(Features, f64)], weights: &[f64; FEATURE_COUNT], k: f64) -> f6
     sum / data.len() as f64
 }
 
-fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), String> {
+/// Fits the weights to the data file at `path` and prints them (see the module docs).
+pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut data: Vec<(Features, f64)> = Vec::new();
     for (n, line) in text.lines().enumerate() {

@@ -6,7 +6,6 @@
 //! exactly one legal move (found and played, so the game keeps its history for repetition), or
 //! neither, in which case Konakis trusts the state, says so, and plays on from it.
 
-use super::exit;
 use super::state::{State, Turn, colour_name, move_json, name_json};
 use super::wire::{FrameError, read_frame, write_frame};
 use konakis_core::board::{Board, Game};
@@ -90,19 +89,6 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The process exit code (see [`exit`]): the ending's, except that a finished game in which
-    /// the server refused a move of Konakis gives [`exit::REFUSED`].
-    pub fn exit_code(&self) -> u8 {
-        match &self.ending {
-            Ending::Over(_) if !self.refused.is_empty() => exit::REFUSED,
-            Ending::Over(_) => exit::FINISHED,
-            Ending::ConnectFailed(_) => exit::CONNECT,
-            Ending::Closed(_) => exit::CLOSED,
-            Ending::Protocol(_) => exit::PROTOCOL,
-            Ending::TimedOut(_) => exit::TIMEOUT,
-        }
-    }
-
     /// The `result: …` text: the final turn and what it means for Konakis playing `side`, or
     /// why there is none.
     pub fn result_text(&self, side: Side) -> String {
@@ -520,37 +506,12 @@ mod tests {
     }
 
     #[test]
-    fn exit_codes_follow_the_ending() {
+    fn the_result_text_follows_the_ending() {
         let o = |ending, refused: Vec<Move>| Outcome {
             ending,
             record: Vec::new(),
             refused,
         };
-        let m = Move::new(sq("e3"), sq("a3"));
-        assert_eq!(
-            o(Ending::Over(Turn::Draw), vec![]).exit_code(),
-            exit::FINISHED
-        );
-        assert_eq!(
-            o(Ending::Over(Turn::BlackWin), vec![m]).exit_code(),
-            exit::REFUSED
-        );
-        assert_eq!(
-            o(Ending::ConnectFailed(String::new()), vec![]).exit_code(),
-            exit::CONNECT
-        );
-        assert_eq!(
-            o(Ending::Closed(String::new()), vec![m]).exit_code(),
-            exit::CLOSED
-        );
-        assert_eq!(
-            o(Ending::Protocol(String::new()), vec![]).exit_code(),
-            exit::PROTOCOL
-        );
-        assert_eq!(
-            o(Ending::TimedOut(String::new()), vec![]).exit_code(),
-            exit::TIMEOUT
-        );
         let won = o(Ending::Over(Turn::WhiteWin), vec![]);
         assert_eq!(
             won.result_text(Side::Defenders),

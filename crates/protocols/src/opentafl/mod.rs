@@ -9,11 +9,9 @@
 //! - [`otg`]: `.otg` records read, written and replayed by the referee.
 //! - [`command`]: the host's OTEP lines, parsed.
 //! - [`otep`]: `konakis otep`, the engine side of OTEP.
-//! - [`replay`]: `konakis replay <file.otg>`.
 
 pub mod command;
 pub mod notation;
 pub mod otep;
 pub mod otg;
-pub mod replay;
 pub mod rules_string;

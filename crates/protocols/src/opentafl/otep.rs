@@ -13,42 +13,33 @@ use super::command::{self, Clock, HostCommand};
 use super::notation::{self, position_record, simple_move};
 use super::rules_string::parse_rules;
 use crate::protocol::{Input, spawn_reader};
-use clap::Args;
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::search::{Engine, EngineError, Info, Limits, Report, Score, Settings, budget};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Arguments of `konakis otep`.
-#[derive(Args, Debug, Clone)]
-pub struct OtepArgs {
+/// The settings of `konakis otep` (its command line's flags of the same names).
+#[derive(Debug, Clone)]
+pub struct OtepConfig {
     /// Milliseconds per move when the host sends no clock (an untimed game).
-    #[arg(long, value_name = "MS", default_value_t = 5_000,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub movetime: u64,
     /// Search threads.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=konakis_engine::search::MAX_THREADS as u64))]
     pub threads: u64,
     /// Transposition table size in MiB.
-    #[arg(long = "hash", value_name = "MIB", default_value_t = 64,
-          value_parser = clap::value_parser!(u64).range(1..=konakis_engine::search::MAX_HASH_MIB as u64))]
     pub hash_mib: u64,
     /// Never think longer than this many milliseconds per move, whatever the clock allows.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub max_time: Option<u64>,
 }
 
-impl Default for OtepArgs {
-    fn default() -> OtepArgs {
-        OtepArgs {
+impl Default for OtepConfig {
+    fn default() -> OtepConfig {
+        OtepConfig {
             movetime: 5_000,
             threads: 1,
             hash_mib: 64,
@@ -63,20 +54,9 @@ const MOVE_OVERHEAD_MS: u64 = 50;
 /// How long `play` waits for a `clock` line when none came since the last move.
 const CLOCK_WAIT: Duration = Duration::from_millis(100);
 
-/// Runs `konakis otep` on stdin and stdout.
-pub fn run(args: OtepArgs) -> ExitCode {
-    match serve(std::io::stdin(), std::io::stdout(), args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 /// Runs the protocol on any input and output until `goodbye` or the end of the input. Fails
 /// before saying `hello` if the engine cannot be set up (the table's memory cannot be had).
-pub fn serve<R, W>(input: R, output: W, args: OtepArgs) -> Result<(), EngineError>
+pub fn serve<R, W>(input: R, output: W, args: OtepConfig) -> Result<(), EngineError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -92,7 +72,7 @@ where
 }
 
 /// The engine settings of `konakis otep` with these arguments.
-fn engine_settings(args: &OtepArgs) -> Settings {
+fn engine_settings(args: &OtepConfig) -> Settings {
     Settings {
         hash_mib: args.hash_mib as usize,
         threads: args.threads as usize,
@@ -236,7 +216,7 @@ struct Session {
     /// Lines read ahead while waiting for a clock, to be handled next.
     backlog: VecDeque<Input>,
     engine: Engine,
-    args: OtepArgs,
+    args: OtepConfig,
     rules: RulesState,
     game: Game,
     clock: Option<Clock>,
@@ -254,7 +234,7 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepArgs, engine: Engine) -> Session {
+    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, engine: Engine) -> Session {
         let rules = Rules {
             move_limit: 0,
             ..Rules::opentafl()

@@ -19,8 +19,8 @@ mod session;
 
 pub use command::{Command, ParseError, Start};
 
+use konakis_engine::search::EngineError;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -38,14 +38,10 @@ const OUTPUT_QUEUE_BYTES: usize = 1 << 20;
 /// rest (the peer is not reading).
 const OUTPUT_STALL: Duration = Duration::from_millis(500);
 
-/// Reads protocol commands on stdin and answers on stdout until `quit` or the end of input.
-pub fn run_stdio() -> ExitCode {
-    run(std::io::stdin(), std::io::stdout())
-}
-
 /// Runs the protocol on any input and output (stdin and stdout for the program; in-memory
-/// pipes in tests). Returns when `quit` arrives or the input ends.
-pub fn run<R, W>(input: R, output: W) -> ExitCode
+/// pipes in tests). Returns when `quit` arrives or the input ends, or at once with the error
+/// (after saying so on the output) if the engine cannot be set up.
+pub fn run<R, W>(input: R, output: W) -> Result<(), EngineError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -64,18 +60,18 @@ where
             last.abandon();
         }
     });
-    let code = match session::Session::new(out.clone()) {
+    let result = match session::Session::new(out.clone()) {
         Ok(session) => {
             session.serve(lines);
-            ExitCode::SUCCESS
+            Ok(())
         }
         Err(e) => {
             out.error(&format!("cannot start the engine: {e}"));
-            ExitCode::FAILURE
+            Err(e)
         }
     };
     out.drain();
-    code
+    result
 }
 
 /// Whether `line` is the `quit` command.

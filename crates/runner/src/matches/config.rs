@@ -1,7 +1,7 @@
 //! The match settings: the raw `key=value` groups of the command line turned into typed,
 //! checked values, and the openings file. Every mistake is reported here, before any game.
 
-use super::cli::MatchOptions;
+use super::options::MatchOptions;
 use super::player::Proto;
 use super::stats::Sprt;
 use konakis_core::board::Game;
@@ -723,11 +723,6 @@ impl Config {
 mod tests {
     use super::*;
 
-    fn args(line: &str) -> Result<Config, String> {
-        let a = super::super::cli::parse_for_test(line).map_err(|e| e.to_string())?;
-        Config::from_args(&a)
-    }
-
     #[test]
     fn time_controls() {
         let tc = TimeControl::parse("5+0.05").unwrap();
@@ -739,130 +734,6 @@ mod tests {
         assert_eq!(TimeControl::parse("0.5").unwrap().base_ms, 500);
         for bad in ["", "x", "5+", "0", "-1", "0/10", "5+-1", "1:xx"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn the_issue_command_parses() {
-        let c = args(
-            "--engine name=new cmd=./konakis option.Hash=64 --engine name=old cmd=./konakis-old \
-             --each tc=5+0.05 --games 400 --concurrency 2 \
-             --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
-             --rules KingCapture=English --records games.otg --json result.json",
-        )
-        .unwrap();
-        assert_eq!(c.engines.len(), 2);
-        assert_eq!(c.engines[0].name, "new");
-        assert_eq!(c.engines[0].options, vec![("Hash".into(), "64".into())]);
-        assert!(c.engines[1].options.is_empty());
-        assert!(c.engines[0].cmd.is_absolute());
-        for e in &c.engines {
-            assert_eq!(e.limits.tc, Some(TimeControl::parse("5+0.05").unwrap()));
-        }
-        assert_eq!(c.games_per_pairing, 400);
-        assert_eq!(c.concurrency, 2);
-        let s = c.sprt.unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
-        assert_eq!(
-            c.rules.king_capture,
-            konakis_core::rules::KingCapture::English
-        );
-        assert_eq!(c.pairings(), vec![(0, 1)]);
-    }
-
-    #[test]
-    fn engine_settings_beat_each_and_names_stay_unique() {
-        let c = args(
-            "--engine cmd=/bin/k depth=3 option.Hash=8 arg=-q --engine cmd=/bin/k \
-             --each nodes=100 depth=5 option.hash=16 arg=--x timemargin=20",
-        )
-        .unwrap();
-        assert_eq!(c.engines[0].name, "k");
-        assert_eq!(c.engines[1].name, "k-2");
-        assert_eq!(c.engines[0].limits.depth, Some(3));
-        assert_eq!(c.engines[1].limits.depth, Some(5));
-        assert_eq!(c.engines[0].limits.nodes, Some(100));
-        assert_eq!(c.engines[0].limits.margin_ms, 20);
-        assert_eq!(c.engines[0].options, vec![("Hash".into(), "8".into())]);
-        assert_eq!(c.engines[1].options, vec![("hash".into(), "16".into())]);
-        assert_eq!(c.engines[0].args, vec!["-q".to_string(), "--x".to_string()]);
-    }
-
-    #[test]
-    fn round_robin_and_gauntlet_pairings() {
-        let three = "--engine cmd=/a --engine cmd=/b --engine cmd=/c --each depth=1";
-        assert_eq!(
-            args(three).unwrap().pairings(),
-            vec![(0, 1), (0, 2), (1, 2)]
-        );
-        let g = args(&format!("{three} --gauntlet")).unwrap();
-        assert_eq!(g.pairings(), vec![(0, 1), (0, 2)]);
-        assert!(args(&format!("{three} --sprt elo0=0 elo1=5")).is_err());
-    }
-
-    #[test]
-    fn games_round_up_to_pairs() {
-        let base = "--engine cmd=/a --engine cmd=/b --each depth=1";
-        assert_eq!(
-            args(&format!("{base} --games 3"))
-                .unwrap()
-                .games_per_pairing,
-            4
-        );
-        assert_eq!(
-            args(&format!("{base} --rounds 5"))
-                .unwrap()
-                .games_per_pairing,
-            10
-        );
-        assert_eq!(args(base).unwrap().games_per_pairing, 2);
-    }
-
-    #[test]
-    fn mistakes_are_caught_before_play() {
-        let base = "--engine cmd=/a --engine cmd=/b --each depth=1";
-        let cases = [
-            ("--engine cmd=/a depth=1", "at least two engines"),
-            ("--engine cmd=/a --engine cmd=/b", "no limit"),
-            ("--engine cmd=/a depth=1 --engine name=x depth=1", "no cmd"),
-            (
-                "--engine cmd=/a depth=x --engine cmd=/b depth=1",
-                "bad depth",
-            ),
-            (
-                "--engine cmd=/a colour=red --engine cmd=/b --each depth=1",
-                "unknown setting",
-            ),
-            (
-                &format!("{base} --rules KingCapture=Salmi"),
-                "invalid value",
-            ),
-            (
-                &format!("{base} --rules Kingcap=English"),
-                "unknown rule option",
-            ),
-            (&format!("{base} --sprt elo0=5 elo1=0"), "greater"),
-            (&format!("{base} --sprt elo0=0"), "elo1= is required"),
-            (
-                &format!("{base} --sprt elo0=0 elo1=5 gamma=1"),
-                "unknown setting",
-            ),
-            (&format!("{base} --games 4 --rounds 2"), "not both"),
-            (&format!("{base} --concurrency 0"), "at least 1"),
-            (
-                &format!("{base} --openings x.txt order=shuffled"),
-                "bad order",
-            ),
-            (
-                &format!("{base} --resign movecount=0 score=500"),
-                "positive",
-            ),
-            (&format!("{base} --draw movenumber=x"), "bad movenumber"),
-            (&format!("{base} --frobnicate"), "frobnicate"),
-        ];
-        for (line, want) in cases {
-            let e = args(line).unwrap_err();
-            assert!(e.contains(want), "{line}: {e}");
         }
     }
 

@@ -16,10 +16,10 @@
 //! results, writes each record as its game ends, runs the SPRT and shows progress.
 
 pub mod challenge;
-pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod options;
 pub mod otep;
 pub mod player;
 pub mod record;
@@ -28,7 +28,7 @@ pub mod stats;
 pub mod tally;
 pub mod uci;
 
-pub use cli::{MatchArgs, MatchOptions};
+pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};
 use engine::Log;
@@ -36,28 +36,23 @@ use game::{Context, Job, Outcome};
 use konakis_core::types::BySide;
 use stats::SprtVerdict;
 use std::io::Write;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 use tally::Tally;
 
-/// Set by Ctrl-C (SIGINT) or SIGTERM.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 /// How long an engine gets to quit before it is killed at the end.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
-/// Runs `konakis match`.
-pub fn run(args: MatchArgs) -> ExitCode {
-    match run_match(&args.0) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+/// How a match that ran ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Every planned game was played (or the SPRT decided).
+    Completed,
+    /// `interrupted` was set: the games under way were abandoned, and the summary and the
+    /// records cover the finished ones.
+    Interrupted,
 }
 
 /// What a worker tells the main thread.
@@ -138,7 +133,15 @@ fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, Stri
     Ok(warnings)
 }
 
-fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
+/// Runs `konakis match`. Once the match is about to start, `arm` is called (the binary
+/// installs its Ctrl-C handler there); from then on, `interrupt` set stops the match.
+/// An error is a bad command line, an engine that cannot start, or a file that cannot be
+/// written.
+pub fn run(
+    args: &MatchOptions,
+    interrupt: &AtomicBool,
+    arm: impl FnOnce(),
+) -> Result<Finish, String> {
     let config = Config::from_args(args)?;
     let openings = match &config.openings {
         Some((path, ..)) => load_openings(path, config.rules)?,
@@ -193,13 +196,9 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
         }
     );
 
-    // Ctrl-C: the first stops the match (the summary and records cover the finished
-    // games); a second quits at once.
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
+    // From here an interruption stops the match (the summary and records cover the finished
+    // games).
+    arm();
 
     let ctx = Arc::new(Context {
         config: config.clone(),
@@ -234,7 +233,7 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
     let mut interrupted = false;
     let mut record_error: Option<String> = None;
     loop {
-        if INTERRUPTED.load(Ordering::SeqCst) && !interrupted {
+        if interrupt.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;
             ctx.stop.store(true, Ordering::SeqCst);
             progress.note("Interrupted: stopping the games in progress (Ctrl-C again to quit now)");
@@ -308,9 +307,9 @@ fn run_match(args: &MatchOptions) -> Result<ExitCode, String> {
         return Err(e);
     }
     Ok(if interrupted {
-        ExitCode::from(130)
+        Finish::Interrupted
     } else {
-        ExitCode::SUCCESS
+        Finish::Completed
     })
 }
 

@@ -1,9 +1,10 @@
 //! `konakis replay`: reads an `.otg` file and replays every game in it under Konakis' referee,
 //! printing the moves, the result and its reason.
 
-use super::otg::{RulesSource, describe_winner, parse_otg, replay, result_tag};
 use clap::Args;
-use konakis_core::board::Status;
+use konakis::board::Status;
+use konakis::opentafl::notation;
+use konakis::opentafl::otg::{RulesSource, describe_winner, parse_otg, replay, result_tag};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,7 +59,7 @@ pub fn run(args: ReplayArgs) -> ExitCode {
         println!("rules: {} ({source})", r.rules);
         println!(
             "start: {} ({} to move)",
-            super::notation::position_record(&r.start),
+            notation::position_record(&r.start),
             r.start.side_to_move()
         );
         for (turn, pair) in r.moves.chunks(2).enumerate() {

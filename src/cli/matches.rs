@@ -5,52 +5,14 @@
 //! [`clap::Args`] by hand with `get_occurrences`.
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use konakis::tools::matches::{self, Finish, MatchOptions};
 use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Arguments of `konakis match` (boxed: the command-line enum stays small).
 #[derive(Clone, Debug, Default)]
 pub struct MatchArgs(pub Box<MatchOptions>);
-
-/// The flags of `konakis match`, as given; [`super::config::Config::from_args`] checks them.
-#[derive(Clone, Debug, Default)]
-pub struct MatchOptions {
-    /// One `key=value` group per `--engine`.
-    pub engines: Vec<Vec<String>>,
-    /// The groups of every `--each`.
-    pub each: Vec<Vec<String>>,
-    /// `--gauntlet`.
-    pub gauntlet: bool,
-    /// `--games N`.
-    pub games: Option<u64>,
-    /// `--rounds N`.
-    pub rounds: Option<u64>,
-    /// `--concurrency K`.
-    pub concurrency: usize,
-    /// `--openings FILE [order=…] [seed=…] [start=…]`.
-    pub openings: Option<Vec<String>>,
-    /// `--seed N`.
-    pub seed: Option<u64>,
-    /// `--sprt elo0= elo1= [alpha=] [beta=]`.
-    pub sprt: Option<Vec<String>>,
-    /// Every `Name=Value` of every `--rules`.
-    pub rules: Vec<String>,
-    /// `--records FILE|DIR/|NAME{game}.otg`.
-    pub records: Option<PathBuf>,
-    /// `--json FILE`.
-    pub json: Option<PathBuf>,
-    /// `--resign movecount= score= [twosided=]`.
-    pub resign: Option<Vec<String>>,
-    /// `--draw movenumber= movecount= score=`.
-    pub draw: Option<Vec<String>>,
-    /// `--maxmoves N`.
-    pub maxmoves: Option<u32>,
-    /// `--startup-timeout S`.
-    pub startup_timeout: f64,
-    /// `--move-timeout S`.
-    pub move_timeout: f64,
-    /// `--log FILE`.
-    pub log: Option<PathBuf>,
-}
 
 const ENGINE_HELP: &str = "\
 An engine (give one --engine per engine, at least two). Settings:
@@ -309,8 +271,168 @@ impl FromArgMatches for MatchArgs {
 
 /// Parses a `konakis match` argument line split on spaces (for tests).
 #[cfg(test)]
-pub fn parse_for_test(line: &str) -> Result<MatchOptions, clap::Error> {
+fn parse_for_test(line: &str) -> Result<MatchOptions, clap::Error> {
     let cmd = MatchArgs::augment_args(Command::new("match"));
     let m = cmd.try_get_matches_from(std::iter::once("match").chain(line.split_whitespace()))?;
     MatchArgs::from_arg_matches(&m).map(|a| *a.0)
+}
+
+/// Set by Ctrl-C (SIGINT) or SIGTERM.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Runs `konakis match`: exit status 0 when done, 1 for bad input or an engine that cannot
+/// start, 130 when interrupted.
+pub fn run(args: MatchArgs) -> ExitCode {
+    // Ctrl-C, once the match starts: the first stops the match (the summary and records cover
+    // the finished games); a second quits at once.
+    let arm = || {
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    };
+    match matches::run(&args.0, &INTERRUPTED, arm) {
+        Ok(Finish::Completed) => ExitCode::SUCCESS,
+        Ok(Finish::Interrupted) => ExitCode::from(130),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use konakis::tools::matches::config::{Config, TimeControl};
+
+    fn args(line: &str) -> Result<Config, String> {
+        let a = parse_for_test(line).map_err(|e| e.to_string())?;
+        Config::from_args(&a)
+    }
+
+    #[test]
+    fn the_issue_command_parses() {
+        let c = args(
+            "--engine name=new cmd=./konakis option.Hash=64 --engine name=old cmd=./konakis-old \
+             --each tc=5+0.05 --games 400 --concurrency 2 \
+             --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+             --rules KingCapture=English --records games.otg --json result.json",
+        )
+        .unwrap();
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].name, "new");
+        assert_eq!(c.engines[0].options, vec![("Hash".into(), "64".into())]);
+        assert!(c.engines[1].options.is_empty());
+        assert!(c.engines[0].cmd.is_absolute());
+        for e in &c.engines {
+            assert_eq!(e.limits.tc, Some(TimeControl::parse("5+0.05").unwrap()));
+        }
+        assert_eq!(c.games_per_pairing, 400);
+        assert_eq!(c.concurrency, 2);
+        let s = c.sprt.unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        assert_eq!(
+            c.rules.king_capture,
+            konakis_core::rules::KingCapture::English
+        );
+        assert_eq!(c.pairings(), vec![(0, 1)]);
+    }
+
+    #[test]
+    fn engine_settings_beat_each_and_names_stay_unique() {
+        let c = args(
+            "--engine cmd=/bin/k depth=3 option.Hash=8 arg=-q --engine cmd=/bin/k \
+             --each nodes=100 depth=5 option.hash=16 arg=--x timemargin=20",
+        )
+        .unwrap();
+        assert_eq!(c.engines[0].name, "k");
+        assert_eq!(c.engines[1].name, "k-2");
+        assert_eq!(c.engines[0].limits.depth, Some(3));
+        assert_eq!(c.engines[1].limits.depth, Some(5));
+        assert_eq!(c.engines[0].limits.nodes, Some(100));
+        assert_eq!(c.engines[0].limits.margin_ms, 20);
+        assert_eq!(c.engines[0].options, vec![("Hash".into(), "8".into())]);
+        assert_eq!(c.engines[1].options, vec![("hash".into(), "16".into())]);
+        assert_eq!(c.engines[0].args, vec!["-q".to_string(), "--x".to_string()]);
+    }
+
+    #[test]
+    fn round_robin_and_gauntlet_pairings() {
+        let three = "--engine cmd=/a --engine cmd=/b --engine cmd=/c --each depth=1";
+        assert_eq!(
+            args(three).unwrap().pairings(),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        let g = args(&format!("{three} --gauntlet")).unwrap();
+        assert_eq!(g.pairings(), vec![(0, 1), (0, 2)]);
+        assert!(args(&format!("{three} --sprt elo0=0 elo1=5")).is_err());
+    }
+
+    #[test]
+    fn games_round_up_to_pairs() {
+        let base = "--engine cmd=/a --engine cmd=/b --each depth=1";
+        assert_eq!(
+            args(&format!("{base} --games 3"))
+                .unwrap()
+                .games_per_pairing,
+            4
+        );
+        assert_eq!(
+            args(&format!("{base} --rounds 5"))
+                .unwrap()
+                .games_per_pairing,
+            10
+        );
+        assert_eq!(args(base).unwrap().games_per_pairing, 2);
+    }
+
+    #[test]
+    fn mistakes_are_caught_before_play() {
+        let base = "--engine cmd=/a --engine cmd=/b --each depth=1";
+        let cases = [
+            ("--engine cmd=/a depth=1", "at least two engines"),
+            ("--engine cmd=/a --engine cmd=/b", "no limit"),
+            ("--engine cmd=/a depth=1 --engine name=x depth=1", "no cmd"),
+            (
+                "--engine cmd=/a depth=x --engine cmd=/b depth=1",
+                "bad depth",
+            ),
+            (
+                "--engine cmd=/a colour=red --engine cmd=/b --each depth=1",
+                "unknown setting",
+            ),
+            (
+                &format!("{base} --rules KingCapture=Salmi"),
+                "invalid value",
+            ),
+            (
+                &format!("{base} --rules Kingcap=English"),
+                "unknown rule option",
+            ),
+            (&format!("{base} --sprt elo0=5 elo1=0"), "greater"),
+            (&format!("{base} --sprt elo0=0"), "elo1= is required"),
+            (
+                &format!("{base} --sprt elo0=0 elo1=5 gamma=1"),
+                "unknown setting",
+            ),
+            (&format!("{base} --games 4 --rounds 2"), "not both"),
+            (&format!("{base} --concurrency 0"), "at least 1"),
+            (
+                &format!("{base} --openings x.txt order=shuffled"),
+                "bad order",
+            ),
+            (
+                &format!("{base} --resign movecount=0 score=500"),
+                "positive",
+            ),
+            (&format!("{base} --draw movenumber=x"), "bad movenumber"),
+            (&format!("{base} --frobnicate"), "frobnicate"),
+        ];
+        for (line, want) in cases {
+            let e = args(line).unwrap_err();
+            assert!(e.contains(want), "{line}: {e}");
+        }
+    }
 }
