@@ -1,5 +1,7 @@
 //! The `konakis` command: the engine protocol on stdin/stdout, or one of the tools.
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

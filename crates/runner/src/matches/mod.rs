@@ -1,7 +1,8 @@
 //! `konakis match`: engine-versus-engine matches and tournaments for any engine that speaks
 //! the protocol, refereed by the library's rules.
 //!
-//! - [`cli`]: the command line, cutechess-style (`--engine name=… cmd=… tc=…`).
+//! - [`options`]: the flags as given (the binary parses the cutechess-style command line,
+//!   `--engine name=… cmd=… tc=…`, into them).
 //! - [`config`]: the checked settings and the openings file.
 //! - [`engine`]: a child process with deadlines on every reply.
 //! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
