@@ -35,6 +35,7 @@ pub mod challenge {
     pub use konakis_protocols::challenge::*;
 }
 
+pub use konakis_core::bitboard;
 pub use konakis_core::{Bitboard, Board, DrawReason, Game, GameError, MoveList, Status, WinReason};
 pub use konakis_core::{BySide, Direction, Move, Piece, Side, Square};
 pub use konakis_core::{KingCapture, Rules, Ruleset};

@@ -111,7 +111,6 @@ pub fn run(args: ChallengeArgs) -> ExitCode {
 mod tests {
     use super::*;
     use clap::Parser;
-    use konakis::{Rules, Side};
     use std::time::Duration;
 
     #[derive(Parser)]
@@ -127,26 +126,16 @@ mod tests {
     }
 
     #[test]
-    fn defaults_follow_the_server() {
-        let c = config(&parse(&["--color", "white"])).unwrap();
+    fn the_defaults_are_those_of_the_library_and_every_flag_is_taken() {
         assert_eq!(
-            (c.side, c.port, c.host.as_str()),
-            (Side::Defenders, 5800, "127.0.0.1")
+            parse(&["--color", "white"]),
+            ChallengeOptions::new(Colour::White)
         );
-        assert_eq!(c.think, Duration::from_millis(57_000));
-        assert_eq!(c.first_wait, Duration::from_secs(300 + 120 + 30));
-        assert_eq!(c.wait, Duration::from_secs(90));
-        assert_eq!(c.rules, Rules::ashton());
-        let c = config(&parse(&["--color", "black", "--seconds", "10"])).unwrap();
-        assert_eq!((c.side, c.port), (Side::Attackers, 5801));
-        assert_eq!(c.think, Duration::from_millis(9_000));
-    }
-
-    #[test]
-    fn options_margin_and_wait_are_applied_and_checked() {
-        let c = config(&parse(&[
+        let all = parse(&[
             "--color",
             "black",
+            "--host",
+            "example.org",
             "--port",
             "7000",
             "--seconds",
@@ -155,38 +144,27 @@ mod tests {
             "1500",
             "--wait",
             "5",
+            "--name",
+            "K2",
             "--option",
             "Threads=2",
             "--option",
             "hash=32",
-        ]))
-        .unwrap();
-        assert_eq!(c.port, 7000);
-        assert_eq!(c.think, Duration::from_millis(500));
+        ]);
         assert_eq!(
-            (c.first_wait, c.wait),
-            (Duration::from_secs(5), Duration::from_secs(5))
+            all,
+            ChallengeOptions {
+                color: Colour::Black,
+                host: "example.org".into(),
+                port: Some(7000),
+                seconds: 2,
+                margin: Some(1500),
+                wait: Some(5),
+                name: "K2".into(),
+                options: vec!["Threads=2".into(), "hash=32".into()],
+            }
         );
-        assert_eq!((c.settings.threads, c.settings.hash_mib), (2, 32));
-        let e = config(&parse(&["--color", "white", "--option", "Threads=0"])).unwrap_err();
-        assert!(e.contains("Threads"), "{e}");
-        let e = config(&parse(&[
-            "--color",
-            "white",
-            "--option",
-            "FirstMove=Attackers",
-        ]))
-        .unwrap_err();
-        assert!(e.contains("fixed by Ruleset=Ashton"), "{e}");
-        let e = config(&parse(&[
-            "--color",
-            "white",
-            "--seconds",
-            "1",
-            "--margin",
-            "1000",
-        ]))
-        .unwrap_err();
-        assert!(e.contains("no time"), "{e}");
+        let c = config(&parse(&["--color", "white"])).unwrap();
+        assert_eq!(c.think, Duration::from_millis(57_000));
     }
 }

@@ -221,7 +221,7 @@ impl fmt::Debug for Bitboard {
 /// `X` for a member square and `.` for any other.
 ///
 /// ```
-/// use konakis::{bitboard, Bitboard};
+/// use konakis_core::{bitboard, Bitboard};
 /// let corners: Bitboard = bitboard! {
 ///     X . . . . . . . X
 ///     . . . . . . . . .

@@ -64,7 +64,7 @@ impl Colour {
 
 /// What `konakis tablut-challenge` is asked for (its command line's flags of the same names;
 /// see there for the defaults of the options left out).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChallengeOptions {
     /// The colour to play.
     pub color: Colour,
@@ -83,6 +83,23 @@ pub struct ChallengeOptions {
     pub name: String,
     /// Engine and rule options, Name=Value, as `setoption` takes them.
     pub options: Vec<String>,
+}
+
+impl ChallengeOptions {
+    /// The options of `konakis tablut-challenge --color <color>` alone: the server on this
+    /// machine at the colour's port, 60 s a move, the name Konakis.
+    pub fn new(color: Colour) -> ChallengeOptions {
+        ChallengeOptions {
+            color,
+            host: "127.0.0.1".to_string(),
+            port: None,
+            seconds: 60,
+            margin: None,
+            wait: None,
+            name: "Konakis".to_string(),
+            options: Vec::new(),
+        }
+    }
 }
 
 /// The default margin in milliseconds for `seconds` per move (see the module docs).
@@ -138,6 +155,27 @@ pub fn config(args: &ChallengeOptions) -> Result<client::Config, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The options a command line gives (the binary's parser is checked against
+    /// [`ChallengeOptions::new`] there).
+    fn parse(line: &[&str]) -> ChallengeOptions {
+        let mut o = ChallengeOptions::new(Colour::White);
+        for pair in line.chunks(2) {
+            let value = pair[1];
+            match pair[0] {
+                "--color" if value == "white" => o.color = Colour::White,
+                "--color" if value == "black" => o.color = Colour::Black,
+                "--port" => o.port = Some(value.parse().unwrap()),
+                "--seconds" => o.seconds = value.parse().unwrap(),
+                "--margin" => o.margin = Some(value.parse().unwrap()),
+                "--wait" => o.wait = Some(value.parse().unwrap()),
+                "--option" => o.options.push(value.to_string()),
+                flag => panic!("{flag} {value}"),
+            }
+        }
+        o
+    }
+
     #[test]
     fn the_default_margin_is_five_percent_within_one_to_five_seconds_and_at_most_half() {
         assert_eq!(default_margin_ms(60), 3000);
@@ -145,5 +183,69 @@ mod tests {
         assert_eq!(default_margin_ms(200), 5000);
         assert_eq!(default_margin_ms(2), 1000);
         assert_eq!(default_margin_ms(1), 500);
+    }
+
+    #[test]
+    fn defaults_follow_the_server() {
+        let c = config(&parse(&["--color", "white"])).unwrap();
+        assert_eq!(
+            (c.side, c.port, c.host.as_str()),
+            (Side::Defenders, 5800, "127.0.0.1")
+        );
+        assert_eq!(c.think, Duration::from_millis(57_000));
+        assert_eq!(c.first_wait, Duration::from_secs(300 + 120 + 30));
+        assert_eq!(c.wait, Duration::from_secs(90));
+        assert_eq!(c.rules, Rules::ashton());
+        let c = config(&parse(&["--color", "black", "--seconds", "10"])).unwrap();
+        assert_eq!((c.side, c.port), (Side::Attackers, 5801));
+        assert_eq!(c.think, Duration::from_millis(9_000));
+    }
+
+    #[test]
+    fn options_margin_and_wait_are_applied_and_checked() {
+        let c = config(&parse(&[
+            "--color",
+            "black",
+            "--port",
+            "7000",
+            "--seconds",
+            "2",
+            "--margin",
+            "1500",
+            "--wait",
+            "5",
+            "--option",
+            "Threads=2",
+            "--option",
+            "hash=32",
+        ]))
+        .unwrap();
+        assert_eq!(c.port, 7000);
+        assert_eq!(c.think, Duration::from_millis(500));
+        assert_eq!(
+            (c.first_wait, c.wait),
+            (Duration::from_secs(5), Duration::from_secs(5))
+        );
+        assert_eq!((c.settings.threads, c.settings.hash_mib), (2, 32));
+        let e = config(&parse(&["--color", "white", "--option", "Threads=0"])).unwrap_err();
+        assert!(e.contains("Threads"), "{e}");
+        let e = config(&parse(&[
+            "--color",
+            "white",
+            "--option",
+            "FirstMove=Attackers",
+        ]))
+        .unwrap_err();
+        assert!(e.contains("fixed by Ruleset=Ashton"), "{e}");
+        let e = config(&parse(&[
+            "--color",
+            "white",
+            "--seconds",
+            "1",
+            "--margin",
+            "1000",
+        ]))
+        .unwrap_err();
+        assert!(e.contains("no time"), "{e}");
     }
 }

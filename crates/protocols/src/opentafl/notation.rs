@@ -52,8 +52,8 @@ fn letter(piece: Piece) -> char {
 /// The board's placement as a position record, rank 1 first.
 ///
 /// ```
-/// use konakis::{Board, Rules};
-/// use konakis::opentafl::notation::position_record;
+/// use konakis_core::{Board, Rules};
+/// use konakis_protocols::opentafl::notation::position_record;
 /// let start = Board::start(&Rules::default());
 /// assert_eq!(position_record(&start), "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
 /// ```
@@ -269,7 +269,7 @@ fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationErr
 /// along a rank or file, not that it is legal.
 ///
 /// ```
-/// use konakis::opentafl::notation::{parse_move, Mark};
+/// use konakis_protocols::opentafl::notation::{parse_move, Mark};
 /// let m = parse_move("h7-f7xf8+").unwrap();
 /// assert_eq!(m.mv.to_string(), "h7f7");
 /// assert_eq!(m.captures.len(), 1);

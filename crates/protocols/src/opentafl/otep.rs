@@ -695,9 +695,9 @@ pub const OPENTAFL_WIN_PER_DEPTH: i32 = 500;
 /// iteration of depth `d` is `±(5050 + 500 * max(0, d - p))`, a sooner win scoring higher.
 ///
 /// ```
-/// use konakis::Side;
-/// use konakis::opentafl::otep::opentafl_score;
-/// use konakis::search::Score;
+/// use konakis_core::Side;
+/// use konakis_protocols::opentafl::otep::opentafl_score;
+/// use konakis_engine::search::Score;
 /// assert_eq!(opentafl_score(Score::Cp(35), 4, Side::Defenders), -35);
 /// // The side to move wins with its first move, found at depth 3: 5050 + 2 * 500.
 /// assert_eq!(opentafl_score(Score::Mate(1), 3, Side::Attackers), 6_050);

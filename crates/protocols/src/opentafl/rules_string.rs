@@ -500,8 +500,8 @@ pub enum StartKey {
 /// string. [`parse_rules`] reads it back.
 ///
 /// ```
-/// use konakis::{Board, Rules};
-/// use konakis::opentafl::rules_string::{StartKey, format_rules, parse_rules};
+/// use konakis_core::{Board, Rules};
+/// use konakis_protocols::opentafl::rules_string::{StartKey, format_rules, parse_rules};
 /// let rules = Rules::opentafl();
 /// let text = format_rules(&rules, &Board::start(&rules), StartKey::Start);
 /// assert!(text.starts_with("dim:9 name:Tablut esc:e atkf:y ks:c"));

@@ -137,7 +137,7 @@ fn is_fatal(line: &str) -> bool {
 
 /// Reads a score from a `status` line (`... score 35 ...`) for `side`, the engine's side. OTEP
 /// engines score as OpenTafl's AI does (absolute, the attackers' advantage positive, a win
-/// `5050` or more: see `konakis::opentafl::otep::opentafl_score`); the result is from the
+/// `5050` or more: see `konakis_protocols::opentafl::otep::opentafl_score`); the result is from the
 /// engine's point of view, wins as +-1,000,000. An older `score mate N` counts as a win too.
 fn status_score(line: &str, side: Side) -> Option<i32> {
     let words: Vec<&str> = line.split_whitespace().collect();
