@@ -3,21 +3,26 @@
 //! A Tablut engine: the 9×9 tafl game Linnaeus recorded in Lapland in 1732. A king and eight
 //! defenders try to bring the king to any edge square; sixteen attackers try to capture him.
 //!
-//! The library has two layers a program can embed:
+//! This crate gathers the workspace's libraries under one name, in two layers a program can
+//! embed:
 //!
-//! - the **rules**: [`Rules`] (every rule option, Linnaeus' game and the Tablut Challenge's
-//!   Ashton rules), [`Board`] (a position: legal moves, captures, position strings),
-//!   [`Game`] (a board with its history, for repetition and the move limit, and its
+//! - the **rules**, from `konakis-core`: [`Rules`] (every rule option, Linnaeus' game and the
+//!   Tablut Challenge's Ashton rules), [`Board`] (a position: legal moves, captures, position
+//!   strings), [`Game`] (a board with its history, for repetition and the move limit, and its
 //!   [`Status`]), Zobrist keys and [`perft`];
-//! - the **engine**: [`search::Engine`], which owns the transposition table and the search
-//!   threads, searches a [`Game`] within [`search::Limits`] on its own thread and reports
-//!   through a callback, ending every search with one [`search::Report::BestMove`].
+//! - the **engine**, from `konakis-engine`: [`search::Engine`], which owns the transposition
+//!   table and the search threads, searches a [`Game`] within [`search::Limits`] on its own
+//!   thread and reports through a callback, ending every search with one
+//!   [`search::Report::BestMove`]; and the [`eval`]uation.
 //!
 //! [`prelude`] imports the names these need in one line. Errors are types whose `Display`
 //! gives the message a user reads ([`PositionError`], [`MoveError`], [`GameError`],
 //! [`RulesError`], ...), so that a program can tell, say, a blocked move from an occupied
-//! square without reading text. The front-ends (the line protocol, OpenTafl's OTEP and the
-//! Tablut Challenge client) are in [`protocol`], [`opentafl`] and [`challenge`].
+//! square without reading text.
+//!
+//! The front-ends, from `konakis-protocols`, are the line [`protocol`], [`opentafl`]'s OTEP
+//! and the Tablut [`challenge`] client; the [`tools`] (bench, tactics, matches, openings,
+//! tune) come from `konakis-engine` and `konakis-runner`.
 //!
 //! Parse a position, list its moves, play one and ask for the status:
 //!
@@ -58,34 +63,34 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// Board code indexes several parallel tables by square and direction; a range loop reads best.
-#![allow(clippy::needless_range_loop)]
 
-#[macro_use]
-#[deny(missing_docs)]
-mod bitboard;
-#[deny(missing_docs)]
-pub mod board;
-pub mod challenge;
-pub mod eval;
-pub mod opentafl;
-#[deny(missing_docs)]
-pub mod perft;
+pub use konakis_core::{board, perft, rules, types, zobrist};
+pub use konakis_engine::{eval, search};
+pub use konakis_protocols::{opentafl, protocol};
+
+pub mod exit;
 pub mod prelude;
-pub mod protocol;
-#[deny(missing_docs)]
-pub mod rules;
-pub mod search;
-pub mod tools;
-#[deny(missing_docs)]
-pub mod types;
-#[deny(missing_docs)]
-pub mod zobrist;
 
-pub use bitboard::Bitboard;
-pub use board::{
-    Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
+/// The Tablut Challenge client of `konakis-protocols`, with the exit codes of
+/// `konakis tablut-challenge`.
+pub mod challenge {
+    pub use crate::exit::challenge as exit;
+    pub use konakis_protocols::challenge::*;
+}
+
+pub use konakis_core::bitboard;
+pub use konakis_core::{
+    Bitboard, Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
     PositionError, Status, WinReason,
 };
-pub use rules::{KingCapture, Rules, RulesError, Ruleset};
-pub use types::{BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError};
+pub use konakis_core::{
+    BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError,
+};
+pub use konakis_core::{KingCapture, Rules, RulesError, Ruleset};
+
+/// The tools behind the subcommands: bench and its tactics suite (from `konakis-engine`), the
+/// match runner, the openings generator and the tuner (from `konakis-runner`).
+pub mod tools {
+    pub use konakis_engine::{bench, tactics};
+    pub use konakis_runner::{matches, openings, tune};
+}

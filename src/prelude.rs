@@ -10,16 +10,9 @@
 //! assert_eq!(game.board().side_to_move(), Side::Defenders);
 //! ```
 //!
-//! It holds the rules core (positions, moves, games and their errors) and the search engine's
-//! facade ([`Engine`] with its [`Limits`], [`Settings`] and [`Report`]s).
+//! It holds the rules core's prelude (positions, moves, games, the rule options and their
+//! errors, from `konakis-core`) and the search engine's facade ([`Engine`] with its
+//! [`Limits`], [`Settings`] and [`Report`]s, from `konakis-engine`).
 
-pub use crate::bitboard::Bitboard;
-pub use crate::board::{
-    Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
-    PositionError, START_FEN, Status, WinReason,
-};
-pub use crate::rules::{KingCapture, Rules, RulesError, Ruleset};
-pub use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};
-pub use crate::types::{
-    BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError,
-};
+pub use konakis_core::prelude::*;
+pub use konakis_engine::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};

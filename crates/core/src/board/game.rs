@@ -1,0 +1,429 @@
+//! [`Game`]: a board with its history, so that repetition and the move limit can end it, and
+//! the game's [`Status`] with its reason.
+
+use super::{Board, MoveError, PositionError};
+use crate::rules::{Rules, Ruleset};
+use crate::types::{Move, Side};
+use ahash::AHashMap;
+use std::fmt;
+
+/// Why a side won.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum WinReason {
+    /// The king reached an edge square (defenders win).
+    KingEscaped,
+    /// The king was captured (attackers win).
+    KingCaptured,
+    /// No defender can reach the edge (attackers win; `Encirclement` only).
+    Encircled,
+    /// The side to move had no legal move and lost.
+    NoMoves,
+}
+
+/// Why the game was drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum DrawReason {
+    /// The same placement with the same side to move occurred `RepetitionDraw` times.
+    Repetition,
+    /// `MoveLimit` plies were played.
+    MoveLimit,
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Status {
+    /// Nobody has won and the game is not drawn.
+    Ongoing,
+    /// `Side` won for the reason given.
+    Win(Side, WinReason),
+    /// Drawn for the reason given.
+    Draw(DrawReason),
+}
+
+impl Status {
+    /// Whether the game has ended.
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => f.write_str("ongoing"),
+            Status::Win(side, why) => {
+                let why = match why {
+                    WinReason::KingEscaped => "the king reached the edge",
+                    WinReason::KingCaptured => "the king was captured",
+                    WinReason::Encircled => "the defenders are encircled",
+                    WinReason::NoMoves => match side {
+                        Side::Attackers => "the defenders have no legal move",
+                        Side::Defenders => "the attackers have no legal move",
+                    },
+                };
+                write!(f, "{side} win: {why}")
+            }
+            Status::Draw(DrawReason::Repetition) => {
+                f.write_str("draw: the same position occurred again (repetition)")
+            }
+            Status::Draw(DrawReason::MoveLimit) => f.write_str("draw: the move limit was reached"),
+        }
+    }
+}
+
+impl Board {
+    /// The status judged from this board alone (no repetition): escape, capture, encirclement
+    /// when on, no legal move, and the move limit, in the order of the rules.
+    ///
+    /// Under Ashton the server itself never checks for a side without a legal move: that
+    /// player cannot send a legal move, loses on time, and the opponent wins. So "no legal
+    /// move loses" gives the same winner. Nor can it pre-empt the server's repetition draw
+    /// (which [`Game`] checks after it): a repeated position had the same moves, none, when
+    /// it first occurred, so the game had already ended there.
+    ///
+    /// ```
+    /// use konakis_core::{Board, Rules, Side, Status, WinReason};
+    /// let rules = Rules::default();
+    /// let board = Board::from_fen("9/9/9/9/9/9/9/9/K7b b").unwrap();
+    /// let won = Status::Win(Side::Defenders, WinReason::KingEscaped);
+    /// assert_eq!(board.status(&rules), won);
+    /// assert!(won.is_over());
+    /// assert_eq!(won.to_string(), "defenders win: the king reached the edge");
+    /// ```
+    pub fn status(&self, rules: &Rules) -> Status {
+        match self.king() {
+            Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),
+            None => return Status::Win(Side::Attackers, WinReason::KingCaptured),
+            Some(_) => {}
+        }
+        if rules.encirclement && self.is_encircled() {
+            return Status::Win(Side::Attackers, WinReason::Encircled);
+        }
+        if !self.has_move(rules) {
+            return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);
+        }
+        if rules.move_limit > 0 && self.plies() >= rules.move_limit {
+            return Status::Draw(DrawReason::MoveLimit);
+        }
+        Status::Ongoing
+    }
+}
+
+/// An error from [`Game`]: a bad position string, or a move that is not legal.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum GameError {
+    /// The position string is malformed.
+    Position(PositionError),
+    /// The move (by its index in a list, from 0) is malformed or illegal.
+    Move {
+        /// Position of the move in the list it came from.
+        index: usize,
+        /// What is wrong with it.
+        error: MoveError,
+    },
+    /// A move in a list (by its index, from 0) comes after the game has ended.
+    AfterEnd {
+        /// Position of the move in the list it came from.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// How the game had ended.
+        status: Status,
+    },
+    /// The game has already ended.
+    Over(Status),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Position(e) => write!(f, "bad position: {e}"),
+            GameError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
+            GameError::AfterEnd {
+                index,
+                text,
+                status,
+            } => write!(
+                f,
+                "move {}: {text} comes after the end of the game ({status})",
+                index + 1
+            ),
+            GameError::Over(s) => write!(f, "the game is over ({s})"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::Position(e) => Some(e),
+            GameError::Move { error, .. } => Some(error),
+            GameError::AfterEnd { .. } | GameError::Over(_) => None,
+        }
+    }
+}
+
+/// A game: the rules, the position it started from, the moves played, and the keys of every
+/// position so far for repetition.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    start: Board,
+    board: Board,
+    moves: Vec<Move>,
+    /// Key of the start position and of the position after each move.
+    keys: Vec<u64>,
+    /// How often each key occurs in `keys`, so that judging repetition after a move does not
+    /// scan the whole game (a long `position … moves` list would replay in quadratic time).
+    counts: AHashMap<u64, u32>,
+    status: Status,
+}
+
+impl Game {
+    /// A game from `board` (its first occurrence counts for repetition).
+    pub fn new(rules: Rules, board: Board) -> Game {
+        let mut g = Game {
+            rules,
+            start: board,
+            board,
+            moves: Vec::new(),
+            keys: vec![board.hash()],
+            counts: AHashMap::from_iter([(board.hash(), 1)]),
+            status: Status::Ongoing,
+        };
+        g.status = g.compute_status();
+        g
+    }
+
+    /// A game from the start position.
+    pub fn start(rules: Rules) -> Game {
+        Game::new(rules, Board::start(&rules))
+    }
+
+    /// A game from `startpos` or a position string, then the given moves. Any error leaves
+    /// nothing behind and names the move at fault.
+    pub fn from_moves<'a>(
+        rules: Rules,
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Game, GameError> {
+        let board = match fen {
+            None => Board::start(&rules),
+            Some(text) => Board::from_fen(text).map_err(GameError::Position)?,
+        };
+        Game::new(rules, board).replay(moves, |game, text| game.play_text(text))
+    }
+
+    /// A game from `board`, then the given moves; an error names the move at fault.
+    pub fn with_moves(rules: Rules, board: Board, moves: &[Move]) -> Result<Game, GameError> {
+        Game::new(rules, board).replay(moves.iter(), |game, &mv| game.play(mv))
+    }
+
+    /// Plays `items` in turn, numbering an error by the item's index in the list.
+    fn replay<T: fmt::Display + Copy>(
+        mut self,
+        items: impl IntoIterator<Item = T>,
+        play: impl Fn(&mut Game, T) -> Result<Status, GameError>,
+    ) -> Result<Game, GameError> {
+        for (index, item) in items.into_iter().enumerate() {
+            play(&mut self, item).map_err(|e| match e {
+                GameError::Move { error, .. } => GameError::Move { index, error },
+                GameError::Over(status) => GameError::AfterEnd {
+                    index,
+                    text: item.to_string(),
+                    status,
+                },
+                other => other,
+            })?;
+        }
+        Ok(self)
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board the game started from.
+    pub fn start_board(&self) -> &Board {
+        &self.start
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of every position so far, the start position first.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// The status after the last move: ongoing, a win with its reason, or a draw (which a
+    /// [`Board`] alone cannot see when it comes from repetition).
+    ///
+    /// ```
+    /// use konakis_core::{DrawReason, Game, Rules, Status};
+    /// let rules = Rules::default();
+    /// // Two soldiers shuffle back and forth until the position has occurred three times.
+    /// let moves = ["a4a3", "e3f3", "a3a4", "f3e3"].repeat(2);
+    /// let game = Game::from_moves(rules, None, moves).unwrap();
+    /// assert_eq!(game.status(), Status::Draw(DrawReason::Repetition));
+    /// ```
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// How often the current position (placement and side to move) has occurred, as the
+    /// repetition rule counts: every position of the game under Linnaeus; under Ashton only
+    /// positions reached by a move, since the server does not remember the one the game
+    /// started from. (From the start position this changes nothing: every camp square is
+    /// occupied there, and the attackers' first move takes a soldier out of the camps for
+    /// good, so it can never recur. From a set-up position it can.)
+    pub fn occurrences(&self) -> usize {
+        let key = self.board.hash();
+        let all = self.counts.get(&key).copied().unwrap_or(0) as usize;
+        match self.rules.ruleset {
+            Ruleset::Linnaeus => all,
+            Ruleset::Ashton => all - usize::from(self.keys[0] == key),
+        }
+    }
+
+    /// [`Game::occurrences`] by scanning every key: the slow reference it is tested against.
+    #[cfg(test)]
+    fn occurrences_slow(&self) -> usize {
+        let key = self.board.hash();
+        self.repetition_keys().iter().filter(|&&k| k == key).count()
+    }
+
+    /// The keys the repetition rule counts (see [`Game::occurrences`]): all of
+    /// [`Game::keys`] under Linnaeus, all but the first under Ashton. The search counts these.
+    pub fn repetition_keys(&self) -> &[u64] {
+        match self.rules.ruleset {
+            Ruleset::Linnaeus => &self.keys[..],
+            Ruleset::Ashton => &self.keys[1..],
+        }
+    }
+
+    /// The board's status, or a draw when the position has occurred `RepetitionDraw` times.
+    ///
+    /// Under Ashton (`RepetitionDraw=2`) this is the server's rule: a draw as soon as a
+    /// position reached by a move recurs, unless that move won. The server forgets its
+    /// positions whenever a move captures, and compares only the positions since; keeping them
+    /// all makes no difference, because pieces are only ever removed, so no position before a
+    /// capture can occur after it. (The server's optional cap on remembered positions, `-c`, is
+    /// unlimited by default and is not modelled.)
+    fn compute_status(&self) -> Status {
+        match self.board.status(&self.rules) {
+            Status::Ongoing | Status::Draw(_)
+                if self.occurrences() >= self.rules.repetition_draw as usize =>
+            {
+                Status::Draw(DrawReason::Repetition)
+            }
+            s => s,
+        }
+    }
+
+    /// Plays a legal move and returns the new status; an illegal move, or any move once the
+    /// game is over, is refused and changes nothing. ([`Board::play`] is the unchecked play
+    /// the search uses.)
+    ///
+    /// ```
+    /// use konakis_core::{Game, GameError, IllegalReason, Move, MoveError, Rules, Status};
+    /// let mut game = Game::start(Rules::default());
+    /// assert_eq!(game.play(Move::parse("d1d3").unwrap()), Ok(Status::Ongoing));
+    /// match game.play(Move::parse("e5e7").unwrap()) {
+    ///     Err(GameError::Move { index: 1, error: MoveError::Illegal(e) }) => {
+    ///         assert_eq!(e.reason, IllegalReason::Occupied)
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<Status, GameError> {
+        if self.status.is_over() {
+            return Err(GameError::Over(self.status));
+        }
+        self.board
+            .check_move(&self.rules, mv)
+            .map_err(|e| GameError::Move {
+                index: self.moves.len(),
+                error: MoveError::Illegal(e),
+            })?;
+        self.board.play(&self.rules, mv);
+        self.moves.push(mv);
+        self.keys.push(self.board.hash());
+        *self.counts.entry(self.board.hash()).or_insert(0) += 1;
+        self.status = self.compute_status();
+        Ok(self.status)
+    }
+
+    /// Parses and plays a move given as text (`d1d3` or `d1-d3`).
+    pub fn play_text(&mut self, text: &str) -> Result<Status, GameError> {
+        if self.status.is_over() {
+            return Err(GameError::Over(self.status));
+        }
+        let mv = Move::parse(text).map_err(|e| GameError::Move {
+            index: self.moves.len(),
+            error: MoveError::Parse(e),
+        })?;
+        self.play(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counted_occurrences_agree_with_a_scan_of_the_game() {
+        for ruleset in ["Linnaeus", "Ashton"] {
+            let mut rules = Rules::default();
+            rules.set("Ruleset", ruleset).unwrap();
+            if ruleset == "Linnaeus" {
+                rules.set("RepetitionDraw", "10").unwrap();
+            }
+            rules.move_limit = 0;
+            let mut game = Game::start(rules);
+            // Two soldiers shuffle back and forth, so positions recur.
+            let moves: Vec<&str> = if ruleset == "Linnaeus" {
+                ["a4a3", "e3f3", "a3a4", "f3e3"].repeat(8)
+            } else {
+                // Defenders first, and no way back into a camp.
+                let mut m = vec!["e3f3", "a4a3"];
+                m.extend(["f3e3", "a3b3", "e3f3", "b3a3"]);
+                m
+            };
+            for (i, mv) in moves.iter().enumerate() {
+                if game.status().is_over() {
+                    break;
+                }
+                game.play_text(mv).unwrap();
+                assert_eq!(
+                    game.occurrences(),
+                    game.occurrences_slow(),
+                    "{ruleset}, ply {i}"
+                );
+            }
+            assert!(game.occurrences() > 1, "{ruleset}: positions recurred");
+        }
+    }
+
+    #[test]
+    fn the_ply_count_saturates_instead_of_overflowing() {
+        let rules = Rules {
+            move_limit: 0,
+            ..Rules::default()
+        };
+        let fen = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 4294967295";
+        let mut game = Game::from_moves(rules, Some(fen), ["d1d3"]).unwrap();
+        assert_eq!(game.board().plies(), u32::MAX);
+        assert_eq!(game.play_text("e4d4").unwrap(), Status::Ongoing);
+        assert_eq!(game.board().plies(), u32::MAX);
+    }
+}

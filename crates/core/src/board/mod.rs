@@ -1,0 +1,558 @@
+//! [`Board`]: the placement of the pieces, the side to move and the ply count, with legal move
+//! generation, captures and the game-end checks that depend on the board alone.
+//!
+//! The board keeps each side's soldiers twice, once by ranks and once transposed (by files), so
+//! that both the rank and the file of any square can be read as a 9-bit line with a shift.
+//! Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than undoing.
+//!
+//! Under `Ruleset=Ashton` the same code plays the Tablut Challenge's rules: the camps
+//! ([`Rules::camps`]) are walls for every piece not standing in that camp, and capturing
+//! partners whatever stands on them, as is the throne.
+
+mod danger;
+mod game;
+mod movegen;
+mod tables;
+mod text;
+
+pub use game::{DrawReason, Game, GameError, Status, WinReason};
+pub use movegen::{IllegalMove, IllegalReason, MAX_MOVES, MoveError, MoveList};
+pub use text::{PositionError, START_FEN};
+
+use crate::bitboard::Bitboard;
+use crate::rules::{KingCapture, Rules, Ruleset};
+use crate::types::{Direction, Move, Piece, Side, Square};
+use crate::zobrist;
+use tables::TRANSPOSE;
+
+/// The king's square index after he has been captured.
+const NO_KING: u8 = 81;
+
+/// A Tablut position: pieces, side to move, plies played.
+///
+/// `Board` knows nothing of the game's history; [`Game`] adds the repetition and move-limit
+/// rules. Every method that depends on a rule option takes the [`Rules`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Attacking soldiers, by rank (bit `rank * 9 + file`).
+    att: u128,
+    /// Defending soldiers (not the king), by rank.
+    def: u128,
+    /// Attacking soldiers, transposed (bit `file * 9 + rank`).
+    att_t: u128,
+    /// Defending soldiers, transposed.
+    def_t: u128,
+    /// Zobrist key of placement and side to move.
+    hash: u64,
+    /// Plies played by both sides together.
+    plies: u32,
+    /// The king's square, or [`NO_KING`].
+    king: u8,
+    side: Side,
+}
+
+/// Neighbouring square index in each [`Direction`], or 81 off the board.
+static NEIGHBOUR: [[u8; 4]; 81] = {
+    let mut t = [[81u8; 4]; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let s = Square::from_index(sq);
+        let mut d = 0;
+        while d < 4 {
+            if let Some(n) = s.step(Direction::ALL[d]) {
+                t[sq][d] = n.index() as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// `KING_RING[sq]`: the squares attackers must all hold to capture a king on `sq` when
+/// surrounding is what captures him: all four neighbours, or the three beside the throne.
+/// Empty for edge squares (a king there has escaped).
+static KING_RING: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let s = Square::from_index(sq);
+        if !s.is_edge() {
+            let mut ring = Bitboard::from_square(s).neighbours().0;
+            ring &= !Bitboard::THRONE.0;
+            t[sq] = ring;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The four squares beside the throne.
+const THRONE_RING: u128 = Bitboard::THRONE.neighbours().0;
+
+/// `CAMP_OF[sq]`: the camp (of four squares) that `sq` belongs to, empty for a square outside
+/// the camps. Each camp lies along one edge: the camp squares of files a–b, of ranks 1–2, of
+/// files h–i and of ranks 8–9.
+static CAMP_OF: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        if Bitboard::CAMPS.0 >> sq & 1 != 0 {
+            let (f, r) = (sq % 9, sq / 9);
+            let mut other = 0;
+            while other < 81 {
+                let (of, or) = (other % 9, other / 9);
+                let same = (f <= 1 && of <= 1)
+                    || (f >= 7 && of >= 7)
+                    || (r <= 1 && or <= 1)
+                    || (r >= 7 && or >= 7);
+                if same && Bitboard::CAMPS.0 >> other & 1 != 0 {
+                    t[sq] |= 1u128 << other;
+                }
+                other += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// [`CAMP_OF`] in the transposed layout: `CAMP_OF_T[sq]` is the camp of `sq` (a square index
+/// by rank) as a transposed set.
+static CAMP_OF_T: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut other = 0;
+        while other < 81 {
+            if CAMP_OF[sq] >> other & 1 != 0 {
+                t[sq] |= 1u128 << TRANSPOSE[other];
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares that capture `victims`' soldiers as the far partner whatever stands on them (or
+/// nobody): under Ashton, the throne and the camps against the defenders, and the throne and
+/// the camps other than their middle squares against the attackers (the server tests both by
+/// square name). Empty under other rulesets, whose throne rules depend on what stands there.
+#[inline]
+fn fixed_anvils(rules: &Rules, victims: Side) -> u128 {
+    match (rules.ruleset, victims) {
+        (Ruleset::Linnaeus, _) => 0,
+        (Ruleset::Ashton, Side::Defenders) => Bitboard::CAMPS.0 | Bitboard::THRONE.0,
+        (Ruleset::Ashton, Side::Attackers) => {
+            (Bitboard::CAMPS.0 & !Bitboard::CAMP_MIDDLES.0) | Bitboard::THRONE.0
+        }
+    }
+}
+
+/// The walls Ashton's camps put in the way of a piece standing on `from`, by rank and
+/// transposed: every camp square, except the squares of the camp `from` belongs to. (Its
+/// occupied squares still block as pieces.) Empty under other rulesets.
+#[inline]
+fn camp_walls(rules: &Rules, from: usize) -> (u128, u128) {
+    match rules.ruleset {
+        Ruleset::Linnaeus => (0, 0),
+        // The camps are symmetric under transposition, so one mask serves both layouts.
+        Ruleset::Ashton => (
+            Bitboard::CAMPS.0 & !CAMP_OF[from],
+            Bitboard::CAMPS.0 & !CAMP_OF_T[from],
+        ),
+    }
+}
+
+/// The bit of each square index, by rank and transposed, and zero for index 81 (no king): a
+/// table look-up costs less than shifting a 128-bit word by a variable amount.
+static BITS: [[u128; 82]; 2] = {
+    let mut t = [[0u128; 82]; 2];
+    let mut sq = 0;
+    while sq < 81 {
+        t[0][sq] = 1u128 << sq;
+        t[1][sq] = 1u128 << TRANSPOSE[sq];
+        sq += 1;
+    }
+    t
+};
+
+/// Bit of a square index; zero for index 81 (no king).
+#[inline]
+fn bit(index: u8) -> u128 {
+    BITS[0][index as usize]
+}
+
+/// Bit of a square index in the transposed layout; zero for index 81 (no king).
+#[inline]
+fn bit_t(index: u8) -> u128 {
+    BITS[1][index as usize]
+}
+
+impl Board {
+    /// An empty board (no king: not a valid position until pieces are added).
+    fn empty(side: Side) -> Board {
+        Board {
+            att: 0,
+            def: 0,
+            att_t: 0,
+            def_t: 0,
+            hash: zobrist::side_key(side),
+            plies: 0,
+            king: NO_KING,
+            side,
+        }
+    }
+
+    /// The start position, with the side to move given by [`Rules::first_move`].
+    pub fn start(rules: &Rules) -> Board {
+        let mut b = Board::from_fen(START_FEN).expect("the start position string is valid");
+        b.set_side_to_move(rules.first_move);
+        b
+    }
+
+    /// Puts `piece` on the empty square `sq`.
+    fn put(&mut self, piece: Piece, sq: Square) {
+        let (i, t) = (sq.index(), TRANSPOSE[sq.index()]);
+        match piece {
+            Piece::Attacker => {
+                self.att |= 1 << i;
+                self.att_t |= 1 << t;
+            }
+            Piece::Defender => {
+                self.def |= 1 << i;
+                self.def_t |= 1 << t;
+            }
+            Piece::King => self.king = i as u8,
+        }
+        self.hash ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Makes `side` the side to move, keeping the pieces and the ply count (the key follows).
+    ///
+    /// ```
+    /// use konakis_core::{Board, Rules, Side};
+    /// let mut board = Board::start(&Rules::default());
+    /// board.set_side_to_move(Side::Defenders);
+    /// assert_eq!(board.side_to_move(), Side::Defenders);
+    /// assert_eq!(board.plies(), 0);
+    /// assert_eq!(board.hash(), board.compute_hash());
+    /// ```
+    pub fn set_side_to_move(&mut self, side: Side) {
+        if self.side != side {
+            self.side = side;
+            self.hash ^= zobrist::SIDE_KEY;
+        }
+    }
+
+    /// Plies played by both sides together.
+    #[inline]
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Sets the ply count (the key does not depend on it).
+    pub fn set_plies(&mut self, plies: u32) {
+        self.plies = plies;
+    }
+
+    /// Zobrist key of the placement and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The king's square; `None` once he has been captured.
+    #[inline]
+    pub fn king(&self) -> Option<Square> {
+        Square::new(self.king)
+    }
+
+    /// Attacking soldiers.
+    #[inline]
+    pub fn attackers(&self) -> Bitboard {
+        Bitboard(self.att)
+    }
+
+    /// Defending soldiers (without the king).
+    #[inline]
+    pub fn defenders(&self) -> Bitboard {
+        Bitboard(self.def)
+    }
+
+    /// All of a side's pieces, the king included for the defenders.
+    #[inline]
+    pub fn side_pieces(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => Bitboard(self.att),
+            Side::Defenders => Bitboard(self.def | bit(self.king)),
+        }
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.att | self.def | bit(self.king))
+    }
+
+    /// Whether `other` has the same pieces on the same squares and the same side to move
+    /// (the ply counts may differ): the position as the repetition rule sees it.
+    #[inline]
+    pub fn same_position(&self, other: &Board) -> bool {
+        self.att == other.att
+            && self.def == other.def
+            && self.king == other.king
+            && self.side == other.side
+    }
+
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let b = 1u128 << sq.index();
+        if self.att & b != 0 {
+            Some(Piece::Attacker)
+        } else if self.def & b != 0 {
+            Some(Piece::Defender)
+        } else if self.king as usize == sq.index() {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// The key computed from scratch; equals [`Board::hash`] on every reachable board.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::side_key(self.side);
+        for sq in Square::all() {
+            if let Some(p) = self.piece_at(sq) {
+                h ^= zobrist::piece_key(p, sq);
+            }
+        }
+        h
+    }
+
+    /// Whether the game is already won on this board: the king stands on an edge square, has
+    /// been captured, or (under `Encirclement`) the defenders are encircled. A won board has
+    /// no legal moves.
+    #[inline]
+    pub fn is_won(&self, rules: &Rules) -> bool {
+        self.king == NO_KING
+            || Bitboard::EDGE.0 & bit(self.king) != 0
+            || (rules.encirclement && self.is_encircled())
+    }
+
+    /// Whether no defender, the king included, is connected to an edge square through
+    /// orthogonally adjacent empty squares (a defender on an edge square is connected).
+    pub fn is_encircled(&self) -> bool {
+        let defenders = self.side_pieces(Side::Defenders);
+        if (defenders & Bitboard::EDGE) != Bitboard::EMPTY {
+            return false;
+        }
+        let empty = !self.occupied();
+        let mut reach = Bitboard::EDGE & empty;
+        loop {
+            let next = reach | (reach.neighbours() & empty);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        (reach.neighbours() & defenders).is_empty()
+    }
+
+    /// The number of clear straight lines from the king to the edge: 1 is *raichi*,
+    /// 2 or more *tuichu*. 0 when there is no king or he already stands on the edge.
+    pub fn king_open_lines(&self) -> u32 {
+        let Some(k) = self.king() else { return 0 };
+        if k.is_edge() {
+            return 0;
+        }
+        let occ = self.occupied();
+        Direction::ALL
+            .iter()
+            .filter(|&&d| {
+                let mut sq = k;
+                while let Some(n) = sq.step(d) {
+                    if occ.has(n) {
+                        return false;
+                    }
+                    sq = n;
+                }
+                true
+            })
+            .count() as u32
+    }
+
+    /// Plays `mv` if it is legal and returns the soldiers it captured; an illegal move changes
+    /// nothing and the error says why ([`Board::check_move`]). [`Board::play`] is the same
+    /// without the check.
+    ///
+    /// ```
+    /// use konakis_core::{Board, IllegalReason, Move, Rules};
+    /// let rules = Rules::default();
+    /// let mut board = Board::start(&rules);
+    /// let captured = board.try_play(&rules, Move::parse("d1d3").unwrap()).unwrap();
+    /// assert!(captured.is_empty());
+    /// let before = board;
+    /// let err = board.try_play(&rules, Move::parse("d3d4").unwrap()).unwrap_err();
+    /// assert_eq!(err.reason, IllegalReason::WrongSide(konakis_core::Side::Attackers));
+    /// assert_eq!(board, before);
+    /// ```
+    pub fn try_play(&mut self, rules: &Rules, mv: Move) -> Result<Bitboard, IllegalMove> {
+        self.check_move(rules, mv)?;
+        Ok(self.play(rules, mv))
+    }
+
+    /// Plays `mv`, which must be legal (see [`Board::legal_moves`], [`Board::check_move`] and
+    /// [`Board::try_play`]), and returns the soldiers it captured. A captured king shows as
+    /// [`Board::king`] becoming `None`. An illegal move leaves the board in a state no game
+    /// reaches.
+    #[inline]
+    pub fn play(&mut self, rules: &Rules, mv: Move) -> Bitboard {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let (fb, tb) = (BITS[0][from], BITS[0][to]);
+        let (ft, tt) = (BITS[1][from], BITS[1][to]);
+        let side = self.side;
+        let mut captured = 0u128;
+        let mut hash = self.hash ^ zobrist::SIDE_KEY;
+        if side == Side::Attackers {
+            self.att ^= fb | tb;
+            self.att_t ^= ft | tt;
+            hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
+                ^ zobrist::piece_key(Piece::Attacker, mv.to());
+            if Bitboard(tb).neighbours().0 & (self.def | bit(self.king)) != 0 {
+                captured = self.attacker_captures(rules, to, &mut hash);
+            }
+        } else {
+            let is_king = from == self.king as usize;
+            let piece = if is_king {
+                self.king = to as u8;
+                Piece::King
+            } else {
+                self.def ^= fb | tb;
+                self.def_t ^= ft | tt;
+                Piece::Defender
+            };
+            hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
+            if (!is_king || rules.king_armed) && Bitboard(tb).neighbours().0 & self.att != 0 {
+                captured = self.defender_captures(rules, to, &mut hash);
+            }
+        }
+        self.hash = hash;
+        self.side = side.opponent();
+        self.plies = self.plies.saturating_add(1);
+        Bitboard(captured)
+    }
+
+    /// Removes the soldier on `sq` of the given kind, updating the key.
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: usize, hash: &mut u64) {
+        let (b, t) = (BITS[0][sq], BITS[1][sq]);
+        if piece == Piece::Attacker {
+            self.att ^= b;
+            self.att_t ^= t;
+        } else {
+            self.def ^= b;
+            self.def_t ^= t;
+        }
+        *hash ^= zobrist::piece_key(piece, Square::from_index(sq));
+    }
+
+    /// Captures made by an attacker that has just arrived on `to`.
+    fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+        let mut captured = 0u128;
+        let anvils = self.att | fixed_anvils(rules, Side::Defenders);
+        for d in 0..4 {
+            let n = NEIGHBOUR[to][d];
+            if n == NO_KING {
+                continue;
+            }
+            if n == self.king {
+                if self.king_is_taken(rules, d) {
+                    *hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
+                    self.king = NO_KING;
+                }
+                continue;
+            }
+            if self.def >> n & 1 == 0 {
+                continue;
+            }
+            let far = NEIGHBOUR[n as usize][d];
+            if far == NO_KING {
+                continue;
+            }
+            let anvil = anvils >> far & 1 != 0
+                || (far as usize == Square::THRONE.index()
+                    && if self.king as usize == Square::THRONE.index() {
+                        // Rule 10: the besieged king is the anvil against his last guard.
+                        let others = THRONE_RING & !(1u128 << n);
+                        rules.throne_guard_capture && self.att & others == others
+                    } else {
+                        rules.throne_hostile
+                    });
+            if anvil {
+                self.remove(Piece::Defender, n as usize, hash);
+                captured |= 1u128 << n;
+            }
+        }
+        captured
+    }
+
+    /// Whether the king, next to an attacker that has just arrived from direction `d`'s
+    /// opposite (the king is one step in direction `d` from the mover), is now captured.
+    ///
+    /// Under Ashton a camp square beyond the king, empty or not, serves as the second attacker
+    /// (the server tests it by square name); the throne never does, since only its four
+    /// neighbours touch it and they take the three-sided rule.
+    #[inline]
+    fn king_is_taken(&self, rules: &Rules, d: usize) -> bool {
+        let k = self.king as usize;
+        let ring = KING_RING[k];
+        let surrounded = ring != 0 && self.att & ring == ring;
+        if k == Square::THRONE.index()
+            || THRONE_RING >> k & 1 != 0
+            || rules.king_capture == KingCapture::English
+        {
+            return surrounded;
+        }
+        let far = NEIGHBOUR[k][d];
+        far != NO_KING && (self.att | rules.camps().0) >> far & 1 != 0
+    }
+
+    /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`.
+    fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+        let mut captured = 0u128;
+        let partners = self.def
+            | if rules.king_armed { bit(self.king) } else { 0 }
+            | fixed_anvils(rules, Side::Attackers);
+        let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
+        for d in 0..4 {
+            let n = NEIGHBOUR[to][d];
+            if n == NO_KING || self.att >> n & 1 == 0 {
+                continue;
+            }
+            let far = NEIGHBOUR[n as usize][d];
+            if far == NO_KING {
+                continue;
+            }
+            if partners >> far & 1 != 0 || (throne_anvil && far as usize == Square::THRONE.index())
+            {
+                self.remove(Piece::Attacker, n as usize, hash);
+                captured |= 1u128 << n;
+            }
+        }
+        captured
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({})", self.to_fen())
+    }
+}

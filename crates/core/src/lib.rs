@@ -1,0 +1,55 @@
+//! # konakis-core
+//!
+//! The rules of Tablut, the 9×9 tafl game Linnaeus recorded in Lapland in 1732: a king and
+//! eight defenders try to bring the king to an edge square; sixteen attackers try to capture him.
+//!
+//! This crate owns the square and move types ([`types`]), the 81-square [`Bitboard`], every rule
+//! option ([`rules`]), the board with its move generator, game record, position strings and
+//! king-danger tests ([`board`]), the Zobrist keys ([`zobrist`]) and [`perft`]. It knows nothing
+//! of search, protocols or threads.
+//!
+//! [`prelude`] imports the main types in one line. Errors are small enums whose `Display` is
+//! the message a user reads: [`MoveParseError`] and [`SquareParseError`] for notation,
+//! [`IllegalMove`] (with its [`IllegalReason`]) and [`MoveError`] for moves,
+//! [`PositionError`] (with the rank and character at fault) for position strings,
+//! [`GameError`] and [`RulesError`], so that a program can tell a blocked move from an
+//! occupied square without reading text.
+//!
+//! Parse a position, list its moves, play one and ask for the status:
+//!
+//! ```
+//! use konakis_core::prelude::*;
+//! use konakis_core::perft::perft;
+//!
+//! let rules = Rules::default();
+//! let board = Board::from_fen("3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b").unwrap();
+//! assert_eq!(board.legal_moves(&rules).len(), 80);
+//! assert_eq!(perft(&board, &rules, 2), 4_400);
+//! let mut game = Game::new(rules, board);
+//! assert_eq!(game.play(Move::parse("d1d3").unwrap()), Ok(Status::Ongoing));
+//! assert_eq!(game.board().side_to_move(), Side::Defenders);
+//! let refused = game.board().parse_move(&rules, "e5e6").unwrap_err();
+//! assert_eq!(refused.to_string(), "e5e6 is not legal: e6 is occupied");
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+// Board code indexes several parallel tables by square and direction; a range loop reads best.
+#![allow(clippy::needless_range_loop)]
+
+#[macro_use]
+mod bitboard;
+pub mod board;
+pub mod perft;
+pub mod prelude;
+pub mod rules;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::{
+    Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
+    PositionError, Status, WinReason,
+};
+pub use rules::{KingCapture, Rules, RulesError, Ruleset};
+pub use types::{BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError};
