@@ -856,3 +856,75 @@ fn count_lines(mut block: u128, mut movers: u128) -> u32 {
     }
     count
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).unwrap()
+    }
+
+    #[test]
+    fn check_move_names_each_reason_as_a_variant() {
+        let rules = Rules::default();
+        // a5 attacker, h4 king, c3 and e3 defenders; the defenders to move.
+        let b = Board::from_fen("9/9/9/9/b8/7K1/2w1w4/9/9 w").unwrap();
+        let c3: Square = "c3".parse().unwrap();
+        let cases = [
+            (mv("d4d6"), IllegalReason::NoPiece),
+            (mv("a5a6"), IllegalReason::WrongSide(Side::Attackers)),
+            (mv("c3e3"), IllegalReason::Occupied),
+            (mv("c3f3"), IllegalReason::Blocked),
+            (mv("e3e5"), IllegalReason::Throne),
+            (Move::new(c3, c3), IllegalReason::SameSquare),
+            (
+                Move::new(c3, "d4".parse().unwrap()),
+                IllegalReason::NotStraight,
+            ),
+        ];
+        for (m, reason) in cases {
+            assert_eq!(
+                b.check_move(&rules, m),
+                Err(IllegalMove { mv: m, reason }),
+                "{m}"
+            );
+            let mut after = b;
+            assert_eq!(
+                after.try_play(&rules, m),
+                Err(IllegalMove { mv: m, reason })
+            );
+            assert_eq!(after, b, "{m}: a refused move changes nothing");
+        }
+        // A legal move is played by try_play as by play.
+        let (mut checked, mut unchecked) = (b, b);
+        assert_eq!(
+            checked.try_play(&rules, mv("c3c4")),
+            Ok(unchecked.play(&rules, mv("c3c4")))
+        );
+        assert_eq!(checked, unchecked);
+
+        let won = Board::from_fen("9/9/9/9/9/9/9/9/K7b b").unwrap();
+        assert_eq!(
+            won.check_move(&rules, mv("i1i2")).map_err(|e| e.reason),
+            Err(IllegalReason::GameOver)
+        );
+        let ashton = Rules::ashton();
+        let camp = Board::from_fen("9/9/9/9/4K4/9/9/9/2w6 w").unwrap();
+        assert_eq!(
+            camp.check_move(&ashton, mv("c1d1")).map_err(|e| e.reason),
+            Err(IllegalReason::Camp)
+        );
+        assert_eq!(
+            b.parse_move(&rules, "c3-e3"),
+            Err(MoveError::Illegal(IllegalMove {
+                mv: mv("c3e3"),
+                reason: IllegalReason::Occupied
+            }))
+        );
+        assert!(matches!(
+            b.parse_move(&rules, "c3-x3"),
+            Err(MoveError::Parse(MoveParseError::NotASquare { .. }))
+        ));
+    }
+}

@@ -309,6 +309,35 @@ mod tests {
     }
 
     #[test]
+    fn errors_are_typed_with_rank_and_character() {
+        let start = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3";
+        let err = |text: &str| Board::from_fen(text).unwrap_err();
+        assert_eq!(
+            err(&format!("{} b", start.replacen("4w4", "4w3", 1))),
+            PositionError::RankTooShort {
+                rank: 7,
+                squares: 8
+            }
+        );
+        assert_eq!(
+            err(&format!("{} b", start.replacen("b3w3b", "b3w3q", 1))),
+            PositionError::BadCharacter {
+                rank: 6,
+                column: 5,
+                found: 'q'
+            }
+        );
+        assert_eq!(
+            err(&format!("{start} x")),
+            PositionError::UnknownSide("x".into())
+        );
+        assert_eq!(err(start), PositionError::MissingSide);
+        assert_eq!(err(""), PositionError::Empty);
+        let no_king = start.replacen('K', "1", 1);
+        assert_eq!(err(&format!("{no_king} b")), PositionError::NoKing);
+    }
+
+    #[test]
     fn errors_say_what_and_where() {
         let cases = [
             ("", "empty"),
