@@ -21,7 +21,7 @@ pub mod client;
 pub mod state;
 pub mod wire;
 
-use crate::protocol::options::{self, Change, Config as OptionConfig};
+use crate::protocol::options::{self, Config as OptionConfig};
 use crate::rules::{Rules, Ruleset};
 use crate::types::Side;
 use clap::{Args, ValueEnum};
@@ -131,20 +131,15 @@ pub fn default_margin_ms(seconds: u64) -> u64 {
 
 /// Turns the arguments into a client configuration, or says what is wrong with them.
 pub fn config(args: &ChallengeArgs) -> Result<client::Config, String> {
-    let mut options = OptionConfig {
+    let ashton = OptionConfig {
         rules: Rules::ashton(),
         ..OptionConfig::default()
     };
-    for pair in &args.options {
-        let (name, value) = match pair.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (pair.trim(), None),
-        };
-        match options::apply(&options, name, value).map_err(|e| e.0)? {
-            Change::Config(c) => options = c,
-            Change::ClearHash => {}
-        }
-    }
+    let pairs = args.options.iter().map(|pair| match pair.split_once('=') {
+        Some((n, v)) => (n.trim(), Some(v.trim())),
+        None => (pair.trim(), None),
+    });
+    let options = options::apply_all(ashton, pairs).map_err(|e| e.0)?;
     let total_ms = args.seconds.saturating_mul(1000);
     let margin = args
         .margin
