@@ -497,9 +497,10 @@ impl Engine {
         self.shared.nodes.load(Ordering::Relaxed)
     }
 
-    /// Checks a request and readies the shared state for a search of `game` under `limits`:
-    /// flags, clock budget. Nothing changes if it is refused.
-    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<(), EngineError> {
+    /// Checks a request and readies the shared state for a search of `game` under `limits`
+    /// (flags, clock budget), marking the engine busy; returns what the search runs with.
+    /// Nothing changes if it is refused.
+    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
@@ -535,7 +536,14 @@ impl Engine {
         if let Ok(mut p) = shared.ponder_budget.lock() {
             *p = if limits.ponder { budget } else { None };
         }
-        Ok(())
+        self.running.store(true, Ordering::SeqCst);
+        Ok(Task {
+            shared: Arc::clone(&self.shared),
+            settings: self.settings,
+            pool: self.pool.clone(),
+            histories: Arc::clone(&self.histories),
+            running: Arc::clone(&self.running),
+        })
     }
 
     /// Starts searching the game's current position on a thread of its own and returns at
@@ -546,15 +554,7 @@ impl Engine {
         limits: Limits,
         report: impl FnMut(Report) + Send + 'static,
     ) -> Result<(), EngineError> {
-        self.prepare(game, &limits)?;
-        self.running.store(true, Ordering::SeqCst);
-        let task = Task {
-            shared: Arc::clone(&self.shared),
-            settings: self.settings,
-            pool: self.pool.clone(),
-            histories: Arc::clone(&self.histories),
-            running: Arc::clone(&self.running),
-        };
+        let task = self.prepare(game, &limits)?;
         let game = game.clone();
         // Dropped when the thread ends, which is what `wait_until` listens for.
         let (finished, ended) = std::sync::mpsc::channel::<()>();
@@ -591,15 +591,7 @@ impl Engine {
         cancel: Option<&AtomicBool>,
         mut report: impl FnMut(Report) + Send,
     ) -> Result<Report, EngineError> {
-        self.prepare(game, &limits)?;
-        self.running.store(true, Ordering::SeqCst);
-        let task = Task {
-            shared: Arc::clone(&self.shared),
-            settings: self.settings,
-            pool: self.pool.clone(),
-            histories: Arc::clone(&self.histories),
-            running: Arc::clone(&self.running),
-        };
+        let task = self.prepare(game, &limits)?;
         let mut last = None;
         task.run(game, &limits, cancel, &mut |r: Report| {
             if matches!(r, Report::BestMove { .. }) {
