@@ -214,7 +214,8 @@ impl Driver {
         self.engine.nodes()
     }
 
-    /// Calls `hook` after every option change from now on (see [`OptionHook`]).
+    /// Calls `hook(name, config)` after every option change from now on, with the option's
+    /// name as the table spells it and the values now in force.
     pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Config) + Send + 'static) {
         self.on_change = Some(Box::new(hook));
     }
