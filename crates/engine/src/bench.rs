@@ -6,11 +6,12 @@
 //! time limit here, and nothing in it depends on the clock or on addresses). With more threads
 //! it is not, since the threads share the table in whatever order they reach it.
 
-use crate::search::{Engine, EngineError, Limits, Report, Settings};
+use crate::options::Config;
+use crate::search::driver::{Driver, DriverError};
+use crate::search::{Limits, Report, Settings};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches to when none is given.
@@ -218,8 +219,11 @@ pub fn bench(
     settings: Settings,
     stop: &AtomicBool,
     mut each: impl FnMut(usize, &BenchPosition, u64),
-) -> Result<Option<Outcome>, EngineError> {
-    let mut engine = Engine::try_new(settings)?;
+) -> Result<Option<Outcome>, DriverError> {
+    let mut driver = Driver::new(Config {
+        settings,
+        ..Config::default()
+    })?;
     let mut warned = false;
     let mut total = Outcome {
         nodes: 0,
@@ -229,49 +233,31 @@ pub fn bench(
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
-        engine.clear();
+        driver.clear_hash();
         let game = p.game();
+        driver.set_rules(*game.rules(), *game.board());
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        let (tx, rx) = mpsc::channel();
         let started = Instant::now();
-        let go = engine.go(&game, limits, move |r| match r {
-            Report::BestMove { .. } => {
-                let _ = tx.send(None);
+        let searched = driver.search(limits, Some(stop), |_, r| {
+            if let Report::Threads { wanted, running } = r
+                && !warned
+            {
+                eprintln!(
+                    "bench: searching with {running} of {wanted} threads (no more could be \
+                     started)"
+                );
+                warned = true;
             }
-            Report::Threads { wanted, running } => {
-                let _ = tx.send(Some((wanted, running)));
-            }
-            _ => {}
         });
-        go?;
-        loop {
-            match rx.recv_timeout(Duration::from_millis(5)) {
-                Ok(Some((wanted, running))) => {
-                    if !warned {
-                        eprintln!(
-                            "bench: searching with {running} of {wanted} threads (no more \
-                             could be started)"
-                        );
-                        warned = true;
-                    }
-                }
-                Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if stop.load(Ordering::SeqCst) {
-                        engine.stop();
-                    }
-                }
-            }
-        }
-        engine.wait();
+        searched?;
         total.elapsed += started.elapsed();
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
-        let nodes = engine.nodes();
+        let nodes = driver.nodes();
         total.nodes += nodes;
         each(i, p, nodes);
     }

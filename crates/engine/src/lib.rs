@@ -3,7 +3,9 @@
 //! The Konakis search on top of [`konakis_core`]: the evaluation ([`eval`]), the alpha-beta
 //! search with its transposition table, time management and parallel search ([`search`]), the
 //! one option table every front-end shares ([`options`]), and the bench positions and king
-//! tactics suite that sign a build ([`bench`](mod@bench), [`tactics`]).
+//! tactics suite that sign a build ([`bench`](mod@bench), [`tactics`]), and the driver every
+//! front-end and tool works through ([`search::driver::Driver`]: the engine, the game and the
+//! option values, searches with ids, sync to a host's position, stop and wait with deadlines).
 //!
 //! It depends on the rules of `konakis-core` only, and knows no protocol or command line.
 //!
@@ -11,9 +13,10 @@
 //!
 //! - `threads` (default): the search's helper threads, Lazy SMP and the parallel root search
 //!   on a rayon pool. Without it one thread searches whatever `Threads` says, and the crate
-//!   builds for `wasm32-unknown-unknown`. (There a search still runs on a thread of its own,
-//!   which `Engine::go` starts, and the clock is `std::time::Instant`; a browser build has
-//!   neither yet.)
+//!   builds for `wasm32-unknown-unknown`. A search there runs on the calling thread with
+//!   [`search::driver::Driver::search`] (the same reports, stopped by the caller's flag);
+//!   `Engine::go` would need a thread, and the clock is still `std::time::Instant`, which a
+//!   browser build lacks.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

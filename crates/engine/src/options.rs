@@ -324,6 +324,21 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
     Ok(Change::Config(new))
 }
 
+/// `config` with each `(name, value)` of `pairs` applied in turn by [`apply`] (a `Clear Hash`
+/// changes no value), or the first error.
+pub fn apply_all<'a>(
+    config: Config,
+    pairs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+) -> Result<Config, OptionError> {
+    let mut config = config;
+    for (name, value) in pairs {
+        if let Change::Config(c) = apply(&config, name, value)? {
+            config = c;
+        }
+    }
+    Ok(config)
+}
+
 /// Sets a rule option from a value already checked against its row.
 fn set_rule(rules: &mut Rules, row: &OptionRow, value: &str) -> Result<(), OptionError> {
     rules.set(row.name, value).map_err(OptionError::Rule)

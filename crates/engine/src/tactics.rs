@@ -6,12 +6,13 @@
 //! engine's best move is one of the solver's and, for a forced capture, its score is the mate,
 //! and stay so to the end of the search.
 
-use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};
-use konakis_core::board::{Board, Game};
+use crate::options::Config;
+use crate::search::driver::Driver;
+use crate::search::{EngineError, Info, Limits, Report, Score, Settings};
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use std::fmt;
-use std::sync::mpsc;
 
 /// The suite: one position per line, `options ; position ; kind ; moves` (see [`Tactic`]).
 pub const SUITE: &str = include_str!("tactics.txt");
@@ -149,33 +150,25 @@ pub fn search_depth(kind: Kind) -> u32 {
 
 /// Searches `tactic` from an empty table to [`search_depth`] (or for at most `max_ms`) and
 /// says when it was solved.
-pub fn solve(engine: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
-    engine.clear();
-    let game = Game::new(tactic.rules, tactic.board);
+pub fn solve(driver: &mut Driver, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
+    driver.clear_hash();
+    driver.set_rules(tactic.rules, tactic.board);
     let limits = Limits {
         depth: Some(search_depth(tactic.kind)),
         movetime: Some(max_ms),
         ..Limits::default()
     };
-    let (tx, rx) = mpsc::channel();
-    engine
-        .go(&game, limits, move |r| {
-            let _ = tx.send(r);
-        })
-        .ok()?;
     let mut infos = Vec::new();
-    let mut best = None;
-    for report in rx {
-        match report {
-            Report::Info(info) if info.multipv == 1 => infos.push(info),
-            Report::BestMove { best: b, .. } => {
-                best = b;
-                break;
+    let best = driver
+        .search(limits, None, |_, report| {
+            if let Report::Info(info) = report
+                && info.multipv == 1
+            {
+                infos.push(info);
             }
-            _ => {}
-        }
-    }
-    engine.wait();
+        })
+        .ok()?
+        .best;
     if !best.is_some_and(|b| tactic.moves.contains(&b)) {
         return None;
     }
@@ -203,10 +196,13 @@ fn quantile(values: &[u64], q: f64) -> u64 {
 /// Fails only when the engine cannot be set up (its table, its threads).
 pub fn run(settings: Settings, max_ms: u64) -> Result<(), EngineError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut engine = Engine::try_new(settings)?;
+    let mut driver = Driver::new(Config {
+        settings,
+        ..Config::default()
+    })?;
     let (mut times, mut depths, mut unsolved) = (Vec::new(), Vec::new(), 0);
     for (i, t) in suite.iter().enumerate() {
-        let solve = solve(&mut engine, t, max_ms);
+        let solve = solve(&mut driver, t, max_ms);
         let shown = match solve {
             Some(s) => format!("{:>5} ms  depth {:>2}", s.time_ms, s.depth),
             None => "  not solved      ".to_string(),

@@ -4,7 +4,12 @@
 //! [`Engine`] is the facade. [`Engine::go`] starts a search on its own thread and returns at
 //! once; the search reports through a callback ([`Report`]) and never prints. [`Engine::stop`]
 //! ends it, [`Engine::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
+//! [`Engine::search`] runs the same search on the calling thread.
+//!
+//! Front-ends do not use the engine directly but through the [`driver`], which adds the game,
+//! the options and the search ids that keep stale reports out.
 
+pub mod driver;
 #[cfg(feature = "threads")]
 mod parallel;
 #[cfg(not(feature = "threads"))]
@@ -21,6 +26,7 @@ use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -355,13 +361,17 @@ impl Default for Settings {
 pub struct Engine {
     shared: Arc<Shared>,
     settings: Settings,
-    handle: Option<JoinHandle<()>>,
+    /// The search thread of [`Engine::go`], and what tells that it has ended.
+    handle: Option<(JoinHandle<()>, Receiver<()>)>,
     running: Arc<AtomicBool>,
     /// Histories carried between searches of one game.
     histories: Arc<Mutex<Vec<i32>>>,
     /// The pool for parallel root search (`threads > 1`).
-    pool: Option<Arc<parallel::Pool>>,
+    pool: Option<Arc<Pool>>,
 }
+
+/// The thread pool of the parallel root search.
+type Pool = parallel::Pool;
 
 /// The rayon pool of the parallel root search: `threads` threads, if more than one and the
 /// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
@@ -477,7 +487,7 @@ impl Engine {
 
     /// Waits for the running search, if any, to finish.
     pub fn wait(&mut self) {
-        if let Some(h) = self.handle.take() {
+        if let Some((h, _)) = self.handle.take() {
             let _ = h.join();
         }
     }
@@ -487,14 +497,10 @@ impl Engine {
         self.shared.nodes.load(Ordering::Relaxed)
     }
 
-    /// Starts searching the game's current position and returns at once. `report` receives
-    /// progress and, last, exactly one [`Report::BestMove`].
-    pub fn go(
-        &mut self,
-        game: &Game,
-        limits: Limits,
-        report: impl FnMut(Report) + Send + 'static,
-    ) -> Result<(), EngineError> {
+    /// Checks a request and readies the shared state for a search of `game` under `limits`
+    /// (flags, clock budget), marking the engine busy; returns what the search runs with.
+    /// Nothing changes if it is refused.
+    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, EngineError> {
         if self.is_searching() {
             return Err(EngineError::Busy);
         }
@@ -505,7 +511,7 @@ impl Engine {
             }
         }
         self.wait();
-        let shared = Arc::clone(&self.shared);
+        let shared = &self.shared;
         shared.stop.store(false, Ordering::SeqCst);
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         shared.nodes.store(0, Ordering::SeqCst);
@@ -514,7 +520,7 @@ impl Engine {
             *s = Instant::now();
         }
         let side = game.board().side_to_move();
-        let budget = time::budget(&limits, side, self.settings.move_overhead_ms);
+        let budget = time::budget(limits, side, self.settings.move_overhead_ms);
         let (soft, hard) = match budget {
             // A fixed time per move is used in full: no early stop between iterations.
             Some(b) if limits.movetime.is_some() && !limits.ponder && !limits.infinite => {
@@ -531,33 +537,37 @@ impl Engine {
             *p = if limits.ponder { budget } else { None };
         }
         self.running.store(true, Ordering::SeqCst);
-        let running = Arc::clone(&self.running);
-        let settings = self.settings;
+        Ok(Task {
+            shared: Arc::clone(&self.shared),
+            settings: self.settings,
+            pool: self.pool.clone(),
+            histories: Arc::clone(&self.histories),
+            running: Arc::clone(&self.running),
+        })
+    }
+
+    /// Starts searching the game's current position on a thread of its own and returns at
+    /// once. `report` receives progress and, last, exactly one [`Report::BestMove`].
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: impl FnMut(Report) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let task = self.prepare(game, &limits)?;
         let game = game.clone();
-        let histories = Arc::clone(&self.histories);
-        let pool = self.pool.clone();
+        // Dropped when the thread ends, which is what `wait_until` listens for.
+        let (finished, ended) = std::sync::mpsc::channel::<()>();
         let spawned = std::thread::Builder::new()
             .name("konakis-search".into())
             .spawn(move || {
+                let _finished = finished;
                 let mut report = report;
-                let context = RunContext {
-                    shared: &shared,
-                    settings: &settings,
-                    pool: pool.as_deref(),
-                };
-                let (best, ponder) = run(&context, &game, &limits, &histories, &mut report);
-                // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
-                while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-                    && !shared.stop.load(Ordering::SeqCst)
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                running.store(false, Ordering::SeqCst);
-                report(Report::BestMove { best, ponder });
+                task.run(&game, &limits, None, &mut report);
             });
         match spawned {
             Ok(handle) => {
-                self.handle = Some(handle);
+                self.handle = Some((handle, ended));
                 Ok(())
             }
             Err(e) => {
@@ -570,32 +580,123 @@ impl Engine {
         }
     }
 
-    /// Searches to completion on the calling thread and returns the best move, its score and
-    /// the nodes searched (for `bench`, tests and tools).
-    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
-        let last = Arc::new(Mutex::new(None));
-        let best = Arc::new(Mutex::new(None));
-        let (l, b) = (Arc::clone(&last), Arc::clone(&best));
-        let started = self.go(game, limits, move |r| match r {
-            Report::Info(i) if i.multipv == 1 => {
-                if let Ok(mut g) = l.lock() {
-                    *g = Some(i);
-                }
+    /// Searches the game's current position on the calling thread and returns when the
+    /// search has ended, with its [`Report::BestMove`] (also sent to `report`, last, as by
+    /// [`Engine::go`]). The search stops early, as on [`Engine::stop`], as soon as `cancel`
+    /// is set; with `infinite` or `ponder` it waits for it.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        cancel: Option<&AtomicBool>,
+        mut report: impl FnMut(Report) + Send,
+    ) -> Result<Report, EngineError> {
+        let task = self.prepare(game, &limits)?;
+        let mut last = None;
+        task.run(game, &limits, cancel, &mut |r: Report| {
+            if matches!(r, Report::BestMove { .. }) {
+                last = Some(r.clone());
             }
-            Report::BestMove { best, .. } => {
-                if let Ok(mut g) = b.lock() {
-                    *g = best;
-                }
+            report(r);
+        });
+        Ok(last.unwrap_or(Report::BestMove {
+            best: None,
+            ponder: None,
+        }))
+    }
+
+    /// Waits until the search started by [`Engine::go`], if any, has ended (its last report
+    /// out) or `deadline` has passed; `true` if it has ended. A search that outlives the
+    /// deadline is left running: its thread is not joined.
+    pub fn wait_until(&mut self, deadline: Instant) -> bool {
+        let Some((_, ended)) = &self.handle else {
+            return true;
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        match ended.recv_timeout(left) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+            // Nothing is ever sent: the channel closes when the thread ends.
+            _ => {
+                self.wait();
+                true
+            }
+        }
+    }
+
+    /// Searches to completion on the calling thread and returns the best move and the last
+    /// principal variation's report (for tests and tools).
+    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
+        let mut outcome = Outcome::default();
+        match self.search(game, limits, None, |r| outcome.take(&r)) {
+            Ok(_) => (outcome.best, outcome.info),
+            Err(_) => (None, None),
+        }
+    }
+}
+
+/// What a search ended with, gathered from its reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// The move to play; `None` when the game is over (or no answer came).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The last report of the first line (`multipv` 1), if an iteration finished.
+    pub info: Option<Info>,
+    /// Whether the [`Report::BestMove`] came.
+    pub answered: bool,
+}
+
+impl Outcome {
+    /// Takes in one report.
+    pub fn take(&mut self, report: &Report) {
+        match report {
+            Report::Info(i) if i.multipv == 1 => self.info = Some(i.clone()),
+            Report::BestMove { best, ponder } => {
+                self.best = *best;
+                self.ponder = *ponder;
+                self.answered = true;
             }
             _ => {}
-        });
-        if started.is_err() {
-            return (None, None);
         }
-        self.wait();
-        let best = best.lock().ok().and_then(|g| *g);
-        let info = last.lock().ok().and_then(|g| g.clone());
-        (best, info)
+    }
+}
+
+/// Everything one search needs from the engine, to run on whichever thread.
+struct Task {
+    shared: Arc<Shared>,
+    settings: Settings,
+    pool: Option<Arc<Pool>>,
+    histories: Arc<Mutex<Vec<i32>>>,
+    running: Arc<AtomicBool>,
+}
+
+impl Task {
+    /// The search, the wait for `stop` that `infinite` and `ponder` ask for, and the answer.
+    fn run(
+        self,
+        game: &Game,
+        limits: &Limits,
+        cancel: Option<&AtomicBool>,
+        report: &mut (dyn FnMut(Report) + Send),
+    ) {
+        let shared = &self.shared;
+        let context = RunContext {
+            shared,
+            settings: &self.settings,
+            pool: self.pool.as_deref(),
+        };
+        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::SeqCst));
+        let (best, ponder) = run(&context, game, limits, &self.histories, cancel, report);
+        // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
+        while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+            && !shared.stop.load(Ordering::SeqCst)
+            && !cancelled()
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.running.store(false, Ordering::SeqCst);
+        report(Report::BestMove { best, ponder });
     }
 }
 
@@ -631,6 +732,7 @@ fn run(
     game: &Game,
     limits: &Limits,
     histories: &Mutex<Vec<i32>>,
+    cancel: Option<&AtomicBool>,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
     let board = *game.board();
@@ -744,6 +846,7 @@ fn run(
         }
         w.root_moves = root_moves.clone();
         w.node_limit = limits.nodes;
+        w.cancel = cancel;
         w.sink = Some(report);
         // With helpers, an iteration a helper finishes first is taken over (one line only).
         w.adopt = helpers > 0 && settings.multipv <= 1;

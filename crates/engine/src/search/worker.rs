@@ -51,6 +51,8 @@ pub(crate) struct Worker<'a> {
     pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report) + Send)>,
     /// Node limit, if any (for this thread).
     pub(crate) node_limit: Option<u64>,
+    /// A flag the caller sets to stop the search (for a search on the caller's thread).
+    pub(crate) cancel: Option<&'a std::sync::atomic::AtomicBool>,
     /// Is this the thread that reports?
     pub(crate) main: bool,
     /// Does the main thread take over iterations its helpers finish first (Lazy SMP)?
@@ -96,6 +98,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             sink: None,
             node_limit: None,
+            cancel: None,
             main: true,
             adopt: false,
             aborted: false,
@@ -182,6 +185,12 @@ impl<'a> Worker<'a> {
         }
         if let Some(n) = self.node_limit
             && self.shared.nodes.load(Ordering::Relaxed) >= n
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(cancel) = self.cancel
+            && cancel.load(Ordering::Relaxed)
         {
             self.stopped = true;
             self.shared.stop.store(true, Ordering::Relaxed);

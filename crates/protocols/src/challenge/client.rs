@@ -4,18 +4,20 @@
 //! The server is the authority. Each state is matched against the position Konakis holds: it
 //! is the same position (a refused move, or a result without a move), or the position after
 //! exactly one legal move (found and played, so the game keeps its history for repetition), or
-//! neither, in which case Konakis trusts the state, says so, and plays on from it.
+//! neither, in which case Konakis trusts the state, says so, and plays on from it. The
+//! [`Driver`] holds the engine, the game and the options, and does the matching.
 
 use super::state::{State, Turn, colour_name, move_json, name_json};
 use super::wire::{FrameError, read_frame, write_frame};
-use konakis_core::board::{Board, Game};
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
-use konakis_engine::search::{Engine, Info, Limits, Report, Score, Settings};
+use konakis_engine::options::Config as OptionConfig;
+use konakis_engine::search::driver::{Driver, Explain, Synced};
+use konakis_engine::search::{Info, Limits, Score, Settings};
 use std::fmt;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Everything the player needs to know.
@@ -127,36 +129,28 @@ fn shows(state: &State, board: &Board) -> bool {
         && (state.turn.is_final() || state.turn.side() == Some(board.side_to_move()))
 }
 
-/// Brings `game` to the position `state` shows; `sent` is the move Konakis sent last, tried
-/// first. Fails only on a board that cannot be held at all.
-fn follow(game: &mut Game, state: &State, sent: Option<Move>) -> Result<Step, String> {
-    let board = *game.board();
-    if shows(state, &board) {
-        return Ok(Step::Same);
-    }
-    let rules = *game.rules();
-    let legal = board.legal_moves(&rules);
-    let found = sent
-        .into_iter()
-        .chain(legal.iter().copied())
-        .filter(|m| legal.contains(m))
-        .find(|&m| {
-            let mut after = board;
-            after.play(&rules, m);
-            shows(state, &after)
-        });
-    if let Some(m) = found
-        && game.play(m).is_ok()
-    {
-        return Ok(Step::Played(m));
-    }
-    // Trust the server. A final state keeps the side that would be to move after one move.
-    let side = board.side_to_move().opponent();
-    let rebuilt = state
-        .to_board(side, board.plies().saturating_add(1))
-        .map_err(|e| e.to_string())?;
-    *game = Game::new(rules, rebuilt);
-    Ok(Step::Rebuilt)
+/// Brings the driver's game to the position `state` shows; `sent` is the move Konakis sent
+/// last, tried first. Fails only on a board that cannot be held at all.
+fn follow(driver: &mut Driver, state: &State, sent: Option<Move>) -> Result<Step, String> {
+    let sent: Vec<Move> = sent.into_iter().collect();
+    let synced = driver.sync(
+        |board| shows(state, board),
+        Explain::OneMove(&sent),
+        // Trust the server. A final state keeps the side that would be to move after one move.
+        |board| {
+            state
+                .to_board(
+                    board.side_to_move().opponent(),
+                    board.plies().saturating_add(1),
+                )
+                .map_err(|e| e.to_string())
+        },
+    )?;
+    Ok(match synced {
+        Synced::Same => Step::Same,
+        Synced::Played(moves) => Step::Played(moves[0]),
+        Synced::Taken => Step::Rebuilt,
+    })
 }
 
 /// Connects to the first address of `host:port` that accepts.
@@ -189,14 +183,10 @@ fn describe(info: &Option<Info>) -> String {
     }
 }
 
-/// Chooses Konakis' move in `game` within `think`, avoiding the moves in `refused`. `None`
-/// when no legal move is left.
-fn choose(
-    engine: &mut Engine,
-    game: &Game,
-    think: Duration,
-    refused: &[Move],
-) -> (Option<Move>, Option<Info>) {
+/// Chooses Konakis' move in the driver's game within `think`, avoiding the moves in
+/// `refused`. `None` when no legal move is left.
+fn choose(driver: &mut Driver, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
+    let game = driver.game();
     let legal: Vec<Move> = game
         .board()
         .legal_moves(game.rules())
@@ -216,39 +206,19 @@ fn choose(
         },
         ..Limits::default()
     };
-    let (tx, rx) = mpsc::channel();
-    let started = engine.go(game, limits, move |report| {
-        let _ = tx.send(report);
-    });
-    if started.is_err() {
+    if driver.think(limits, |_, _| {}).is_err() {
         return (Some(fallback), None);
     }
     let grace = Duration::from_millis(500);
-    let mut deadline = Instant::now() + think + grace;
-    let mut last = None;
-    let mut stopped = false;
-    let answer = loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(Report::Info(i)) if i.multipv == 1 => last = Some(i),
-            Ok(Report::BestMove { best, .. }) => break Some(best),
-            Ok(_) => {}
-            // The search overran its time (it should not): stop it, and if even that does not
-            // bring an answer, send any legal move rather than lose on time.
-            Err(mpsc::RecvTimeoutError::Timeout) if !stopped => {
-                engine.stop();
-                stopped = true;
-                deadline = Instant::now() + grace;
-            }
-            Err(_) => break None,
-        }
-    };
-    // Join the search thread only once it has answered: a search that ignored `stop` must not
-    // hang the player.
-    if answer.is_some() {
-        engine.wait();
+    // The search overran its time (it should not): stop it, and if even that does not bring
+    // an answer, send any legal move rather than lose on time. A search that ignored `stop`
+    // is left to itself: it must not hang the player.
+    if !driver.wait(Some(Instant::now() + think + grace)) {
+        driver.stop();
+        driver.wait(Some(Instant::now() + grace));
     }
-    (answer.flatten().or(Some(fallback)), last)
+    let outcome = driver.outcome();
+    (outcome.best.or(Some(fallback)), outcome.info)
 }
 
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
@@ -272,8 +242,13 @@ fn session(
     let ours = config.side;
     let colour = colour_name(ours).to_lowercase();
     // The table first: a size the system refuses ends the session before it connects.
-    let mut engine = match Engine::try_new(config.settings) {
-        Ok(e) => e,
+    let options = OptionConfig {
+        settings: config.settings,
+        rules: config.rules,
+        ..OptionConfig::default()
+    };
+    let mut driver = match Driver::new(options) {
+        Ok(d) => d,
         Err(e) => return Ending::Closed(format!("cannot set up the engine: {e}")),
     };
     let mut stream = match connect(&config.host, config.port, config.connect_timeout) {
@@ -297,7 +272,7 @@ fn session(
         config.name,
         config.think.as_millis()
     );
-    let mut game: Option<Game> = None;
+    let mut started = false;
     let mut sent: Option<Move> = None;
     // Moves of Konakis the server refused in the current position.
     let mut refused_here: Vec<Move> = Vec::new();
@@ -333,31 +308,30 @@ fn session(
             Err(e) => return Ending::Protocol(format!("the server sent {e}")),
         };
         let last_sent = sent.take();
-        let step = match game.as_mut() {
-            None => {
-                let start = Board::start(&config.rules);
-                let fresh = if shows(&state, &start) {
-                    Game::new(config.rules, start)
-                } else {
-                    let board = match state.to_board(Side::Defenders, 0) {
-                        Ok(b) => b,
-                        Err(e) => return Ending::Protocol(format!("the first state shows {e}")),
-                    };
-                    let _ = writeln!(
-                        log,
-                        "note: the first state is not the start position; playing on from it"
-                    );
-                    Game::new(config.rules, board)
+        let step = if !started {
+            let start = Board::start(&config.rules);
+            let fresh = if shows(&state, &start) {
+                start
+            } else {
+                let board = match state.to_board(Side::Defenders, 0) {
+                    Ok(b) => b,
+                    Err(e) => return Ending::Protocol(format!("the first state shows {e}")),
                 };
-                game = Some(fresh);
-                Step::Same
-            }
-            Some(g) => match follow(g, &state, last_sent) {
+                let _ = writeln!(
+                    log,
+                    "note: the first state is not the start position; playing on from it"
+                );
+                board
+            };
+            driver.take_position(fresh);
+            started = true;
+            Step::Same
+        } else {
+            match follow(&mut driver, &state, last_sent) {
                 Ok(step) => step,
                 Err(e) => return Ending::Protocol(format!("the server sent {e}")),
-            },
+            }
         };
-        let game = game.as_mut().expect("set above");
         match step {
             Step::Same => {
                 if let Some(m) = last_sent {
@@ -383,7 +357,7 @@ fn session(
                 refused_here.clear();
                 record.push(Entry::Move(m));
                 if Some(m) != last_sent {
-                    let mover = game.board().side_to_move().opponent();
+                    let mover = driver.board().side_to_move().opponent();
                     let _ = writeln!(log, "{} {m}", colour_name(mover).to_lowercase());
                 }
             }
@@ -394,12 +368,12 @@ fn session(
                     log,
                     "warning: no legal move leads to the state the server sent; Konakis \
                      trusts it and plays on from {}",
-                    game.board().to_fen()
+                    driver.board().to_fen()
                 );
             }
         }
         if state.turn.is_final() {
-            let ours_says = Turn::of_status(game.status());
+            let ours_says = Turn::of_status(driver.game().status());
             if matches!(step, Step::Played(_)) && ours_says != Some(state.turn) {
                 let verdict = ours_says.map_or("the game goes on".to_string(), |t| t.to_string());
                 let _ = writeln!(
@@ -413,22 +387,22 @@ fn session(
         if state.turn.side() != Some(ours) {
             continue;
         }
-        if game.status().is_over() {
+        if driver.game().status().is_over() {
             // Konakis' rules end the game here but the server plays on: search the position
             // afresh (its history is what ended it).
             let _ = writeln!(
                 log,
                 "warning: Konakis' rules say the game is over ({}), the server asks for a move",
-                game.status()
+                driver.game().status()
             );
-            *game = Game::new(*game.rules(), *game.board());
+            driver.take_position(*driver.board());
         }
         let think = config.think.saturating_sub(received.elapsed());
-        let (best, info) = choose(&mut engine, game, think, &refused_here);
+        let (best, info) = choose(&mut driver, think, &refused_here);
         let Some(m) = best else {
             return Ending::Protocol(format!(
                 "the server asks for a move but Konakis has no legal move left in {}",
-                game.board().to_fen()
+                driver.board().to_fen()
             ));
         };
         if let Err(e) = write_frame(&mut stream, &move_json(m, ours)) {
@@ -453,10 +427,22 @@ mod tests {
         name.parse().unwrap()
     }
 
+    /// A driver with a small table, holding `board` under `rules`.
+    fn driver(rules: Rules, board: Board) -> Driver {
+        let mut config = OptionConfig {
+            rules,
+            ..OptionConfig::default()
+        };
+        config.settings.hash_mib = 1;
+        let mut d = Driver::new(config).unwrap();
+        d.take_position(board);
+        d
+    }
+
     #[test]
     fn follow_finds_the_move_keeps_the_same_state_and_rebuilds_the_rest() {
         let rules = Rules::ashton();
-        let mut game = Game::start(rules);
+        let mut game = driver(rules, Board::start(&rules));
         let start = State::from_board(game.board(), Turn::White, None);
         assert_eq!(follow(&mut game, &start, None), Ok(Step::Same));
 
@@ -465,7 +451,7 @@ mod tests {
         after.play(&rules, mv);
         let state = State::from_board(&after, Turn::Black, None);
         assert_eq!(follow(&mut game, &state, None), Ok(Step::Played(mv)));
-        assert_eq!(game.moves(), &[mv]);
+        assert_eq!(game.game().moves(), &[mv]);
 
         // Two moves at once cannot be followed: the state is trusted.
         let mut two = *game.board();
@@ -478,7 +464,7 @@ mod tests {
         assert!(state.same_pieces(game.board()));
         assert_eq!(game.board().side_to_move(), Side::Attackers);
         assert!(
-            game.moves().is_empty(),
+            game.game().moves().is_empty(),
             "a rebuilt game starts a new history"
         );
     }
@@ -486,7 +472,7 @@ mod tests {
     #[test]
     fn the_same_pieces_with_the_other_side_to_move_is_rebuilt_with_the_server_turn() {
         let rules = Rules::ashton();
-        let mut game = Game::start(rules);
+        let mut game = driver(rules, Board::start(&rules));
         let state = State::from_board(game.board(), Turn::Black, None);
         assert_eq!(follow(&mut game, &state, None), Ok(Step::Rebuilt));
         assert_eq!(game.board().side_to_move(), Side::Attackers);
@@ -496,13 +482,13 @@ mod tests {
     fn a_captured_king_left_on_the_board_is_followed() {
         let rules = Rules::default();
         let board = Board::from_fen("9/9/9/9/9/9/1bK6/9/3b5 b 0").unwrap();
-        let mut game = Game::new(rules, board);
+        let mut game = driver(rules, board);
         let mv = Move::new(sq("d1"), sq("d3"));
         let mut after = board;
         after.play(&rules, mv);
         let state = State::from_board(&after, Turn::BlackWin, Some(sq("c3")));
         assert_eq!(follow(&mut game, &state, None), Ok(Step::Played(mv)));
-        assert_eq!(Turn::of_status(game.status()), Some(Turn::BlackWin));
+        assert_eq!(Turn::of_status(game.game().status()), Some(Turn::BlackWin));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub mod wire;
 
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
-use konakis_engine::options::{self, Change, Config as OptionConfig};
+use konakis_engine::options::{self, Config as OptionConfig};
 use std::time::Duration;
 
 /// The server's fixed port for White.
@@ -110,20 +110,15 @@ pub fn default_margin_ms(seconds: u64) -> u64 {
 
 /// Turns the arguments into a client configuration, or says what is wrong with them.
 pub fn config(args: &ChallengeOptions) -> Result<client::Config, String> {
-    let mut options = OptionConfig {
+    let ashton = OptionConfig {
         rules: Rules::ashton(),
         ..OptionConfig::default()
     };
-    for pair in &args.options {
-        let (name, value) = match pair.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (pair.trim(), None),
-        };
-        match options::apply(&options, name, value).map_err(|e| e.to_string())? {
-            Change::Config(c) => options = c,
-            Change::ClearHash => {}
-        }
-    }
+    let pairs = args.options.iter().map(|pair| match pair.split_once('=') {
+        Some((n, v)) => (n.trim(), Some(v.trim())),
+        None => (pair.trim(), None),
+    });
+    let options = options::apply_all(ashton, pairs).map_err(|e| e.to_string())?;
     let total_ms = args.seconds.saturating_mul(1000);
     let margin = args
         .margin

@@ -4,7 +4,8 @@
 //! The host sends `rules`, `clock`, `play`, `opponent-move`, `move` confirmations, `position`,
 //! `side`, `analyze`, `error`, `finish` and `goodbye`; the engine answers `hello`, `move`,
 //! `analysis`, `status` and `error`. Searches run on the engine's thread, so `finish` and
-//! `goodbye` are honoured while it thinks; a search cancelled that way prints no move.
+//! `goodbye` are honoured while it thinks; a search cancelled that way prints no move. The
+//! session only translates: the [`Driver`] holds the engine, the game and the options.
 //!
 //! The game is kept with its history (for repetition) as long as the host's position records
 //! agree with it; when one does not, the record wins and the game restarts from it.
@@ -13,15 +14,17 @@ use super::command::{self, Clock, HostCommand};
 use super::notation::{self, position_record, simple_move};
 use super::rules_string::parse_rules;
 use crate::protocol::{Input, spawn_reader};
-use konakis_core::board::{Board, Game};
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
-use konakis_engine::search::{Engine, EngineError, Info, Limits, Report, Score, Settings, budget};
+use konakis_engine::options::{self, Config};
+use konakis_engine::search::driver::{Driver, DriverError, Explain, Synced};
+use konakis_engine::search::{Info, Limits, Report, Score};
 use std::collections::VecDeque;
+use std::convert::Infallible;
 use std::io::{Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// The settings of `konakis otep` (its command line's flags of the same names).
@@ -48,37 +51,52 @@ impl Default for OtepConfig {
     }
 }
 
-/// Milliseconds kept back per move for the pipe and the host (OpenTafl runs on a JVM).
-const MOVE_OVERHEAD_MS: u64 = 50;
+/// The `Move Overhead` of `konakis otep`, in milliseconds: kept back per move for the pipe
+/// and the host (OpenTafl runs on a JVM).
+pub const MOVE_OVERHEAD_MS: u64 = 50;
 
 /// How long `play` waits for a `clock` line when none came since the last move.
 const CLOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// Runs the protocol on any input and output until `goodbye` or the end of the input. Fails
-/// before saying `hello` if the engine cannot be set up (the table's memory cannot be had).
-pub fn serve<R, W>(input: R, output: W, args: OtepConfig) -> Result<(), EngineError>
+/// before saying `hello` if the engine cannot be set up (an option value out of the table's
+/// range, or the table's memory cannot be had).
+pub fn serve<R, W>(input: R, output: W, args: OtepConfig) -> Result<(), DriverError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
     // The table is allocated before `hello`, so that it does not delay the first move.
-    let engine = Engine::try_new(engine_settings(&args))?;
+    let driver = Driver::new(config(&args)?)?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
-    let session = Session::new(out.clone(), lines, args, engine);
+    let session = Session::new(out.clone(), lines, args, driver);
     out.line("hello");
     session.run();
     Ok(())
 }
 
-/// The engine settings of `konakis otep` with these arguments.
-fn engine_settings(args: &OtepConfig) -> Settings {
-    Settings {
-        hash_mib: args.hash_mib as usize,
-        threads: args.threads as usize,
-        move_overhead_ms: MOVE_OVERHEAD_MS,
-        ..Settings::default()
-    }
+/// The option values of `konakis otep` with these arguments, set through the option table;
+/// the rules are OpenTafl's until the host sends its own.
+fn config(args: &OtepConfig) -> Result<Config, DriverError> {
+    let start = Config {
+        rules: Rules {
+            move_limit: 0,
+            ..Rules::opentafl()
+        },
+        ..Config::default()
+    };
+    let hash = args.hash_mib.to_string();
+    let threads = args.threads.to_string();
+    let overhead = MOVE_OVERHEAD_MS.to_string();
+    Ok(options::apply_all(
+        start,
+        [
+            ("Hash", Some(hash.as_str())),
+            ("Threads", Some(threads.as_str())),
+            ("Move Overhead", Some(overhead.as_str())),
+        ],
+    )?)
 }
 
 /// The output: each line written with one `write_all` and flushed, under a lock.
@@ -198,68 +216,45 @@ enum Task {
     Analyze,
 }
 
-/// Shared between the session and the search callback: which search may still print, and the
-/// move the last `play` answered.
-struct Live {
-    /// The id of the search whose output counts; 0 when none does.
-    id: u64,
-    /// The move sent for the last `play`, until the host confirms or overrides it.
-    answered: Option<Move>,
-}
-
 struct Session {
     out: Out,
     lines: Receiver<Input>,
     /// Lines read ahead while waiting for a clock, to be handled next.
     backlog: VecDeque<Input>,
-    engine: Engine,
+    driver: Driver,
     args: OtepConfig,
     rules: RulesState,
-    game: Game,
     clock: Option<Clock>,
     /// A `clock` line arrived since the last search started.
     clock_fresh: bool,
     /// The side named by the last `side` line.
     side_hint: Option<Side>,
-    live: Arc<Mutex<Live>>,
-    next_id: u64,
-    task: Option<Task>,
-    /// Set by the search thread when its last report is out.
-    done: Arc<AtomicBool>,
+    /// The move sent for the last `play`, until the host confirms or overrides it (set by the
+    /// search's callback).
+    answered: Arc<Mutex<Option<Move>>>,
     /// No search has used the table since it was allocated or cleared.
     fresh_table: bool,
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, engine: Engine) -> Session {
-        let rules = Rules {
-            move_limit: 0,
-            ..Rules::opentafl()
-        };
+    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, driver: Driver) -> Session {
         Session {
             out,
             lines,
             backlog: VecDeque::new(),
-            engine,
+            driver,
             args,
             rules: RulesState::Missing,
-            game: Game::start(rules),
             clock: None,
             clock_fresh: false,
             side_hint: None,
-            live: Arc::new(Mutex::new(Live {
-                id: 0,
-                answered: None,
-            })),
-            next_id: 0,
-            task: None,
-            done: Arc::new(AtomicBool::new(true)),
+            answered: Arc::new(Mutex::new(None)),
             fresh_table: true,
         }
     }
 
-    fn live(&self) -> std::sync::MutexGuard<'_, Live> {
-        match self.live.lock() {
+    fn answered(&self) -> MutexGuard<'_, Option<Move>> {
+        match self.answered.lock() {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         }
@@ -326,19 +321,12 @@ impl Session {
 
     /// Stops the running search, if any, without letting it print its answer.
     fn cancel(&mut self) {
-        self.live().id = 0;
-        self.engine.stop();
-        self.engine.wait();
-        self.task = None;
+        self.driver.cancel();
     }
 
-    /// Whether a search is running; a finished one is tidied away.
-    fn searching(&mut self) -> bool {
-        if self.task.is_some() && self.done.load(Ordering::SeqCst) {
-            self.engine.wait();
-            self.task = None;
-        }
-        self.task.is_some()
+    /// Whether a search is running (one whose answer is out counts as ended).
+    fn searching(&self) -> bool {
+        self.driver.is_searching()
     }
 
     fn known_rules(&self) -> Option<Rules> {
@@ -363,15 +351,15 @@ impl Session {
         self.cancel();
         self.clock = None;
         self.clock_fresh = false;
-        self.live().answered = None;
+        *self.answered() = None;
         match parse_rules(text) {
             Ok(parsed) => {
-                self.game = Game::new(parsed.rules, parsed.start);
+                self.driver.set_rules(parsed.rules, parsed.start);
                 self.rules = RulesState::Known(parsed.rules);
                 // Clearing a table no search has touched would only cost time (the host's
                 // clock may already run).
                 if !self.fresh_table {
-                    self.engine.clear();
+                    self.driver.clear_hash();
                     self.fresh_table = true;
                 }
                 self.out
@@ -411,11 +399,12 @@ impl Session {
         if self.searching() {
             return self.out.status("play ignored: already thinking");
         }
-        if self.game.board().side_to_move() != side {
+        if self.driver.board().side_to_move() != side {
             self.out.status(&format!(
                 "the host asks the {side} to move; the game is taken over with them to move"
             ));
-            self.game = Game::new(rules, with_side(self.game.board(), side));
+            self.driver
+                .take_position(with_side(self.driver.board(), side));
         }
         if !self.playable(rules) {
             return;
@@ -428,7 +417,9 @@ impl Session {
         if let Some(max) = self.args.max_time {
             let longest = match limits.movetime {
                 Some(ms) => ms,
-                None => budget(&limits, side, MOVE_OVERHEAD_MS)
+                None => self
+                    .driver
+                    .budget(&limits)
                     .map_or(u64::MAX, |b| b.hard.as_millis() as u64),
             };
             if longest > max {
@@ -444,16 +435,16 @@ impl Session {
     /// Makes sure the current game has a move to give: a game Konakis thinks drawn by
     /// repetition (which the host may count otherwise) is continued from its board alone.
     fn playable(&mut self, rules: Rules) -> bool {
-        if !self.game.status().is_over() {
+        if !self.driver.game().status().is_over() {
             return true;
         }
-        let board = *self.game.board();
+        let board = *self.driver.board();
         if !board.status(&rules).is_over() {
             self.out.status(&format!(
                 "Konakis sees {}; playing on from the board as the host asks",
-                self.game.status()
+                self.driver.game().status()
             ));
-            self.game = Game::new(rules, board);
+            self.driver.take_position(board);
             return true;
         }
         self.out.warn(&format!(
@@ -467,120 +458,96 @@ impl Session {
     /// Starts a search; its reports become `status` lines and its answer a `move` (or
     /// `analysis`) line, unless it is cancelled first.
     fn start(&mut self, task: Task, limits: Limits, multipv: usize) {
-        let settings = Settings {
-            multipv,
-            ..self.engine.settings()
-        };
-        if let Err(e) = self.engine.set(settings) {
+        if let Err(e) = self
+            .driver
+            .set_option("MultiPV", Some(&multipv.to_string()))
+        {
             return self.out.warn(&format!("cannot start a search: {e}"));
         }
-        self.next_id += 1;
-        let id = self.next_id;
-        {
-            let mut live = self.live();
-            live.id = id;
-            if task == Task::Play {
-                live.answered = None;
-            }
+        if task == Task::Play {
+            *self.answered() = None;
         }
         self.clock_fresh = false;
         self.fresh_table = false;
-        self.done.store(false, Ordering::SeqCst);
         let out = self.out.clone();
-        let to_move = self.game.board().side_to_move();
-        let live = Arc::clone(&self.live);
-        let done = Arc::clone(&self.done);
+        let to_move = self.driver.board().side_to_move();
+        let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).
         let mut lines: Vec<Info> = Vec::new();
         let mut previous: Vec<Info> = Vec::new();
-        let callback = move |report: Report| {
-            let mut live = match live.lock() {
-                Ok(g) => g,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            let current = live.id == id;
-            match report {
-                Report::Info(info) => {
-                    if current && info.multipv == 1 {
-                        out.status(&status_text(&info, to_move));
+        // The driver hands on the reports of the current search only: a cancelled one says
+        // nothing more.
+        let callback = move |_, report: Report| match report {
+            Report::Info(info) => {
+                if info.multipv == 1 {
+                    out.status(&status_text(&info, to_move));
+                }
+                if task == Task::Analyze {
+                    let n = info.multipv as usize;
+                    if n == 1 && !lines.is_empty() {
+                        previous = std::mem::take(&mut lines);
                     }
-                    if task == Task::Analyze {
-                        let n = info.multipv as usize;
-                        if n == 1 && !lines.is_empty() {
-                            previous = std::mem::take(&mut lines);
-                        }
-                        if n == lines.len() + 1 {
-                            lines.push(info);
-                        }
+                    if n == lines.len() + 1 {
+                        lines.push(info);
                     }
                 }
-                Report::GameOver(status) if current => {
-                    out.status(&format!("game over: {status}"));
-                }
-                Report::Threads { wanted, running } if current => {
-                    out.status(&format!(
-                        "searching with {running} of {wanted} threads (no more could be started)"
-                    ));
-                }
-                Report::BestMove { best, .. } => {
-                    // Marked done before the answer goes out, so that a host's next request,
-                    // sent as soon as it reads the answer, is not refused as "already thinking".
-                    done.store(true, Ordering::SeqCst);
-                    if current {
-                        match (task, best) {
-                            (Task::Play, Some(mv)) => {
-                                live.answered = Some(mv);
-                                out.line(&format!("move {}", simple_move(mv)));
-                            }
-                            (Task::Analyze, Some(mv)) => {
-                                let best = if lines.len() >= previous.len() {
-                                    &lines
-                                } else {
-                                    &previous
-                                };
-                                out.line(&analysis_text(best, mv, to_move));
-                            }
-                            (_, None) => out.warn("no legal move to give"),
-                        }
-                    }
-                }
-                _ => {}
             }
+            Report::GameOver(status) => {
+                out.status(&format!("game over: {status}"));
+            }
+            Report::Threads { wanted, running } => {
+                out.status(&format!(
+                    "searching with {running} of {wanted} threads (no more could be started)"
+                ));
+            }
+            Report::BestMove { best, .. } => match (task, best) {
+                (Task::Play, Some(mv)) => {
+                    if let Ok(mut a) = answered.lock() {
+                        *a = Some(mv);
+                    }
+                    out.line(&format!("move {}", simple_move(mv)));
+                }
+                (Task::Analyze, Some(mv)) => {
+                    let best = if lines.len() >= previous.len() {
+                        &lines
+                    } else {
+                        &previous
+                    };
+                    out.line(&analysis_text(best, mv, to_move));
+                }
+                (_, None) => out.warn("no legal move to give"),
+            },
+            Report::CurrMove { .. } => {}
         };
-        match self.engine.go(&self.game, limits, callback) {
-            Ok(()) => self.task = Some(task),
-            Err(e) => {
-                self.done.store(true, Ordering::SeqCst);
-                self.out.warn(&format!("cannot start a search: {e}"));
-            }
+        if let Err(e) = self.driver.think(limits, callback) {
+            self.out.warn(&format!("cannot start a search: {e}"));
         }
     }
 
-    /// Continues the game with `moves` if they are legal and lead to `target` (placement and
-    /// side to move); otherwise leaves it as it was and returns `false`.
-    fn follow(&mut self, moves: &[Move], target: Board) -> bool {
-        let mut game = self.game.clone();
-        let fits =
-            moves.iter().all(|&mv| game.play(mv).is_ok()) && game.board().same_position(&target);
-        if fits {
-            self.game = game;
-        }
-        fits
+    /// Continues the game with one of `lines` (tried in order) if its moves are legal and lead
+    /// to `target` (placement and side to move); otherwise takes `target` as a new game and
+    /// returns `false`.
+    fn follow(&mut self, lines: &[&[Move]], target: Board) -> bool {
+        let synced = self.driver.sync(
+            |b| b.same_position(&target),
+            Explain::Lines(lines),
+            |_| Ok::<Board, Infallible>(target),
+        );
+        !matches!(synced, Ok(Synced::Taken))
     }
 
-    fn adopt(&mut self, rules: Rules, target: Board, why: &str) {
+    fn adopted(&self, why: &str) {
         self.out
             .status(&format!("{why}; the game goes on from the host's position"));
-        self.game = Game::new(rules, target);
     }
 
     /// The other side played `mv` (written `text`); `record` is the board after it (with the
     /// attackers to move until the mover is known).
     fn opponent_move(&mut self, mv: Option<Move>, text: &str, record: Board) {
-        let Some(rules) = self.known_rules() else {
+        if self.known_rules().is_none() {
             return self.refuse_without_rules();
-        };
+        }
         if self.searching() {
             self.out
                 .status("opponent-move while thinking: search dropped");
@@ -590,15 +557,17 @@ impl Session {
         let mover = mv
             .and_then(|m| record.piece_at(m.to()))
             .map(|p| p.side())
-            .unwrap_or(self.game.board().side_to_move());
+            .unwrap_or(self.driver.board().side_to_move());
         let target = with_side(&record, mover.opponent());
-        let answered = self.live().answered.take();
+        let answered = self.answered().take();
         let followed = match mv {
             Some(mv) => {
-                self.follow(&[mv], target)
-                    || answered.is_some_and(|a| self.follow(&[a, mv], target))
+                let (theirs, both) = ([mv], answered.map(|a| [a, mv]));
+                let mut lines: Vec<&[Move]> = vec![&theirs];
+                lines.extend(both.as_ref().map(|b| b.as_slice()));
+                self.follow(&lines, target)
             }
-            None => false,
+            None => self.follow(&[], target),
         };
         if !followed {
             let why = match mv {
@@ -608,47 +577,48 @@ impl Session {
                     simple_move(mv)
                 ),
             };
-            self.adopt(rules, target, &why);
+            self.adopted(&why);
         }
     }
 
     /// `move <record>`: the host accepted our move; the record is the board after it.
     fn confirm(&mut self, record: Board) {
-        let Some(rules) = self.known_rules() else {
+        if self.known_rules().is_none() {
             return self.refuse_without_rules();
-        };
-        let mover = self.game.board().side_to_move();
+        }
+        let mover = self.driver.board().side_to_move();
         let target = with_side(&record, mover.opponent());
-        let answered = self.live().answered.take();
-        let followed =
-            answered.is_some_and(|a| self.follow(&[a], target)) || self.follow(&[], target);
-        if !followed {
-            self.adopt(rules, target, "the confirmed position is not Konakis' move");
+        let answered = self.answered().take();
+        let ours = answered.map(|a| [a]);
+        let mut lines: Vec<&[Move]> = ours.as_ref().map(|a| a.as_slice()).into_iter().collect();
+        lines.push(&[]);
+        if !self.follow(&lines, target) {
+            self.adopted("the confirmed position is not Konakis' move");
         }
     }
 
     fn position(&mut self, record: Board) {
-        let Some(rules) = self.known_rules() else {
+        if self.known_rules().is_none() {
             return self.refuse_without_rules();
-        };
+        }
         if self.searching() {
             self.cancel();
         }
-        let side = self.side_hint.unwrap_or(self.game.board().side_to_move());
+        let side = self.side_hint.unwrap_or(self.driver.board().side_to_move());
         let board = with_side(&record, side);
-        if !self.follow(&[], board) {
-            self.game = Game::new(rules, board);
-            self.live().answered = None;
+        if !self.follow(&[&[]], board) {
+            *self.answered() = None;
         }
     }
 
     fn side(&mut self, side: Side) {
         self.side_hint = Some(side);
-        if let Some(rules) = self.known_rules()
-            && self.game.board().side_to_move() != side
+        if self.known_rules().is_some()
+            && self.driver.board().side_to_move() != side
             && !self.searching()
         {
-            self.game = Game::new(rules, with_side(self.game.board(), side));
+            self.driver
+                .take_position(with_side(self.driver.board(), side));
         }
     }
 
@@ -675,7 +645,7 @@ impl Session {
             "the host reports error {}; asking for the position",
             notation::quote(text)
         ));
-        self.live().answered = None;
+        *self.answered() = None;
         self.out.line("position");
     }
 }

@@ -18,14 +18,8 @@ pub const MAX_BENCH_DEPTH: u32 = 30;
 /// Largest `go mate`.
 pub const MAX_MATE: u32 = MAX_DEPTH / 2;
 
-/// Where a `position` command starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// `startpos`: the start position, with the side to move set by the `FirstMove` option.
-    StartPos,
-    /// `fen …`: a position string.
-    Board(Board),
-}
+/// Where a `position` command starts (the driver's start).
+pub use konakis_engine::search::driver::Start;
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]

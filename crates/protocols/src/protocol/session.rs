@@ -1,20 +1,22 @@
 //! The session: the engine, the options and the current game, and what each command does to
 //! them.
 //!
-//! Commands run one at a time on the session's thread, in the order they arrived. Searches run
-//! on the engine's thread, `go perft` and `bench` on a thread of their own (a "job"), so the
-//! session keeps answering while they work. Commands that would disturb running work
+//! Commands run one at a time on the session's thread, in the order they arrived. The session
+//! only translates: the [`Driver`] holds the engine, the game and the options and runs the
+//! searches on the engine's thread; `go perft` and `bench` run on a thread of their own (a
+//! "job"), so the session keeps answering while they work. Commands that would disturb running work
 //! (`setoption`, `ucinewgame`, `go`, `bench`) are refused until it has ended or been stopped.
 
 use super::command::{self, Command, Start};
 use super::{Input, Output};
-use konakis_core::board::{Board, Game, GameError};
+use konakis_core::board::{Board, GameError};
 use konakis_core::perft::perft;
 use konakis_core::types::Move;
 use konakis_engine::bench;
 use konakis_engine::eval;
-use konakis_engine::options::{self, Change, Config};
-use konakis_engine::search::{Engine, EngineError, Info, Limits, Report, Score, ScoreBound};
+use konakis_engine::options;
+use konakis_engine::search::driver::Driver;
+use konakis_engine::search::{EngineError, Info, Limits, Report, Score, ScoreBound};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -33,38 +35,19 @@ struct Job {
     done: Arc<AtomicBool>,
 }
 
-/// The game as the last `position` command gave it, so that it can be replayed under new rules.
-struct Origin {
-    start: Start,
-    moves: Vec<Move>,
-}
-
 pub(crate) struct Session {
     out: Output,
-    engine: Engine,
-    config: Config,
-    game: Game,
-    origin: Origin,
+    driver: Driver,
     job: Option<Job>,
-    /// The running search is a `go ponder` that has not had its `ponderhit` yet.
-    pondering: bool,
 }
 
 impl Session {
     /// A session with the default options, or an error if the engine cannot be set up.
     pub(crate) fn new(out: Output) -> Result<Session, EngineError> {
-        let config = Config::default();
         Ok(Session {
             out,
-            engine: Engine::try_new(config.settings)?,
-            game: Game::start(config.rules),
-            origin: Origin {
-                start: Start::StartPos,
-                moves: Vec::new(),
-            },
-            config,
+            driver: Driver::new(options::Config::default())?,
             job: None,
-            pondering: false,
         })
     }
 
@@ -108,7 +91,7 @@ impl Session {
 
     /// What is running, if anything. A job that has said its last word counts as ended.
     fn busy(&mut self) -> Option<&'static str> {
-        if self.engine.is_searching() {
+        if self.driver.is_searching() {
             return Some("a search");
         }
         if let Some(job) = &self.job {
@@ -149,44 +132,16 @@ impl Session {
         if self.refuse_if_busy("setoption") {
             return;
         }
-        let change = match options::apply(&self.config, name, value) {
-            Ok(c) => c,
-            Err(e) => return self.out.error(&format!("setoption: {e}")),
-        };
-        match change {
-            Change::ClearHash => self.engine.clear(),
-            Change::Config(new) => {
-                if new.settings != self.config.settings
-                    && let Err(e) = self.engine.set(new.settings)
-                {
-                    return self.out.error(&format!("setoption: {e}"));
-                }
-                let rules_changed = new.rules != self.config.rules;
-                self.config = new;
-                if rules_changed {
-                    self.replay_under_new_rules();
-                }
-            }
-        }
-    }
-
-    /// After a rule option changed: the current game is replayed from its start under the new
-    /// rules. If its moves no longer make a legal game, the game goes back to its start.
-    fn replay_under_new_rules(&mut self) {
-        let rules = self.config.rules;
-        match build_game(rules, &self.origin.start, &self.origin.moves) {
-            Ok(game) => self.game = game,
-            Err(e) => {
-                self.game = build_game(rules, &self.origin.start, &[])
-                    .expect("a start position without moves is always a game");
-                let n = self.origin.moves.len();
-                self.origin.moves.clear();
-                self.out.info(&format!(
-                    "the {n} move(s) of the current game do not make a legal game under the new \
-                     rules ({}); the position is now the game's start position",
-                    describe(&e)
-                ));
-            }
+        match self.driver.set_option(name, value) {
+            Ok(None) => {}
+            // A rule option changed and the game's moves are no longer legal under it.
+            Ok(Some(reset)) => self.out.info(&format!(
+                "the {} move(s) of the current game do not make a legal game under the new \
+                 rules ({}); the position is now the game's start position",
+                reset.moves,
+                describe(&reset.error)
+            )),
+            Err(e) => self.out.error(&format!("setoption: {e}")),
         }
     }
 
@@ -194,24 +149,15 @@ impl Session {
         if self.refuse_if_busy("ucinewgame") {
             return;
         }
-        self.engine.clear();
-        self.origin = Origin {
-            start: Start::StartPos,
-            moves: Vec::new(),
-        };
-        self.game = Game::start(self.config.rules);
+        self.driver.new_game();
     }
 
     fn position(&mut self, start: Start, moves: Vec<Move>) {
-        match build_game(self.config.rules, &start, &moves) {
-            Ok(game) => {
-                self.game = game;
-                self.origin = Origin { start, moves };
-            }
-            Err(e) => self.out.error(&format!(
+        if let Err(e) = self.driver.set_position(start, &moves) {
+            self.out.error(&format!(
                 "position: {}; the previous position stays",
                 describe(&e)
-            )),
+            ));
         }
     }
 
@@ -219,18 +165,10 @@ impl Session {
         if self.refuse_if_busy("go") {
             return;
         }
-        if !self.game.status().is_over() {
-            let board = *self.game.board();
-            let rules = self.config.rules;
-            for &mv in &limits.searchmoves {
-                if let Err(why) = board.check_move(&rules, mv) {
-                    return self
-                        .out
-                        .error(&format!("go: searchmoves: {why}; no search started"));
-                }
-            }
+        if let Err(e) = self.driver.check(&limits) {
+            return self.out.error(&format!("go: {e}; no search started"));
         }
-        let side = self.game.board().side_to_move();
+        let side = self.driver.board().side_to_move();
         if limits.mover_time_missing(side) {
             let (field, clock) = match side {
                 konakis_core::types::Side::Defenders => ("wtime", "defenders'"),
@@ -242,24 +180,19 @@ impl Session {
             ));
         }
         let out = self.out.clone();
-        let show_multipv = self.config.settings.multipv > 1;
-        let ponder = limits.ponder;
-        match self.engine.go(&self.game, limits, move |report| {
+        let show_multipv = self.driver.config().settings.multipv > 1;
+        if let Err(e) = self.driver.think(limits, move |_, report| {
             out.line(&format_report(&report, show_multipv))
         }) {
-            Ok(()) => {
-                self.pondering = ponder;
-            }
-            Err(e) => self.out.error(&format!("go: {e}")),
+            self.out.error(&format!("go: {e}"));
         }
     }
 
     fn stop(&mut self) {
-        self.pondering = false;
-        self.engine.stop();
+        self.driver.stop();
         // The search answers within a few nodes; waiting here puts its `bestmove` before any
         // reply to a later command.
-        self.engine.wait();
+        self.driver.wait(None);
         if let Some(job) = self.job.take() {
             job.stop.store(true, Ordering::SeqCst);
             let _ = job.handle.join();
@@ -267,18 +200,14 @@ impl Session {
     }
 
     fn ponderhit(&mut self) {
-        if self.pondering && self.engine.is_searching() {
-            self.pondering = false;
-            self.engine.ponderhit();
-        } else {
-            self.out
-                .error("ponderhit: no ponder search is running (go ponder starts one)");
+        if let Err(e) = self.driver.ponderhit() {
+            self.out.error(&format!("ponderhit: {e}"));
         }
     }
 
     fn display(&mut self) {
-        let board = self.game.board();
-        let rules = self.config.rules;
+        let board = self.driver.board();
+        let rules = self.driver.config().rules;
         let mut lines: Vec<String> = board.diagram().lines().map(str::to_string).collect();
         lines.push(format!("Position: {}", board.to_fen()));
         lines.push(format!("Side to move: {}", board.side_to_move()));
@@ -292,14 +221,14 @@ impl Session {
                 n => format!("tuichu ({n} open lines to the edge)"),
             }
         ));
-        lines.push(format!("Status: {}", self.game.status()));
+        lines.push(format!("Status: {}", self.driver.game().status()));
         lines.push(format!("Rules: {rules}"));
         self.out.lines(&lines);
     }
 
     fn eval(&mut self) {
-        let board = self.game.board();
-        let (terms, total) = eval::breakdown(board, &self.config.rules);
+        let board = self.driver.board();
+        let (terms, total) = eval::breakdown(board, &self.driver.config().rules);
         let width = terms
             .iter()
             .map(|(n, _)| n.len())
@@ -324,8 +253,8 @@ impl Session {
         if self.refuse_if_busy("go perft") {
             return;
         }
-        let board = *self.game.board();
-        let rules = self.config.rules;
+        let board = *self.driver.board();
+        let rules = self.driver.config().rules;
         self.start_job("go perft", "a perft", move |out, stop| {
             let mut total = 0u64;
             for &mv in board.legal_moves(&rules).iter() {
@@ -409,20 +338,19 @@ impl Session {
     }
 
     /// `quit`: stop everything and return at once; nothing more is printed.
-    fn quit(self) {
+    fn quit(mut self) {
         self.out.close();
         if let Some(job) = &self.job {
             job.stop.store(true, Ordering::SeqCst);
         }
-        self.engine.stop();
+        self.driver.stop();
         // A search stops within a few nodes. Should it not (its thread blocked on a full output
         // pipe), the process leaves without it rather than hang.
-        let deadline = Instant::now() + Duration::from_millis(200);
-        while self.engine.is_searching() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        if self.engine.is_searching() {
-            std::mem::forget(self.engine);
+        if !self
+            .driver
+            .wait(Some(Instant::now() + Duration::from_millis(200)))
+        {
+            std::mem::forget(self.driver);
         }
     }
 
@@ -431,19 +359,6 @@ impl Session {
     fn finish(mut self) {
         self.stop();
     }
-}
-
-/// The game from `start` and `moves` under `rules`.
-fn build_game(
-    rules: konakis_core::Rules,
-    start: &Start,
-    moves: &[Move],
-) -> Result<Game, GameError> {
-    let board = match start {
-        Start::StartPos => Board::start(&rules),
-        Start::Board(b) => *b,
-    };
-    Game::with_moves(rules, board, moves)
 }
 
 /// A game error in the words of the protocol: the move's number and text.

@@ -1,0 +1,498 @@
+//! The driver: one engine session that every front-end (the line protocol, OTEP, the Tablut
+//! Challenge client) and every tool (bench, the tactics suite) works through.
+//!
+//! A [`Driver`] owns the [`Engine`], the current [`Game`] with its history, and the values of
+//! the one option table ([`options`]). It offers what a front-end needs and nothing about
+//! text: set the position, catch up with a host's position ([`Driver::sync`]), set an option
+//! (checked by the table, then applied: a new table size, new threads, the game replayed under
+//! new rules), think ([`Driver::think`] on the engine's thread, returning at once, or
+//! [`Driver::search`] on the calling thread), [`Driver::stop`], [`Driver::ponderhit`] and
+//! [`Driver::wait`] with a deadline.
+//!
+//! Every search gets a [`SearchId`]; its reports reach the callback tagged with it, and only
+//! while it is the driver's current search: once [`Driver::cancel`] returns, or another search
+//! has started, nothing more of it is delivered. A front-end therefore never prints the answer
+//! of a search it has given up.
+//!
+//! Time: a front-end turns its host's clock into [`Limits`] (a time per move, or clocks and
+//! increments); how much of that the search may spend is decided in one place,
+//! [`super::budget`], which keeps the `Move Overhead` option's milliseconds in reserve.
+//! [`Driver::budget`] tells a front-end what that comes to.
+//!
+//! [`Driver::search`] needs no thread of its own: it runs on the caller's thread with the same
+//! reports, and stops when the caller's flag is set, which is how a build without threads
+//! (a browser's Web Worker) searches.
+
+use super::{Budget, Engine, EngineError, Limits, Outcome, Report};
+use crate::options::{self, Change, Config, OptionError};
+use konakis_core::board::{Board, Game, GameError, IllegalMove};
+use konakis_core::types::Move;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// Where a position starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `startpos`: the start position, with the side to move set by the `FirstMove` option.
+    StartPos,
+    /// `fen …`: a position string.
+    Board(Board),
+}
+
+/// The number a driver gives each search it starts, from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SearchId(pub u64);
+
+/// Why the driver refused a request. Nothing changed when one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DriverError {
+    /// The engine refused: a search is running, no memory or thread could be had, or no
+    /// `searchmoves` is legal.
+    Engine(EngineError),
+    /// No such option, or a value it does not take.
+    Option(OptionError),
+    /// A move of `searchmoves` is not legal in the current position.
+    SearchMove {
+        /// The move.
+        mv: Move,
+        /// Why it is not legal.
+        reason: IllegalMove,
+    },
+    /// `ponderhit` without a running ponder search.
+    NotPondering,
+}
+
+impl std::fmt::Display for DriverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DriverError::Engine(e) => e.fmt(f),
+            DriverError::Option(e) => e.fmt(f),
+            DriverError::SearchMove { reason, .. } => write!(f, "searchmoves: {reason}"),
+            DriverError::NotPondering => {
+                f.write_str("no ponder search is running (go ponder starts one)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+impl From<EngineError> for DriverError {
+    fn from(e: EngineError) -> DriverError {
+        DriverError::Engine(e)
+    }
+}
+
+impl From<OptionError> for DriverError {
+    fn from(e: OptionError) -> DriverError {
+        DriverError::Option(e)
+    }
+}
+
+/// After a rule option changed, the game's moves did not make a legal game under the new
+/// rules: the game went back to its start position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameReset {
+    /// How many moves were dropped.
+    pub moves: usize,
+    /// Why the first of them failed.
+    pub error: GameError,
+}
+
+/// How [`Driver::sync`] may explain a host's position from the one the driver holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Explain<'a> {
+    /// Only by one of these lines of moves, tried in order (an empty line: no move at all).
+    Lines(&'a [&'a [Move]]),
+    /// By no move, or by one legal move (these first, then every other legal move).
+    OneMove(&'a [Move]),
+}
+
+/// How [`Driver::sync`] caught up with a host's position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Synced {
+    /// It is the position held.
+    Same,
+    /// It is the position after these moves, now played (the game keeps its history).
+    Played(Vec<Move>),
+    /// No allowed move explains it: the host's position was taken as given, as a new game
+    /// without history.
+    Taken,
+}
+
+/// What the search callback and the driver share: which search's reports count.
+struct Live {
+    /// The current search; reports of any other are dropped. 0 when none counts.
+    id: u64,
+    /// What the current search has reported so far.
+    outcome: Outcome,
+}
+
+/// A hook called after every option change, with the option's name as the table spells it
+/// and the values now in force.
+type OptionHook = Box<dyn FnMut(&'static str, &Config) + Send>;
+
+/// One engine session: the engine, the game, the options. See the module documentation.
+pub struct Driver {
+    engine: Engine,
+    config: Config,
+    game: Game,
+    /// The start and moves of the game as last set, so that it can be replayed under new
+    /// rules.
+    start: Start,
+    moves: Vec<Move>,
+    live: Arc<Mutex<Live>>,
+    next_id: u64,
+    /// The running search is a ponder search that has not had its `ponderhit`.
+    pondering: bool,
+    on_change: Option<OptionHook>,
+}
+
+/// The game from `start` and `moves` under `rules`.
+fn build_game(
+    rules: konakis_core::Rules,
+    start: &Start,
+    moves: &[Move],
+) -> Result<Game, GameError> {
+    let board = match start {
+        Start::StartPos => Board::start(&rules),
+        Start::Board(b) => *b,
+    };
+    Game::with_moves(rules, board, moves)
+}
+
+fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
+    match live.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+impl Driver {
+    /// A driver with these option values and the start position of their rules, or an
+    /// error if the engine cannot be set up (the table's memory cannot be had).
+    pub fn new(config: Config) -> Result<Driver, EngineError> {
+        Ok(Driver {
+            engine: Engine::try_new(config.settings)?,
+            game: Game::start(config.rules),
+            start: Start::StartPos,
+            moves: Vec::new(),
+            config,
+            live: Arc::new(Mutex::new(Live {
+                id: 0,
+                outcome: Outcome::default(),
+            })),
+            next_id: 0,
+            pondering: false,
+            on_change: None,
+        })
+    }
+
+    /// The option values in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    /// Whether a search is running (one whose answer has gone out counts as ended).
+    pub fn is_searching(&self) -> bool {
+        self.engine.is_searching()
+    }
+
+    /// Nodes of the last or current search.
+    pub fn nodes(&self) -> u64 {
+        self.engine.nodes()
+    }
+
+    /// Calls `hook(name, config)` after every option change from now on, with the option's
+    /// name as the table spells it and the values now in force.
+    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Config) + Send + 'static) {
+        self.on_change = Some(Box::new(hook));
+    }
+
+    /// Sets option `name` to `value` through the table ([`options::apply`]) and applies it: a
+    /// new `Hash` reallocates the table, new `Threads` the threads, `Clear Hash` empties the
+    /// table, a rule option replays the game under the new rules. Returns what the replay
+    /// dropped, if the game's moves no longer make a legal game (the game is then at its
+    /// start position). Refused while a search runs; nothing changes on an error.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Option<GameReset>, DriverError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy.into());
+        }
+        let change = options::apply(&self.config, name, value)?;
+        let mut reset = None;
+        match change {
+            Change::ClearHash => self.engine.clear(),
+            Change::Config(new) => {
+                if new.settings != self.config.settings {
+                    self.engine.set(new.settings)?;
+                }
+                let rules_changed = new.rules != self.config.rules;
+                self.config = new;
+                if rules_changed {
+                    reset = self.replay();
+                }
+            }
+        }
+        if let (Some(hook), Some(row)) = (self.on_change.as_mut(), options::find(name)) {
+            hook(row.name, &self.config);
+        }
+        Ok(reset)
+    }
+
+    /// Replays the game from its start under the current rules, or goes back to the start if
+    /// its moves are no longer legal.
+    fn replay(&mut self) -> Option<GameReset> {
+        let rules = self.config.rules;
+        match build_game(rules, &self.start, &self.moves) {
+            Ok(game) => {
+                self.game = game;
+                None
+            }
+            Err(error) => {
+                self.game = build_game(rules, &self.start, &[])
+                    .expect("a start position without moves is always a game");
+                let moves = std::mem::take(&mut self.moves).len();
+                Some(GameReset { moves, error })
+            }
+        }
+    }
+
+    /// Empties the table and the histories.
+    pub fn clear_hash(&mut self) {
+        self.engine.clear();
+    }
+
+    /// A new game: an empty table and the start position.
+    pub fn new_game(&mut self) {
+        self.engine.clear();
+        self.start = Start::StartPos;
+        self.moves.clear();
+        self.game = Game::start(self.config.rules);
+    }
+
+    /// Sets the game to `start` followed by `moves`, or says which move is not legal (the
+    /// game then stays as it was).
+    pub fn set_position(&mut self, start: Start, moves: &[Move]) -> Result<(), GameError> {
+        self.game = build_game(self.config.rules, &start, moves)?;
+        self.start = start;
+        self.moves = moves.to_vec();
+        Ok(())
+    }
+
+    /// Takes `board` as the position, a new game without history.
+    pub fn take_position(&mut self, board: Board) {
+        self.game = Game::new(self.config.rules, board);
+        self.start = Start::Board(board);
+        self.moves.clear();
+    }
+
+    /// Plays under `rules` from now on (rules a host sent whole rather than option by option),
+    /// from `board`, a new game.
+    pub fn set_rules(&mut self, rules: konakis_core::Rules, board: Board) {
+        self.config.rules = rules;
+        self.take_position(board);
+    }
+
+    /// Plays `mv` in the current game.
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        self.game.play(mv)?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    /// Catches up with a host's position, which `shows` recognises: the position held, or
+    /// the one after moves as `explain` allows (played, so that the game keeps its history for
+    /// repetition), or else the one `given` builds from the position held, taken as a new
+    /// game. An error of `given` leaves everything as it was.
+    pub fn sync<E>(
+        &mut self,
+        shows: impl Fn(&Board) -> bool,
+        explain: Explain<'_>,
+        given: impl FnOnce(&Board) -> Result<Board, E>,
+    ) -> Result<Synced, E> {
+        match explain {
+            Explain::Lines(lines) => {
+                for line in lines {
+                    let mut game = self.game.clone();
+                    if line.iter().all(|&mv| game.play(mv).is_ok()) && shows(game.board()) {
+                        self.game = game;
+                        if line.is_empty() {
+                            return Ok(Synced::Same);
+                        }
+                        self.moves.extend_from_slice(line);
+                        return Ok(Synced::Played(line.to_vec()));
+                    }
+                }
+            }
+            Explain::OneMove(first) => {
+                let board = *self.game.board();
+                if shows(&board) {
+                    return Ok(Synced::Same);
+                }
+                let rules = *self.game.rules();
+                let legal = board.legal_moves(&rules);
+                let found = first
+                    .iter()
+                    .chain(legal.iter())
+                    .copied()
+                    .filter(|m| legal.contains(m))
+                    .find(|&m| {
+                        let mut after = board;
+                        after.play(&rules, m);
+                        shows(&after)
+                    });
+                if let Some(m) = found
+                    && self.play(m).is_ok()
+                {
+                    return Ok(Synced::Played(vec![m]));
+                }
+            }
+        }
+        let board = given(self.game.board())?;
+        self.take_position(board);
+        Ok(Synced::Taken)
+    }
+
+    /// What the search may spend under `limits` in the current position: the one time rule
+    /// ([`super::budget`]) with the `Move Overhead` option. `None` for an untimed search.
+    pub fn budget(&self, limits: &Limits) -> Option<Budget> {
+        super::budget(
+            limits,
+            self.board().side_to_move(),
+            self.config.settings.move_overhead_ms,
+        )
+    }
+
+    /// Checks that a search could start under `limits` now: none is running, and every move
+    /// of `searchmoves` is legal (unless the game is over, which the search reports).
+    pub fn check(&self, limits: &Limits) -> Result<(), DriverError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy.into());
+        }
+        if !self.game.status().is_over() {
+            let board = self.game.board();
+            for &mv in &limits.searchmoves {
+                if let Err(reason) = board.check_move(&self.config.rules, mv) {
+                    return Err(DriverError::SearchMove { mv, reason });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes a new search the current one: reports of any before it are dropped from now on.
+    fn begin(&mut self) -> u64 {
+        self.next_id += 1;
+        let mut live = lock(&self.live);
+        live.id = self.next_id;
+        live.outcome = Outcome::default();
+        self.next_id
+    }
+
+    /// Starts thinking about the current position on the engine's thread and returns at
+    /// once. `report` receives the search's reports, last exactly one [`Report::BestMove`],
+    /// for as long as it is the current search.
+    pub fn think(
+        &mut self,
+        limits: Limits,
+        mut report: impl FnMut(SearchId, Report) + Send + 'static,
+    ) -> Result<SearchId, DriverError> {
+        self.check(&limits)?;
+        let id = self.begin();
+        let live = Arc::clone(&self.live);
+        let ponder = limits.ponder;
+        let started = self.engine.go(&self.game, limits, move |r| {
+            // Held while the report is handed on, so that `cancel` waits for it.
+            let mut live = lock(&live);
+            if live.id == id {
+                live.outcome.take(&r);
+                report(SearchId(id), r);
+            }
+        });
+        if let Err(e) = started {
+            lock(&self.live).id = 0;
+            return Err(e.into());
+        }
+        self.pondering = ponder;
+        Ok(SearchId(id))
+    }
+
+    /// Searches the current position on the calling thread and returns its outcome when it
+    /// has ended; `report` receives the reports as from [`Driver::think`]. The search stops
+    /// when `cancel` is set (with `infinite` or `ponder`, it waits for that).
+    pub fn search(
+        &mut self,
+        limits: Limits,
+        cancel: Option<&AtomicBool>,
+        mut report: impl FnMut(SearchId, Report) + Send,
+    ) -> Result<Outcome, DriverError> {
+        self.check(&limits)?;
+        let id = self.begin();
+        let mut outcome = Outcome::default();
+        let searched = self.engine.search(&self.game, limits, cancel, |r| {
+            outcome.take(&r);
+            report(SearchId(id), r);
+        });
+        let mut live = lock(&self.live);
+        live.id = 0;
+        searched?;
+        live.outcome = outcome.clone();
+        Ok(outcome)
+    }
+
+    /// What the current (or last) search has reported so far.
+    pub fn outcome(&self) -> Outcome {
+        lock(&self.live).outcome.clone()
+    }
+
+    /// Asks the running search to stop; it answers within a few nodes. Returns at once.
+    pub fn stop(&mut self) {
+        self.pondering = false;
+        self.engine.stop();
+    }
+
+    /// Stops the running search, if any, and waits for it, without delivering anything
+    /// more of it: once this returns, its callback is not called again.
+    pub fn cancel(&mut self) {
+        lock(&self.live).id = 0;
+        self.stop();
+        self.engine.wait();
+    }
+
+    /// Waits for the running search to end (its last report out), until `deadline` if one is
+    /// given; `true` if it has ended. A search that outlives the deadline keeps running.
+    pub fn wait(&mut self, deadline: Option<Instant>) -> bool {
+        match deadline {
+            None => {
+                self.engine.wait();
+                true
+            }
+            Some(d) => self.engine.wait_until(d),
+        }
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a timed search.
+    pub fn ponderhit(&mut self) -> Result<(), DriverError> {
+        if !(self.pondering && self.is_searching()) {
+            return Err(DriverError::NotPondering);
+        }
+        self.pondering = false;
+        self.engine.ponderhit();
+        Ok(())
+    }
+}
