@@ -10,7 +10,10 @@
 //!   Tablut Challenge's Ashton rules), [`Board`] (a position: legal moves, captures, position
 //!   strings), [`Game`] (a board with its history, for repetition and the move limit, and its
 //!   [`Status`]), Zobrist keys and [`perft`];
-//! - the **engine**, from `konakis-engine`: [`search::Engine`], which owns the transposition
+//! - the **engine**, from `konakis-engine`: [`search::driver::Driver`], the one engine session
+//!   every front-end works through (it owns the engine, the game with its history and the
+//!   option table; `examples/embed.rs` embeds it in twenty lines), and beneath it
+//!   [`search::Engine`], which owns the transposition
 //!   table and the search threads, searches a [`Game`] within [`search::Limits`] on its own
 //!   thread and reports through a callback, ending every search with one
 //!   [`search::Report::BestMove`]; and the [`eval`]uation.

@@ -1,0 +1,54 @@
+//! Embeds Konakis in a program through the one driver, as a GUI would: choose the rules, set
+//! up a position from the start and a few moves, think for 100 ms, then print the principal
+//! variation and the best move.
+//!
+//! Run it with `cargo run --release --example embed`.
+
+use konakis::prelude::*;
+use std::error::Error;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    // The option table's defaults: default rules, 16 MiB of table, one thread.
+    let mut driver = Driver::new(Options::default())?;
+    // Any `uci` option, by name and value, checked by the same table as `setoption`.
+    driver.set_option("Ruleset", Some("Ashton"))?;
+    driver.set_option("Hash", Some("32"))?;
+
+    // The Tablut Challenge's start (white moves first) and two moves.
+    let moves = ["e3f3", "d1d3"]
+        .iter()
+        .map(|text| Move::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    driver.set_position(Start::StartPos, &moves)?;
+    println!(
+        "position {}\n{}",
+        driver.board().to_fen(),
+        driver.board().diagram()
+    );
+
+    let limits = Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    };
+    // Search on this thread; every report arrives through the callback as it is made.
+    let outcome = driver.search(limits, None, |_id, report| {
+        if let Report::Info(info) = report {
+            let score = match info.score {
+                Score::Cp(cp) => format!("cp {cp}"),
+                Score::Mate(moves) => format!("mate {moves}"),
+            };
+            println!("depth {} score {score} nodes {}", info.depth, info.nodes);
+        }
+    })?;
+
+    let pv: Vec<String> = outcome
+        .info
+        .map(|info| info.pv.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    println!("pv {}", pv.join(" "));
+    match outcome.best {
+        Some(best) => println!("bestmove {best}"),
+        None => println!("no move: the game is over"),
+    }
+    Ok(())
+}
