@@ -120,7 +120,7 @@ impl<'a> Worker<'a> {
 
     /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move
     /// is tested for the threat, and then the defenders' node after it asks again.
-    #[inline]
+    #[inline(always)]
     fn king_in_danger(&mut self, board: &Board) -> bool {
         let key = board.hash();
         if self.danger_memo.0 != key {
@@ -963,20 +963,39 @@ fn parries(board: &Board, rules: &Rules, moves: &mut MoveList) {
 }
 
 /// Do the defenders, whose king is in danger on `board`, have one parry at most? (The count
-/// stops at the second.)
+/// stops at the second.) The king's own moves are tried first: they are cheap to list and
+/// usually give two parries, so that the blocks and captures are seldom generated.
 fn at_most_one_parry(board: &Board, rules: &Rules) -> bool {
-    let mut moves = MoveList::new();
-    parry_candidates(board, rules, &mut moves);
+    let Some(k) = board.king() else {
+        return true;
+    };
     let mut found = false;
-    for m in moves {
+    let mut parry = |m: Move| {
         let mut child = *board;
         child.play(rules, m);
-        if !child.king_in_danger(rules) {
-            if found {
-                return false;
-            }
-            found = true;
+        if child.king_in_danger(rules) {
+            return false;
+        }
+        std::mem::replace(&mut found, true)
+    };
+    for to in board.king_moves(rules) {
+        if parry(Move::new(k, to)) {
+            return false;
         }
     }
-    true
+    // The soldiers' moves among the candidates of `parry_candidates`.
+    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
+    let mut second = false;
+    board.for_each_piece_moves(rules, |from, dests| {
+        if from == k || second {
+            return;
+        }
+        for to in dests & targets {
+            if parry(Move::new(from, to)) {
+                second = true;
+                return;
+            }
+        }
+    });
+    !second
 }
