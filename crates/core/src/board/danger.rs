@@ -10,15 +10,33 @@
 
 use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
 
-/// The four neighbours of each square inside the edge (empty for edge squares, where the king
-/// has escaped).
-static KING_NEIGHBOURS: [u128; 81] = {
-    let mut t = [0u128; 81];
+/// The four neighbours of each square inside the edge, by square index: empty for edge
+/// squares, where the king has escaped, and for index 81 (the king captured).
+static KING_NEIGHBOURS: [u128; 82] = {
+    let mut t = [0u128; 82];
     let mut sq = 0;
     while sq < 81 {
         let s = Square::from_index(sq);
         if !s.is_edge() {
             t[sq] = Bitboard::from_square(s).neighbours().0;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The rank and the file of each square, the square itself left out.
+static LINES: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (file, rank) = (sq % 9, sq / 9);
+        let mut other = 0;
+        while other < 81 {
+            if other != sq && (other % 9 == file || other / 9 == rank) {
+                t[sq] |= 1u128 << other;
+            }
+            other += 1;
         }
         sq += 1;
     }
@@ -40,17 +58,15 @@ impl Board {
     #[inline]
     pub fn king_capture_squares(&self, rules: &Rules) -> Bitboard {
         // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
-        let k = self.king as usize;
-        if self.king == NO_KING || Bitboard::EDGE.0 >> k & 1 != 0 {
+        let neighbours = KING_NEIGHBOURS[self.king as usize];
+        if neighbours == 0 {
             return Bitboard::EMPTY;
         }
-        let neighbours = KING_NEIGHBOURS[k];
-        if k == Square::THRONE.index()
-            || THRONE_RING >> k & 1 != 0
-            || rules.king_capture == KingCapture::English
+        let occ = self.att | self.def;
+        if rules.king_capture == KingCapture::English
+            || bit(self.king) & (Bitboard::THRONE.0 | THRONE_RING) != 0
         {
-            let open = KING_RING[k] & !self.att;
-            let occ = self.att | self.def;
+            let open = KING_RING[self.king as usize] & !self.att;
             return if open.count_ones() == 1 && open & occ == 0 {
                 Bitboard(open)
             } else {
@@ -58,27 +74,12 @@ impl Board {
             };
         }
         // Away from the throne the king is inside the edge, so all four neighbours exist: each
-        // empty one whose opposite neighbour is an anvil completes a capture.
+        // empty one whose opposite neighbour is an anvil completes a capture. The square
+        // opposite a neighbour lies two files or two ranks from it; the shifts that carry a
+        // neighbour elsewhere land off the king's neighbours.
         let anvils = (self.att | rules.camps().0) & neighbours;
-        if anvils == 0 {
-            return Bitboard::EMPTY;
-        }
-        let empty = neighbours & !(self.att | self.def);
-        let king = 1u128 << k;
-        let mut squares = 0u128;
-        if anvils & (king >> 9) != 0 {
-            squares |= king << 9;
-        }
-        if anvils & (king << 9) != 0 {
-            squares |= king >> 9;
-        }
-        if anvils & (king >> 1) != 0 {
-            squares |= king << 1;
-        }
-        if anvils & (king << 1) != 0 {
-            squares |= king >> 1;
-        }
-        Bitboard(squares & empty)
+        let across = anvils >> 18 | anvils << 18 | anvils >> 2 | anvils << 2;
+        Bitboard(across & neighbours & !occ)
     }
 
     /// The squares of [`Board::king_capture_squares`] that an attacker can move to with one
@@ -86,7 +87,11 @@ impl Board {
     /// move. Empty when there is no such threat.
     #[inline]
     pub fn king_capture_threats(&self, rules: &Rules) -> Bitboard {
-        self.threats_and_paths::<false>(rules).0
+        let squares = self.king_capture_squares(rules);
+        if squares.is_empty() {
+            return squares;
+        }
+        self.threats_and_paths::<false>(rules, squares).0
     }
 
     /// The squares where a defender arriving stops at least one of the
@@ -94,46 +99,67 @@ impl Board {
     /// an attacker that can slide there. (Capturing an attacker involved, or moving the king,
     /// are the other parries.)
     pub fn king_threat_blocks(&self, rules: &Rules) -> Bitboard {
-        let (threats, paths) = self.threats_and_paths::<true>(rules);
+        let squares = self.king_capture_squares(rules);
+        if squares.is_empty() {
+            return squares;
+        }
+        let (threats, paths) = self.threats_and_paths::<true>(rules, squares);
         // No defender may stop on the throne.
         threats | (paths - Bitboard::THRONE)
     }
 
-    /// The threatened squares and, with `PATHS`, the empty squares between them and the
-    /// attackers that can reach them.
-    #[inline]
-    fn threats_and_paths<const PATHS: bool>(&self, rules: &Rules) -> (Bitboard, Bitboard) {
-        let squares = self.king_capture_squares(rules);
-        if squares.is_empty() {
-            return (squares, squares);
-        }
-        let mut as_attackers = *self;
-        as_attackers.side = Side::Attackers;
+    /// Of the capture `squares` (not empty), those an attacker can reach with one legal move,
+    /// and, with `PATHS`, the empty squares between them and the attackers that can reach them.
+    ///
+    /// Out of line: most positions have no capture square, and the callers' quick exit is
+    /// what the search runs.
+    #[inline(never)]
+    fn threats_and_paths<const PATHS: bool>(
+        &self,
+        rules: &Rules,
+        squares: Bitboard,
+    ) -> (Bitboard, Bitboard) {
         let occ = self.att | self.def | bit(self.king);
+        // A slide over empty squares that touches neither a camp nor the throne is legal
+        // for any soldier on a board where the game goes on; one that touches them, or any
+        // move where encirclement may have ended the game, is left to `is_legal`.
+        let walls = rules.camps().0 | Bitboard::THRONE.0;
+        let plain = !rules.encirclement;
         let (mut threats, mut paths) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for s in squares {
+            // Only an attacker on the square's rank or file can get there.
+            if LINES[s.index()] & self.att == 0 {
+                continue;
+            }
             // The nearest piece along each line from `s` is the only one that might slide
-            // there; walls (the throne, Ashton's camps) are left to `is_legal`.
+            // there.
             for d in 0..4 {
-                let mut ray = Bitboard::EMPTY;
+                let mut ray = 0u128;
                 let mut sq = s.index();
                 let reaches = loop {
                     sq = NEIGHBOUR[sq][d] as usize;
                     if sq == NO_KING as usize {
                         break false;
                     }
-                    if occ >> sq & 1 != 0 {
-                        break self.att >> sq & 1 != 0
-                            && as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s));
+                    let here = bit(sq as u8);
+                    if occ & here != 0 {
+                        break self.att & here != 0
+                            && if plain && (ray | bit(s.index() as u8)) & walls == 0 {
+                                true
+                            } else {
+                                let mut as_attackers = *self;
+                                as_attackers.side = Side::Attackers;
+                                as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s))
+                            };
                     }
-                    ray.set(Square::from_index(sq));
+                    ray |= here;
                 };
                 if reaches {
                     threats.set(s);
                     if !PATHS {
                         break;
                     }
-                    paths |= ray;
+                    paths.0 |= ray;
                 }
             }
         }

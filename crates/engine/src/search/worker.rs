@@ -123,7 +123,7 @@ impl<'a> Worker<'a> {
 
     /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move
     /// is tested for the threat, and then the defenders' node after it asks again.
-    #[inline]
+    #[inline(always)]
     fn king_in_danger(&mut self, board: &Board) -> bool {
         let key = board.hash();
         if self.danger_memo.0 != key {
@@ -136,16 +136,28 @@ impl<'a> Worker<'a> {
     /// many plies is it extended? Threats extend as checks do in chess: an escape threat
     /// always, a capture threat when it leaves the defenders one parry at most. (Capture
     /// threats are common, under Ashton above all, and extending every one cost more than it
-    /// found: docs/strength.md.)
+    /// found: docs/strength.md.) `calm` says an attackers' move is known to leave the king out
+    /// of danger (see [`calm_squares`]); the defenders' node after it is told so.
     #[inline]
-    fn threat_and_extension(&mut self, board: &Board, child: &Board, ply: usize) -> (bool, i32) {
+    fn threat_and_extension(
+        &mut self,
+        board: &Board,
+        child: &Board,
+        ply: usize,
+        calm: bool,
+    ) -> (bool, i32) {
         let (threat, forcing) = match board.side_to_move() {
             Side::Defenders => {
                 let open = !(child.king_moves(&self.rules) & Bitboard::EDGE).is_empty();
                 (open, open)
             }
             Side::Attackers => {
-                let danger = self.king_in_danger(child);
+                let danger = if calm {
+                    self.danger_memo = (child.hash(), false);
+                    false
+                } else {
+                    self.king_in_danger(child)
+                };
                 (danger, danger && at_most_one_parry(child, &self.rules))
             }
         };
@@ -299,7 +311,7 @@ impl<'a> Worker<'a> {
         let mut child = *board;
         child.play(&self.rules, mv);
         self.path.push(child.hash());
-        let (_, ext) = self.threat_and_extension(board, &child, 0);
+        let (_, ext) = self.threat_and_extension(board, &child, 0, false);
         let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
         let mut pv = vec![mv];
         pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
@@ -356,6 +368,7 @@ impl<'a> Worker<'a> {
         let in_danger = side == Side::Defenders && self.king_in_danger(board);
         // A king in danger has all his moves tried with the captures and blocks.
         let danger_king = board.king().filter(|_| in_danger);
+        let calm = calm_squares(board, &rules);
         if side == Side::Attackers && ply > 0 {
             let threats = board.king_capture_threats(&rules);
             if !threats.is_empty() {
@@ -579,9 +592,11 @@ impl<'a> Worker<'a> {
                 && best > -MATE_BOUND;
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
+            // (A quiet move captures nothing: a calm one cannot threaten the king either.)
+            let calm_move = calm.has(mv.from()) && calm.has(mv.to());
             if late
                 && if side == Side::Attackers {
-                    !may_threaten_king(board, mv)
+                    calm_move || !may_threaten_king(board, mv)
                 } else {
                     !on_king_lines(board, mv.from())
                 }
@@ -592,7 +607,8 @@ impl<'a> Worker<'a> {
 
             let mut child = *board;
             let taken = child.play(&rules, mv);
-            let (threat, ext) = self.threat_and_extension(board, &child, ply);
+            let calm_move = calm_move && taken.is_empty();
+            let (threat, ext) = self.threat_and_extension(board, &child, ply, calm_move);
             // A capture threat is not reduced either. (An escape threat may be: exempting it
             // too cost games, see docs/strength.md.)
             let no_reduce = threat && side == Side::Attackers;
@@ -902,6 +918,23 @@ fn may_threaten_king(board: &Board, mv: Move) -> bool {
     near(mv.from()) || near(mv.to())
 }
 
+/// The squares an attackers' move that captures nothing may leave and reach without putting
+/// the king in danger, for sure: all but the king's neighbours when no square beside him would
+/// complete a capture (the squares that would are fixed by what stands beside him, and nothing
+/// beside him changes), none otherwise, and none on a defenders' move.
+#[inline]
+fn calm_squares(board: &Board, rules: &Rules) -> Bitboard {
+    match board.king() {
+        Some(k)
+            if board.side_to_move() == Side::Attackers
+                && board.king_capture_squares(rules).is_empty() =>
+        {
+            Bitboard(!Bitboard::from_square(k).neighbours().0)
+        }
+        _ => Bitboard::EMPTY,
+    }
+}
+
 /// Late move reduction in plies.
 #[inline]
 fn lmr(depth: i32, index: usize) -> i32 {
@@ -974,20 +1007,98 @@ fn parries(board: &Board, rules: &Rules, moves: &mut MoveList) {
 }
 
 /// Do the defenders, whose king is in danger on `board`, have one parry at most? (The count
-/// stops at the second.)
+/// stops at the second.) The king's own moves are tried first: they are cheap to list and
+/// usually give two parries, so that the blocks and captures are seldom generated.
 fn at_most_one_parry(board: &Board, rules: &Rules) -> bool {
-    let mut moves = MoveList::new();
-    parry_candidates(board, rules, &mut moves);
+    let Some(k) = board.king() else {
+        return true;
+    };
     let mut found = false;
-    for m in moves {
+    let mut parry = |m: Move| {
         let mut child = *board;
         child.play(rules, m);
-        if !child.king_in_danger(rules) {
-            if found {
-                return false;
-            }
-            found = true;
+        if child.king_in_danger(rules) {
+            return false;
+        }
+        std::mem::replace(&mut found, true)
+    };
+    for to in board.king_moves(rules) {
+        if parry(Move::new(k, to)) {
+            return false;
         }
     }
-    true
+    // The soldiers' moves among the candidates of `parry_candidates`.
+    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
+    let mut second = false;
+    board.for_each_piece_moves(rules, |from, dests| {
+        if from == k || second {
+            return;
+        }
+        for to in dests & targets {
+            if parry(Move::new(from, to)) {
+                second = true;
+                return;
+            }
+        }
+    });
+    !second
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `calm_squares` only spares `Board::king_in_danger`: in random games steered towards
+    /// the king, under three rule families, no attackers' move between its squares that
+    /// captures nothing puts the king in danger, and the sets are often not empty.
+    #[test]
+    fn a_move_between_calm_squares_never_puts_the_king_in_danger() {
+        let mut english = Rules::default();
+        english.set("KingCapture", "English").unwrap();
+        let mut rng = StdRng::seed_from_u64(14);
+        let (mut calm_moves, mut threats) = (0, 0);
+        for rules in [Rules::default(), english, Rules::ashton()] {
+            for _ in 0..100 {
+                let mut board = Board::start(&rules);
+                for _ in 0..200 {
+                    let moves = board.legal_moves(&rules);
+                    let Some(k) = board.king().filter(|_| !moves.is_empty()) else {
+                        break;
+                    };
+                    let calm = calm_squares(&board, &rules);
+                    for &m in &moves {
+                        let mut child = board;
+                        let taken = child.play(&rules, m);
+                        let danger = child.king_in_danger(&rules);
+                        threats += usize::from(danger && board.side_to_move() == Side::Attackers);
+                        if calm.has(m.from()) && calm.has(m.to()) && taken.is_empty() {
+                            assert!(!danger, "{board:?} {m}");
+                            calm_moves += 1;
+                        }
+                    }
+                    // Mostly moves to within two squares of the king, so that he is crowded.
+                    let near: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            m.to().file().abs_diff(k.file()) <= 2
+                                && m.to().rank().abs_diff(k.rank()) <= 2
+                        })
+                        .collect();
+                    let m = if !near.is_empty() && rng.random_bool(0.7) {
+                        near[rng.random_range(0..near.len())]
+                    } else {
+                        moves[rng.random_range(0..moves.len())]
+                    };
+                    board.play(&rules, m);
+                }
+            }
+        }
+        assert!(
+            calm_moves > 10_000 && threats > 1_000,
+            "{calm_moves} {threats}"
+        );
+    }
 }
