@@ -929,7 +929,7 @@ fn calm_squares(board: &Board, rules: &Rules) -> Bitboard {
             if board.side_to_move() == Side::Attackers
                 && board.king_capture_squares(rules).is_empty() =>
         {
-            Bitboard(!Bitboard::from_square(k).neighbours().0)
+            !Bitboard::from_square(k).neighbours()
         }
         _ => Bitboard::EMPTY,
     }
