@@ -5,8 +5,9 @@
 //!   `--engine name=… cmd=… tc=…`, into them).
 //! - [`config`]: the checked settings and the openings file.
 //! - [`engine`]: a child process with deadlines on every reply.
-//! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
-//!   protocol of protocol.md, [`otep`] the OpenTafl Engine Protocol.
+//! - [`players`]: the protocols an engine may speak, behind one trait: one file per protocol
+//!   (the line protocol of protocol.md, the OpenTafl Engine Protocol, the Tablut Challenge),
+//!   the shared types in a leaf module, and the one factory that starts a player.
 //! - [`game`]: one refereed game: clocks, faults, adjudication.
 //! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
 //! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
@@ -16,18 +17,15 @@
 //! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
 //! results, writes each record as its game ends, runs the SPRT and shows progress.
 
-pub mod challenge;
 pub mod config;
 pub mod engine;
 pub mod game;
 pub mod options;
-pub mod otep;
-pub mod player;
+pub mod players;
 pub mod record;
 pub mod report;
 pub mod stats;
 pub mod tally;
-pub mod uci;
 
 pub use options::MatchOptions;
 
@@ -116,7 +114,7 @@ fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, Stri
             .iter()
             .map(|spec| {
                 let log = log.clone();
-                scope.spawn(move || player::preflight(config, spec, log))
+                scope.spawn(move || players::preflight(config, spec, log))
             })
             .collect();
         handles
@@ -317,7 +315,7 @@ pub fn run(
 /// A worker: plays games from the schedule until it is used up or the match stops, then
 /// ends its engines.
 fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc::Sender<Message>) {
-    let mut slots: Vec<Option<Box<dyn player::Player>>> =
+    let mut slots: Vec<Option<Box<dyn players::Player>>> =
         ctx.config.engines.iter().map(|_| None).collect();
     let note = |text: String| {
         let _ = tx.send(Message::Note(text));

@@ -2,7 +2,8 @@
 //! terminal) and the final table on stdout.
 
 use super::config::Config;
-use super::game::{Fault, Outcome};
+use super::game::Outcome;
+use super::players::Fault;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use konakis_core::types::Side;

@@ -1,6 +1,7 @@
 //! The running totals of a match: results per engine, per side and per pair.
 
-use super::game::{Ending, Fault, Outcome};
+use super::game::{Ending, Outcome};
+use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
 use std::collections::HashMap;

@@ -1,0 +1,190 @@
+//! The match settings: the raw `key=value` groups of the command line turned into typed,
+//! checked values, and the openings file. Every mistake is reported here, before any game.
+//!
+//! One file per job: [`time`](mod@time) (clocks and limits), [`engines`] (`--engine`/`--each` and the
+//! protocol an engine speaks), [`openings`] (the openings file and `--openings`),
+//! [`adjudication`] (`--resign`, `--draw`), [`values`] (the `key=value` reader); this file
+//! puts them together with the match-wide flags into a [`Config`].
+
+pub mod adjudication;
+pub mod engines;
+pub mod openings;
+pub mod time;
+pub mod values;
+
+pub use adjudication::{DrawAdjudication, Resign};
+pub use engines::{EngineSpec, Proto};
+pub use openings::{Opening, OpeningOrder, OpeningsSource, load_openings};
+pub use time::{Limits, TimeControl, seconds_text};
+
+use super::options::MatchOptions;
+use super::stats::Sprt;
+use konakis_core::rules::Rules;
+use std::path::PathBuf;
+use std::time::Duration;
+use values::{key_values, number};
+
+/// Everything a match needs, checked.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Two or more engines.
+    pub engines: Vec<EngineSpec>,
+    /// The first engine plays each of the others (instead of everyone playing everyone).
+    pub gauntlet: bool,
+    /// Games per pairing (even: each opening twice).
+    pub games_per_pairing: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings file, order and first line.
+    pub openings: Option<(PathBuf, OpeningOrder, usize)>,
+    /// Seed of the random opening order.
+    pub seed: u64,
+    /// Whether the seed was chosen by the runner (and should be printed).
+    pub seed_chosen: bool,
+    /// The SPRT, if any.
+    pub sprt: Option<Sprt>,
+    /// The rules the referee applies and sends.
+    pub rules: Rules,
+    /// `.otg` records file.
+    pub records: Option<PathBuf>,
+    /// JSON summary file.
+    pub json: Option<PathBuf>,
+    /// Resignation adjudication.
+    pub resign: Option<Resign>,
+    /// Draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// A draw is adjudicated once each side has played this many moves since the opening.
+    pub maxmoves: Option<u32>,
+    /// Hard limit for start-up and `isready`.
+    pub startup_timeout: Duration,
+    /// Hard limit for a move without a clock or fixed move time.
+    pub move_timeout: Duration,
+    /// Log of every line exchanged with the engines.
+    pub log: Option<PathBuf>,
+}
+
+impl Config {
+    /// Checks the command line. Engines are not started here.
+    pub fn from_args(args: &MatchOptions) -> Result<Config, String> {
+        let mut rules = Rules::default();
+        for pair in &args.rules {
+            rules.set_pair(pair).map_err(|e| format!("--rules: {e}"))?;
+        }
+        let engines = engines::engines(&args.engines, &args.each)?;
+
+        let games_per_pairing = match (args.games, args.rounds) {
+            (Some(_), Some(_)) => {
+                return Err("give --games or --rounds, not both (--rounds N = --games 2N)".into());
+            }
+            (Some(0), _) | (_, Some(0)) => return Err("--games must be at least 1".into()),
+            (Some(g), None) => g as usize,
+            (None, Some(r)) => 2 * r as usize,
+            (None, None) => 2,
+        };
+        // Pairs are the unit of play and of the statistics.
+        let games_per_pairing = games_per_pairing.div_ceil(2) * 2;
+        if args.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+
+        let (seed, seed_chosen) = match args.seed {
+            Some(s) => (s, false),
+            None => (
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64 % 1_000_000_000)
+                    .unwrap_or(1),
+                true,
+            ),
+        };
+        let mut seed = seed;
+        let mut seed_chosen = seed_chosen;
+        let openings = match &args.openings {
+            None => None,
+            Some(items) => Some(openings::openings_flag(items, &mut seed, &mut seed_chosen)?),
+        };
+
+        let sprt = match &args.sprt {
+            None => None,
+            Some(items) => {
+                let kv = key_values("--sprt", items, &["elo0", "elo1", "alpha", "beta"])?;
+                let get = |k: &str, default: Option<f64>| -> Result<f64, String> {
+                    match kv.iter().find(|(key, _)| *key == k) {
+                        Some((_, v)) => number("--sprt", k, v),
+                        None => default.ok_or_else(|| format!("--sprt: {k}= is required")),
+                    }
+                };
+                let s = Sprt {
+                    elo0: get("elo0", None)?,
+                    elo1: get("elo1", None)?,
+                    alpha: get("alpha", Some(0.05))?,
+                    beta: get("beta", Some(0.05))?,
+                };
+                if s.elo1 <= s.elo0 {
+                    return Err("--sprt: elo1 must be greater than elo0".into());
+                }
+                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+                    return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+                }
+                if s.elo0.abs() >= 1000.0 || s.elo1.abs() >= 1000.0 {
+                    return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
+                }
+                let pairings = if args.gauntlet {
+                    engines.len() - 1
+                } else {
+                    engines.len() * (engines.len() - 1) / 2
+                };
+                if pairings != 1 {
+                    return Err("--sprt needs exactly two engines".into());
+                }
+                Some(s)
+            }
+        };
+
+        let resign = args
+            .resign
+            .as_deref()
+            .map(adjudication::resign)
+            .transpose()?;
+        let draw = args.draw.as_deref().map(adjudication::draw).transpose()?;
+        let secs = |flag: &str, s: f64| -> Result<Duration, String> {
+            if s.is_finite() && s > 0.0 && s < 1e7 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                Err(format!("{flag} must be a positive number of seconds"))
+            }
+        };
+        Ok(Config {
+            engines,
+            gauntlet: args.gauntlet,
+            games_per_pairing,
+            concurrency: args.concurrency,
+            openings,
+            seed,
+            seed_chosen,
+            sprt,
+            rules,
+            records: args.records.clone(),
+            json: args.json.clone(),
+            resign,
+            draw,
+            maxmoves: args.maxmoves,
+            startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
+            move_timeout: secs("--move-timeout", args.move_timeout)?,
+            log: args.log.clone(),
+        })
+    }
+
+    /// The pairings as engine indices (first, second): everyone against everyone, or the first
+    /// against each of the others.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        if self.gauntlet {
+            (1..n).map(|j| (0, j)).collect()
+        } else {
+            (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect()
+        }
+    }
+}
