@@ -19,6 +19,7 @@
 
 pub mod config;
 pub mod engine;
+pub mod error;
 pub mod game;
 pub mod options;
 pub mod players;
@@ -27,6 +28,7 @@ pub mod report;
 pub mod stats;
 pub mod tally;
 
+pub use error::{MatchError, MergeError, OpeningError, OpeningsError};
 pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};
@@ -107,7 +109,7 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
 /// Starts every engine once before the match: a command that cannot start or does not answer
 /// `uci` stops the match before any game. Returns warnings about options the engine does not
 /// announce.
-fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, String> {
+fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, MatchError> {
     let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = config
             .engines
@@ -127,7 +129,7 @@ fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, Stri
     });
     let mut warnings = Vec::new();
     for r in results {
-        warnings.extend(r?);
+        warnings.extend(r.map_err(MatchError::Engine)?);
     }
     Ok(warnings)
 }
@@ -140,26 +142,27 @@ pub fn run(
     args: &MatchOptions,
     interrupt: &AtomicBool,
     arm: impl FnOnce(),
-) -> Result<Finish, String> {
-    let config = Config::from_args(args)?;
+) -> Result<Finish, MatchError> {
+    let config = Config::from_args(args).map_err(MatchError::Config)?;
     let openings = match &config.openings {
         Some((path, ..)) => load_openings(path, config.rules)?,
         None => vec![Opening::startpos(config.rules)],
     };
     let log = match &config.log {
-        Some(p) => Some(Arc::new(Log::create(p)?)),
+        Some(p) => Some(Arc::new(Log::create(p).map_err(MatchError::Output)?)),
         None => None,
     };
     for w in preflight(&config, log.clone())? {
         eprintln!("{w}");
     }
     let mut records = match &config.records {
-        Some(p) => Some(record::RecordsTarget::open(p)?),
+        Some(p) => Some(record::RecordsTarget::open(p).map_err(MatchError::Output)?),
         None => None,
     };
     if let Some(p) = &config.json {
-        std::fs::write(p, "{}\n")
-            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+        std::fs::write(p, "{}\n").map_err(|e| {
+            MatchError::Output(format!("cannot write JSON file {}: {e}", p.display()))
+        })?;
     }
 
     let jobs = schedule(&config, openings.len());
@@ -219,7 +222,7 @@ pub fn run(
             std::thread::Builder::new()
                 .name(format!("match-worker-{w}"))
                 .spawn(move || worker(&ctx, &jobs, &next, &tx))
-                .map_err(|e| format!("cannot start a worker thread: {e}"))
+                .map_err(MatchError::Thread)
         })
         .collect::<Result<_, _>>()?;
     drop(tx);
@@ -299,11 +302,12 @@ pub fn run(
                 games: &outcomes,
             },
         );
-        std::fs::write(p, text)
-            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+        std::fs::write(p, text).map_err(|e| {
+            MatchError::Output(format!("cannot write JSON file {}: {e}", p.display()))
+        })?;
     }
     if let Some(e) = record_error {
-        return Err(e);
+        return Err(MatchError::Output(e));
     }
     Ok(if interrupted {
         Finish::Interrupted

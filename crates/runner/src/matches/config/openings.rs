@@ -1,6 +1,7 @@
 //! Openings: the lines of an openings file, and the `--openings` flag (file, order, first line).
 
 use super::values::number;
+use crate::matches::error::{OpeningError, OpeningsError};
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
@@ -42,7 +43,7 @@ impl Opening {
     /// Parses one openings-file line: `startpos [moves …]`, `[fen] <placement> <side> [plies]
     /// [moves …]`, optionally after `position`. The moves are checked with `rules`, and the
     /// game must still be going on after them.
-    pub fn parse(line: &str, rules: Rules) -> Result<Opening, String> {
+    pub fn parse(line: &str, rules: Rules) -> Result<Opening, OpeningError> {
         let text = line.trim();
         let mut tokens: Vec<&str> = text.split_whitespace().collect();
         if tokens.first() == Some(&"position") {
@@ -54,14 +55,14 @@ impl Opening {
             None => (&tokens[..], &[][..]),
         };
         let fen = match head {
-            [] => return Err("empty position (expected startpos or a position string)".into()),
+            [] => return Err(OpeningError::Empty),
             ["startpos"] => None,
             ["fen", rest @ ..] | rest => Some(rest.join(" ")),
         };
         let game = Game::from_moves(rules, fen.as_deref(), moves.iter().copied())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| OpeningError::Position(e.to_string()))?;
         if game.status().is_over() {
-            return Err(format!("the game is already over ({})", game.status()));
+            return Err(OpeningError::Over(game.status()));
         }
         Ok(Opening {
             text: text.to_string(),
@@ -90,21 +91,29 @@ impl Opening {
 
 /// Reads an openings file: one opening per line; blank lines and lines starting with `#` are
 /// skipped. Errors name the line.
-pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let o = Opening::parse(t, rules)
-            .map_err(|e| format!("{}:{}: bad opening '{t}': {e}", path.display(), i + 1))?;
+        let o = Opening::parse(t, rules).map_err(|reason| OpeningsError::Line {
+            path: path.to_path_buf(),
+            line: i + 1,
+            text: t.to_string(),
+            reason,
+        })?;
         openings.push(o);
     }
     if openings.is_empty() {
-        return Err(format!("openings file {} has no openings", path.display()));
+        return Err(OpeningsError::Empty {
+            path: path.to_path_buf(),
+        });
     }
     Ok(openings)
 }
@@ -177,5 +186,50 @@ mod tests {
         assert!(Opening::parse("", r).is_err());
         // A won position is no opening.
         assert!(Opening::parse("3bbb3/4b4/4w4/b3w3b/bbww1wwbb/b3w3b/4w4/4b4/K2bbb3 b", r).is_err());
+    }
+
+    #[test]
+    fn openings_file_errors_are_typed_and_worded_as_before() {
+        let dir = std::env::temp_dir().join(format!("konakis-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("o.txt");
+        std::fs::write(
+            &path,
+            "# two lines\nstartpos moves d1d3\nstartpos moves d1d9\n",
+        )
+        .unwrap();
+        let e = load_openings(&path, Rules::default()).unwrap_err();
+        match &e {
+            OpeningsError::Line {
+                line, text, reason, ..
+            } => {
+                assert_eq!((*line, text.as_str()), (3, "startpos moves d1d9"));
+                assert!(matches!(reason, OpeningError::Position(_)), "{reason:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let words = e.to_string();
+        assert!(
+            words.starts_with(&format!(
+                "{}:3: bad opening 'startpos moves d1d9': ",
+                path.display()
+            )),
+            "{words}"
+        );
+        std::fs::write(&path, "# nothing\n\n").unwrap();
+        let e = load_openings(&path, Rules::default()).unwrap_err();
+        assert!(matches!(e, OpeningsError::Empty { .. }));
+        assert_eq!(
+            e.to_string(),
+            format!("openings file {} has no openings", path.display())
+        );
+        let e = load_openings(&dir.join("missing.txt"), Rules::default()).unwrap_err();
+        assert!(matches!(e, OpeningsError::Read { .. }));
+        assert!(e.to_string().starts_with("cannot read openings file "));
+        assert_eq!(
+            Opening::parse("moves d1d3", Rules::default()).unwrap_err(),
+            OpeningError::Empty
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
