@@ -6,6 +6,7 @@
 //! evaluation by minimising the squared error between the result and a logistic function of the
 //! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
 
+use crate::shard::Shard;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
@@ -71,7 +72,7 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
     (positions, result)
 }
 
-/// Plays `games` games of self-play and writes their quiet positions with the results to
+/// Plays `games` games of self-play (those of `shard`) and writes their quiet positions with the results to
 /// `out` (see the module docs).
 pub fn selfplay(
     rules: Rules,
@@ -79,9 +80,14 @@ pub fn selfplay(
     nodes: u64,
     random_plies: usize,
     seed: u64,
+    shard: Shard,
     out: &str,
 ) -> Result<(), String> {
-    let results: Vec<(Vec<String>, f64)> = (0..games)
+    // Game g has its own seed; a shard plays the games g with g mod N = K, so the shards
+    // never repeat a game and together write the lines of the unsharded run.
+    let mine: Vec<usize> = (0..games).filter(|&g| shard.takes(g)).collect();
+    let games = mine.len();
+    let results: Vec<(Vec<String>, f64)> = mine
         .into_par_iter()
         .map(|g| {
             play_one(

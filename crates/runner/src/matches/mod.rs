@@ -20,7 +20,9 @@
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod fingerprint;
 pub mod game;
+pub mod merge;
 pub mod options;
 pub mod players;
 pub mod record;
@@ -28,15 +30,18 @@ pub mod report;
 pub mod stats;
 pub mod tally;
 
+pub use crate::shard::Shard;
 pub use error::{MatchError, MergeError, OpeningError, OpeningsError};
 pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};
 use engine::Log;
+use fingerprint::Fingerprint;
 use game::{Context, Job, Outcome};
 use konakis_core::types::BySide;
 use stats::SprtVerdict;
 use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -63,7 +68,9 @@ enum Message {
 }
 
 /// The games of the match in order: for each pair number, each pairing plays the pair's
-/// opening twice, the first engine attacking first.
+/// opening twice, the first engine attacking first. With `--shard K/N`, only the pairs of
+/// shard K (pair `i` belongs to shard `i mod N`); games and pairs keep their numbers in the
+/// whole match.
 pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
     let pairings = config.pairings();
     let pairs = config.games_per_pairing / 2;
@@ -92,9 +99,13 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
         };
         for (k, &(a, b)) in pairings.iter().enumerate() {
             let pair = p * pairings.len() + k;
+            if !config.shard.unwrap_or(Shard::WHOLE).takes(pair) {
+                continue;
+            }
+            let number = 2 * pair + 1;
             for sides in [BySide::new(a, b), BySide::new(b, a)] {
                 jobs.push(Job {
-                    number: jobs.len() + 1,
+                    number: number + jobs.len() % 2,
                     pair,
                     pairing: k,
                     opening,
@@ -155,14 +166,18 @@ pub fn run(
     for w in preflight(&config, log.clone())? {
         eprintln!("{w}");
     }
+    let records_path = config
+        .records
+        .as_ref()
+        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()));
     let mut records = match &config.records {
         Some(p) => Some(record::RecordsTarget::open(p).map_err(MatchError::Output)?),
         None => None,
     };
     if let Some(p) = &config.json {
-        std::fs::write(p, "{}\n").map_err(|e| {
-            MatchError::Output(format!("cannot write JSON file {}: {e}", p.display()))
-        })?;
+        // The JSON appears only once the run is over (written aside, then renamed): a run
+        // that dies leaves none, and an old one from an earlier run of the same shard goes.
+        check_json_target(p)?;
     }
 
     let jobs = schedule(&config, openings.len());
@@ -170,7 +185,7 @@ pub fn run(
     let pairings = config.pairings();
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     eprintln!(
-        "Match: {} ({}), {} games, concurrency {}, openings: {}{}",
+        "Match: {} ({}), {} games, concurrency {}, openings: {}{}{}",
         names.join(", "),
         if config.gauntlet && config.engines.len() > 2 {
             "gauntlet"
@@ -195,7 +210,10 @@ pub fn run(
             String::new()
         } else {
             format!(", rules {}", config.rules)
-        }
+        },
+        config
+            .shard
+            .map_or(String::new(), |k| format!(", shard {k}"))
     );
 
     // From here an interruption stops the match (the summary and records cover the finished
@@ -263,7 +281,8 @@ pub fn run(
                     let (l, v) = sprt.judge(&tally.pairings[0]);
                     *llr = l;
                     *verdict = v;
-                    if v != SprtVerdict::Continue {
+                    // A shard plays its part whole: the verdict is the merged one's.
+                    if v != SprtVerdict::Continue && config.shard.is_none() {
                         ctx.stop.store(true, Ordering::SeqCst);
                     }
                 }
@@ -285,9 +304,17 @@ pub fn run(
     progress.finish();
 
     let sprt = config.sprt.zip(sprt_state).map(|(s, (l, v))| (s, l, v));
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     print!(
         "{}",
-        report::summary(&config, &tally, planned, interrupted, sprt)
+        report::summary(
+            &names,
+            &config.rules.to_string(),
+            &tally,
+            planned,
+            interrupted,
+            sprt
+        )
     );
     let _ = std::io::stdout().flush();
     if let Some(p) = &config.json {
@@ -300,11 +327,22 @@ pub fn run(
                 interrupted,
                 sprt,
                 games: &outcomes,
+                fingerprint: &Fingerprint::of(&config, &openings),
+                match_games: match config.shard {
+                    None => planned,
+                    Some(_) => schedule(
+                        &Config {
+                            shard: None,
+                            ..config.clone()
+                        },
+                        openings.len(),
+                    )
+                    .len(),
+                },
+                records: records_path.as_deref(),
             },
         );
-        std::fs::write(p, text).map_err(|e| {
-            MatchError::Output(format!("cannot write JSON file {}: {e}", p.display()))
-        })?;
+        write_then_rename(p, &text)?;
     }
     if let Some(e) = record_error {
         return Err(MatchError::Output(e));
@@ -314,6 +352,37 @@ pub fn run(
     } else {
         Finish::Completed
     })
+}
+
+/// The temporary name a JSON file is written under before it is renamed into place.
+pub fn part_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    path.with_file_name(name)
+}
+
+/// Before a run: the JSON file can be written (its temporary twin is created), and an old
+/// one at that name is removed.
+fn check_json_target(path: &Path) -> Result<(), MatchError> {
+    let part = part_path(path);
+    std::fs::write(&part, "").map_err(|e| {
+        MatchError::Output(format!("cannot write JSON file {}: {e}", path.display()))
+    })?;
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(MatchError::Output(format!(
+            "cannot replace JSON file {}: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `text` to `path` whole or not at all: into the temporary twin, then renamed.
+pub fn write_then_rename(path: &Path, text: &str) -> Result<(), MatchError> {
+    let part = part_path(path);
+    std::fs::write(&part, text)
+        .and_then(|_| std::fs::rename(&part, path))
+        .map_err(|e| MatchError::Output(format!("cannot write JSON file {}: {e}", path.display())))
 }
 
 /// A worker: plays games from the schedule until it is used up or the match stops, then

@@ -19,6 +19,7 @@ pub use time::{Limits, TimeControl, seconds_text};
 
 use super::options::MatchOptions;
 use super::stats::Sprt;
+use crate::shard::Shard;
 use konakis_core::rules::Rules;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -61,6 +62,8 @@ pub struct Config {
     pub move_timeout: Duration,
     /// Log of every line exchanged with the engines.
     pub log: Option<PathBuf>,
+    /// The part of the match to play (`--shard K/N`); `None` = all of it.
+    pub shard: Option<Shard>,
 }
 
 impl Config {
@@ -107,28 +110,7 @@ impl Config {
         let sprt = match &args.sprt {
             None => None,
             Some(items) => {
-                let kv = key_values("--sprt", items, &["elo0", "elo1", "alpha", "beta"])?;
-                let get = |k: &str, default: Option<f64>| -> Result<f64, String> {
-                    match kv.iter().find(|(key, _)| *key == k) {
-                        Some((_, v)) => number("--sprt", k, v),
-                        None => default.ok_or_else(|| format!("--sprt: {k}= is required")),
-                    }
-                };
-                let s = Sprt {
-                    elo0: get("elo0", None)?,
-                    elo1: get("elo1", None)?,
-                    alpha: get("alpha", Some(0.05))?,
-                    beta: get("beta", Some(0.05))?,
-                };
-                if s.elo1 <= s.elo0 {
-                    return Err("--sprt: elo1 must be greater than elo0".into());
-                }
-                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-                    return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
-                }
-                if s.elo0.abs() >= 1000.0 || s.elo1.abs() >= 1000.0 {
-                    return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
-                }
+                let s = sprt_flag(items)?;
                 let pairings = if args.gauntlet {
                     engines.len() - 1
                 } else {
@@ -172,6 +154,7 @@ impl Config {
             startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
             move_timeout: secs("--move-timeout", args.move_timeout)?,
             log: args.log.clone(),
+            shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         })
     }
 
@@ -187,4 +170,32 @@ impl Config {
                 .collect()
         }
     }
+}
+
+/// Parses an `--sprt` group: `elo0=` and `elo1=` required, `alpha=` and `beta=` 0.05 unless
+/// given. (`konakis match merge --sprt` reads the same group.)
+pub fn sprt_flag(items: &[String]) -> Result<Sprt, String> {
+    let kv = key_values("--sprt", items, &["elo0", "elo1", "alpha", "beta"])?;
+    let get = |k: &str, default: Option<f64>| -> Result<f64, String> {
+        match kv.iter().find(|(key, _)| *key == k) {
+            Some((_, v)) => number("--sprt", k, v),
+            None => default.ok_or_else(|| format!("--sprt: {k}= is required")),
+        }
+    };
+    let s = Sprt {
+        elo0: get("elo0", None)?,
+        elo1: get("elo1", None)?,
+        alpha: get("alpha", Some(0.05))?,
+        beta: get("beta", Some(0.05))?,
+    };
+    if s.elo1 <= s.elo0 {
+        return Err("--sprt: elo1 must be greater than elo0".into());
+    }
+    if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+        return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+    }
+    if s.elo0.abs() >= 1000.0 || s.elo1.abs() >= 1000.0 {
+        return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
+    }
+    Ok(s)
 }
