@@ -226,6 +226,24 @@ fn merging_shards_of_a_deterministic_match_equals_the_unsharded_run() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains("H0 accepted"));
 
+    // The chart: the three shards are one bar, labelled by their folder, with the whole
+    // match's sides.
+    let mut chart = strings(&["match", "report", "--chart", &j("sides.svg")]);
+    chart.extend(files.iter().map(|f| f.display().to_string()));
+    let out = run(&chart);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sides = &whole["sides"];
+    let label = dir.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{label}: attackers {}, draws {}, defenders {}\n",
+            sides["attackers_wins"], sides["draws"], sides["defenders_wins"]
+        )
+    );
+    let svg = std::fs::read_to_string(dir.join("sides.svg")).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.contains("10 games") && svg.contains(&label));
+
     // Two of three shards: the missing one is named; the report covers the two.
     let out = run(&[
         "match".to_string(),

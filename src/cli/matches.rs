@@ -15,7 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Arguments of `konakis match` (boxed: the command-line enum stays small), or of its
 /// `merge` subcommand.
 #[derive(Clone, Debug, Default)]
-pub struct MatchArgs(pub Box<MatchOptions>, pub Option<MergeOptions>);
+pub struct MatchArgs(
+    pub Box<MatchOptions>,
+    pub Option<MergeOptions>,
+    pub Option<(PathBuf, Vec<PathBuf>)>,
+);
 
 /// The exit codes of `konakis match merge`, for scripts that run an SPRT in waves.
 pub mod merge_exit {
@@ -248,6 +252,26 @@ impl Args for MatchArgs {
             )
             .args_conflicts_with_subcommands(true)
             .subcommand(
+                Command::new("report")
+                    .about("Draw each side's share of the games of one or more matches")
+                    .arg(
+                        Arg::new("chart")
+                            .long("chart")
+                            .value_name("FILE.svg")
+                            .required(true)
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("Write an SVG with a bar per match: attackers' wins, draws, defenders' wins (shards of one match make one bar, labelled by their folder)"),
+                    )
+                    .arg(
+                        Arg::new("files")
+                            .value_name("JSON")
+                            .num_args(1..)
+                            .required(true)
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("Match JSON files (--json), shards included"),
+                    ),
+            )
+            .subcommand(
                 Command::new("merge")
                     .about("Merge the JSON files of a sharded match into one report")
                     .after_long_help(MERGE_HELP)
@@ -294,6 +318,14 @@ fn groups(m: &ArgMatches, id: &str) -> Vec<Vec<String>> {
 
 impl FromArgMatches for MatchArgs {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        if let Some(("report", sub)) = m.subcommand() {
+            let files = sub
+                .get_many::<PathBuf>("files")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default();
+            let chart = sub.get_one::<PathBuf>("chart").cloned().unwrap_or_default();
+            return Ok(MatchArgs(Box::default(), None, Some((chart, files))));
+        }
         if let Some(("merge", sub)) = m.subcommand() {
             let sprt: Vec<String> = groups(sub, "sprt").into_iter().flatten().collect();
             return Ok(MatchArgs(
@@ -306,6 +338,7 @@ impl FromArgMatches for MatchArgs {
                     sprt: (!sprt.is_empty()).then_some(sprt),
                     records: sub.get_one::<PathBuf>("records").cloned(),
                 }),
+                None,
             ));
         }
         let one = |id: &str| -> Option<Vec<String>> {
@@ -335,6 +368,7 @@ impl FromArgMatches for MatchArgs {
                 shard: m.get_one::<String>("shard").cloned(),
             }),
             None,
+            None,
         ))
     }
 
@@ -360,6 +394,24 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub fn run(args: MatchArgs) -> ExitCode {
     if let Some(m) = &args.1 {
         return run_merge(m);
+    }
+    if let Some((chart, files)) = &args.2 {
+        let result = matches::chart::rows(files).and_then(|rows| {
+            matches::write_then_rename(chart, &matches::chart::svg(&rows)).map(|_| rows)
+        });
+        return match result {
+            Ok(rows) => {
+                for r in rows {
+                    let [a, d, b] = r.counts;
+                    println!("{}: attackers {a}, draws {d}, defenders {b}", r.label);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     // Ctrl-C, once the match starts: the first stops the match (the summary and records cover
     // the finished games); a second quits at once.

@@ -17,6 +17,7 @@
 //! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
 //! results, writes each record as its game ends, runs the SPRT and shows progress.
 
+pub mod chart;
 pub mod config;
 pub mod engine;
 pub mod error;
