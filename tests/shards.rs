@@ -95,7 +95,7 @@ fn match_args(dir: &Path, extra: &[&str]) -> Vec<String> {
     let openings = dir.join("openings.txt");
     std::fs::write(
         &openings,
-        "startpos\nstartpos moves d1d3\nstartpos moves a4a2\n",
+        "startpos\nstartpos moves d1d3\nstartpos moves a4a2\nstartpos moves e2c2\nstartpos moves h5h7\n",
     )
     .unwrap();
     let mut a = strings(&[
@@ -103,11 +103,11 @@ fn match_args(dir: &Path, extra: &[&str]) -> Vec<String> {
         "--engine",
         "name=small",
         &format!("cmd={KONAKIS}"),
-        "nodes=150",
+        "nodes=100",
         "--engine",
         "name=big",
         &format!("cmd={KONAKIS}"),
-        "nodes=600",
+        "nodes=3000",
         "--each",
         "option.Threads=1",
         "option.Hash=2",
@@ -323,7 +323,7 @@ fn a_killed_shard_leaves_no_json_and_a_rerun_replaces_it() {
     );
     // Slow games, to be killed during the first.
     for a in args.iter_mut() {
-        if a == "nodes=150" || a == "nodes=600" {
+        if a == "nodes=100" || a == "nodes=3000" {
             *a = "nodes=50000000".into();
         }
     }
