@@ -478,7 +478,7 @@ mod tests {
 
     fn args(line: &str) -> Result<Config, String> {
         let a = parse_for_test(line).map_err(|e| e.to_string())?;
-        Config::from_args(&a)
+        Config::from_args(&a).map_err(|e| e.to_string())
     }
 
     #[test]

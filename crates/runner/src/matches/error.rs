@@ -8,8 +8,8 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum MatchError {
     /// A mistake on the command line (a flag or a `key=value` setting), found before any game.
-    #[error("{0}")]
-    Config(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     /// The openings file cannot be used.
     #[error(transparent)]
     Openings(#[from] OpeningsError),
@@ -132,4 +132,48 @@ pub enum MergeError {
     /// A records file cannot be read or the merged output cannot be written.
     #[error("{0}")]
     Output(String),
+}
+
+/// A mistake on the `konakis match` command line, by the flag it is in; Display is the
+/// message as the user reads it (it names the flag and the setting).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ConfigError {
+    /// Fewer than two `--engine`s.
+    #[error(
+        "a match needs at least two engines (got {0}); give --engine name=… cmd=… for each (the \
+         same cmd twice for a self-play balance study)"
+    )]
+    TooFewEngines(usize),
+    /// In the `--engine` group of engine `index` (from 0).
+    #[error("{message}")]
+    Engine {
+        /// The engine, from 0 in the order given.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// In an `--each` group.
+    #[error("{0}")]
+    Each(String),
+    /// In `--rules`.
+    #[error("{0}")]
+    Rules(String),
+    /// `--games`, `--rounds` or `--concurrency`.
+    #[error("{0}")]
+    Games(String),
+    /// In `--openings`.
+    #[error("{0}")]
+    Openings(String),
+    /// In `--sprt`.
+    #[error("{0}")]
+    Sprt(String),
+    /// In `--resign` or `--draw`.
+    #[error("{0}")]
+    Adjudication(String),
+    /// `--startup-timeout` or `--move-timeout`.
+    #[error("{0}")]
+    Timeout(String),
+    /// `--shard`.
+    #[error("{0}")]
+    Shard(String),
 }

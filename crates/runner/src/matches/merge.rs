@@ -5,7 +5,7 @@
 //! shard twice and interrupted shards are refused; missing shards are listed.
 
 use super::config::sprt_flag;
-use super::error::{MatchError, MergeError};
+use super::error::{ConfigError, MatchError, MergeError};
 use super::fingerprint::Fingerprint;
 use super::report;
 use super::stats::{Sprt, SprtVerdict};
@@ -145,7 +145,7 @@ pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
         .as_deref()
         .map(sprt_flag)
         .transpose()
-        .map_err(MatchError::Config)?;
+        .map_err(|e| MatchError::Config(ConfigError::Sprt(e)))?;
     let mut parts: Vec<Part> = Vec::new();
     for path in &opts.files {
         let part = read(path)?;
@@ -172,9 +172,9 @@ pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
     parts.sort_by_key(|p| p.shard.index);
     let first = &parts[0];
     if sprt_given.is_some() && first.names.len() != 2 {
-        return Err(MatchError::Config(
+        return Err(MatchError::Config(ConfigError::Sprt(
             "--sprt needs exactly two engines".into(),
-        ));
+        )));
     }
     let count = first.shard.count;
     let missing: Vec<Shard> = (0..count)

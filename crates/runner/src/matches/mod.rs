@@ -32,7 +32,7 @@ pub mod stats;
 pub mod tally;
 
 pub use crate::shard::Shard;
-pub use error::{MatchError, MergeError, OpeningError, OpeningsError};
+pub use error::{ConfigError, MatchError, MergeError, OpeningError, OpeningsError};
 pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};

@@ -1,6 +1,7 @@
 //! The engines of a match: `--engine` and `--each` groups merged into checked [`EngineSpec`]s.
 
 use super::time::{Limits, TimeControl, parse_seconds};
+use crate::matches::error::ConfigError;
 use std::path::{Path, PathBuf};
 
 /// The protocol an engine speaks (`proto=` on `--engine`).
@@ -156,33 +157,32 @@ fn resolve_cmd(cmd: &str, dir: Option<&Path>) -> PathBuf {
 pub(super) fn engines(
     groups: &[Vec<String>],
     each_groups: &[Vec<String>],
-) -> Result<Vec<EngineSpec>, String> {
+) -> Result<Vec<EngineSpec>, ConfigError> {
     let mut each = PartialEngine::default();
     for group in each_groups {
-        let part = PartialEngine::parse(group, "--each")?;
+        let part = PartialEngine::parse(group, "--each").map_err(ConfigError::Each)?;
         if part.name.is_some() {
-            return Err("--each: name= must be given per engine".into());
+            return Err(ConfigError::Each(
+                "--each: name= must be given per engine".into(),
+            ));
         }
         let mut merged = part;
         merged.fill_from(&each);
         each = merged;
     }
     if groups.len() < 2 {
-        return Err(format!(
-            "a match needs at least two engines (got {}); give --engine name=… cmd=… for \
-             each (the same cmd twice for a self-play balance study)",
-            groups.len()
-        ));
+        return Err(ConfigError::TooFewEngines(groups.len()));
     }
     let mut engines: Vec<EngineSpec> = Vec::new();
     for (i, group) in groups.iter().enumerate() {
         let flag = format!("--engine #{}", i + 1);
-        let mut e = PartialEngine::parse(group, &flag)?;
+        let error = |message: String| ConfigError::Engine { index: i, message };
+        let mut e = PartialEngine::parse(group, &flag).map_err(error)?;
         e.fill_from(&each);
         let cmd = e
             .cmd
             .clone()
-            .ok_or_else(|| format!("{flag}: no cmd= (the engine's program)"))?;
+            .ok_or_else(|| error(format!("{flag}: no cmd= (the engine's program)")))?;
         let dir = e.dir.as_ref().map(PathBuf::from);
         let name = e.name.clone().unwrap_or_else(|| {
             Path::new(&cmd)
@@ -202,10 +202,10 @@ pub(super) fn engines(
             && limits.depth.is_none()
             && limits.nodes.is_none()
         {
-            return Err(format!(
+            return Err(error(format!(
                 "{flag} ({name}): no limit; give tc=, st=, depth= or nodes= (or put it in \
                  --each)"
-            ));
+            )));
         }
         engines.push(EngineSpec {
             name,

@@ -17,6 +17,7 @@ pub use engines::{EngineSpec, Proto};
 pub use openings::{Opening, OpeningOrder, OpeningsSource, load_openings};
 pub use time::{Limits, TimeControl, seconds_text};
 
+use super::error::ConfigError;
 use super::options::MatchOptions;
 use super::stats::Sprt;
 use crate::shard::Shard;
@@ -68,18 +69,24 @@ pub struct Config {
 
 impl Config {
     /// Checks the command line. Engines are not started here.
-    pub fn from_args(args: &MatchOptions) -> Result<Config, String> {
+    pub fn from_args(args: &MatchOptions) -> Result<Config, ConfigError> {
         let mut rules = Rules::default();
         for pair in &args.rules {
-            rules.set_pair(pair).map_err(|e| format!("--rules: {e}"))?;
+            rules
+                .set_pair(pair)
+                .map_err(|e| ConfigError::Rules(format!("--rules: {e}")))?;
         }
         let engines = engines::engines(&args.engines, &args.each)?;
 
         let games_per_pairing = match (args.games, args.rounds) {
             (Some(_), Some(_)) => {
-                return Err("give --games or --rounds, not both (--rounds N = --games 2N)".into());
+                return Err(ConfigError::Games(
+                    "give --games or --rounds, not both (--rounds N = --games 2N)".into(),
+                ));
             }
-            (Some(0), _) | (_, Some(0)) => return Err("--games must be at least 1".into()),
+            (Some(0), _) | (_, Some(0)) => {
+                return Err(ConfigError::Games("--games must be at least 1".into()));
+            }
             (Some(g), None) => g as usize,
             (None, Some(r)) => 2 * r as usize,
             (None, None) => 2,
@@ -87,7 +94,9 @@ impl Config {
         // Pairs are the unit of play and of the statistics.
         let games_per_pairing = games_per_pairing.div_ceil(2) * 2;
         if args.concurrency == 0 {
-            return Err("--concurrency must be at least 1".into());
+            return Err(ConfigError::Games(
+                "--concurrency must be at least 1".into(),
+            ));
         }
 
         let (seed, seed_chosen) = match args.seed {
@@ -104,20 +113,23 @@ impl Config {
         let mut seed_chosen = seed_chosen;
         let openings = match &args.openings {
             None => None,
-            Some(items) => Some(openings::openings_flag(items, &mut seed, &mut seed_chosen)?),
+            Some(items) => Some(
+                openings::openings_flag(items, &mut seed, &mut seed_chosen)
+                    .map_err(ConfigError::Openings)?,
+            ),
         };
 
         let sprt = match &args.sprt {
             None => None,
             Some(items) => {
-                let s = sprt_flag(items)?;
+                let s = sprt_flag(items).map_err(ConfigError::Sprt)?;
                 let pairings = if args.gauntlet {
                     engines.len() - 1
                 } else {
                     engines.len() * (engines.len() - 1) / 2
                 };
                 if pairings != 1 {
-                    return Err("--sprt needs exactly two engines".into());
+                    return Err(ConfigError::Sprt("--sprt needs exactly two engines".into()));
                 }
                 Some(s)
             }
@@ -127,13 +139,21 @@ impl Config {
             .resign
             .as_deref()
             .map(adjudication::resign)
-            .transpose()?;
-        let draw = args.draw.as_deref().map(adjudication::draw).transpose()?;
-        let secs = |flag: &str, s: f64| -> Result<Duration, String> {
+            .transpose()
+            .map_err(ConfigError::Adjudication)?;
+        let draw = args
+            .draw
+            .as_deref()
+            .map(adjudication::draw)
+            .transpose()
+            .map_err(ConfigError::Adjudication)?;
+        let secs = |flag: &str, s: f64| -> Result<Duration, ConfigError> {
             if s.is_finite() && s > 0.0 && s < 1e7 {
                 Ok(Duration::from_secs_f64(s))
             } else {
-                Err(format!("{flag} must be a positive number of seconds"))
+                Err(ConfigError::Timeout(format!(
+                    "{flag} must be a positive number of seconds"
+                )))
             }
         };
         Ok(Config {
@@ -154,7 +174,12 @@ impl Config {
             startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
             move_timeout: secs("--move-timeout", args.move_timeout)?,
             log: args.log.clone(),
-            shard: args.shard.as_deref().map(Shard::parse).transpose()?,
+            shard: args
+                .shard
+                .as_deref()
+                .map(Shard::parse)
+                .transpose()
+                .map_err(ConfigError::Shard)?,
         })
     }
 
@@ -198,4 +223,59 @@ pub fn sprt_flag(items: &[String]) -> Result<Sprt, String> {
         return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(engines: &[&[&str]]) -> MatchOptions {
+        MatchOptions {
+            engines: engines
+                .iter()
+                .map(|g| g.iter().map(|s| s.to_string()).collect())
+                .collect(),
+            concurrency: 1,
+            startup_timeout: 1.0,
+            move_timeout: 1.0,
+            ..MatchOptions::default()
+        }
+    }
+
+    #[test]
+    fn command_line_mistakes_say_which_flag_in_the_words_of_before() {
+        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
+        assert_eq!(e, ConfigError::TooFewEngines(1));
+        assert!(
+            e.to_string()
+                .starts_with("a match needs at least two engines (got 1);")
+        );
+        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"], &["name=x", "depth=1"]]))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Engine {
+                index: 1,
+                message: "--engine #2: no cmd= (the engine's program)".into()
+            }
+        );
+        let mut o = options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
+        o.sprt = Some(vec!["elo0=5".into(), "elo1=0".into()]);
+        let e = Config::from_args(&o).unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Sprt("--sprt: elo1 must be greater than elo0".into())
+        );
+        o.sprt = None;
+        o.shard = Some("4/4".into());
+        assert!(matches!(
+            Config::from_args(&o).unwrap_err(),
+            ConfigError::Shard(_)
+        ));
+        o.shard = Some("3/4".into());
+        assert_eq!(
+            Config::from_args(&o).unwrap().shard,
+            Some(Shard { index: 3, count: 4 })
+        );
+    }
 }
