@@ -116,6 +116,12 @@ OUTPUT
   the games finished so far are summarised and recorded (a second Ctrl-C quits at once).
   Exit status: 0 done, 1 bad input or an engine that cannot start, 130 interrupted.
 
+ON A CLUSTER
+  --shard K/N plays part K (from 0) of N: game pair i when i mod N = K, each pair whole, games
+  numbered as in the whole match; write each part's --json, then 'konakis match merge
+  part-*.json' prints the whole match's summary (see 'konakis match merge --help', and the
+  README's 'On a cluster' for Slurm, GNU parallel and Kubernetes recipes in cluster/).
+
 EXAMPLE
   konakis match --engine name=new cmd=./konakis option.Hash=64 \\
                 --engine name=old cmd=./konakis-old \\
