@@ -5,14 +5,44 @@
 //! [`clap::Args`] by hand with `get_occurrences`.
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use konakis::tools::matches::merge::{self, MergeOptions};
+use konakis::tools::matches::stats::SprtVerdict;
 use konakis::tools::matches::{self, Finish, MatchOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Arguments of `konakis match` (boxed: the command-line enum stays small).
+/// Arguments of `konakis match` (boxed: the command-line enum stays small), or of its
+/// `merge` subcommand.
 #[derive(Clone, Debug, Default)]
-pub struct MatchArgs(pub Box<MatchOptions>);
+pub struct MatchArgs(
+    pub Box<MatchOptions>,
+    pub Option<MergeOptions>,
+    pub Option<(PathBuf, Vec<PathBuf>)>,
+);
+
+/// The exit codes of `konakis match merge`, for scripts that run an SPRT in waves.
+pub mod merge_exit {
+    /// Merged, every shard present; with `--sprt`: H1 accepted.
+    pub const DONE: u8 = 0;
+    /// Bad input, a refused or unreadable shard.
+    pub const ERROR: u8 = 1;
+    /// With `--sprt`: H0 accepted.
+    pub const H0: u8 = 3;
+    /// With `--sprt`: no verdict yet (run more shards). Without: shards are missing.
+    pub const MORE: u8 = 4;
+}
+
+const MERGE_HELP: &str = "\
+Adds up the JSON files of the shards of one match (konakis match ... --shard K/N --json
+FILE) into one report: the same tables, pair counts, Elo, LOS and SPRT as one run of the
+same pairs. Refuses files of different matches (the JSON's fingerprint: engines, options,
+openings, time controls, rules, games, shard count), the same shard twice and interrupted
+shards; lists the shards that are missing (on stderr) and reports on those given.
+
+Exit status: 0 merged with every shard present; 4 shards missing; 1 an error. With --sprt
+(or when the shards ran one): 0 H1 accepted, 3 H0 accepted, 4 no verdict yet, whether or not
+shards are missing, so a script can run waves of shards until the test decides.";
 
 const ENGINE_HELP: &str = "\
 An engine (give one --engine per engine, at least two). Settings:
@@ -85,6 +115,12 @@ OUTPUT
   time forfeits, crashes, illegal moves and protocol errors; the SPRT verdict. Ctrl-C stops:
   the games finished so far are summarised and recorded (a second Ctrl-C quits at once).
   Exit status: 0 done, 1 bad input or an engine that cannot start, 130 interrupted.
+
+ON A CLUSTER
+  --shard K/N plays part K (from 0) of N: game pair i when i mod N = K, each pair whole, games
+  numbered as in the whole match; write each part's --json, then 'konakis match merge
+  part-*.json' prints the whole match's summary (see 'konakis match merge --help', and the
+  README's 'On a cluster' for Slurm, GNU parallel and Kubernetes recipes in cluster/).
 
 EXAMPLE
   konakis match --engine name=new cmd=./konakis option.Hash=64 \\
@@ -215,6 +251,57 @@ impl Args for MatchArgs {
                     .help("Hard limit for a move of an engine that has no clock and no st="),
             )
             .arg(
+                Arg::new("shard")
+                    .long("shard")
+                    .value_name("K/N")
+                    .help("Play only part K of N of the match (K from 0): game pair i belongs to part i mod N, each pair whole; games keep their numbers. The SPRT does not stop a part; 'konakis match merge' adds the parts' JSON files up"),
+            )
+            .args_conflicts_with_subcommands(true)
+            .subcommand(
+                Command::new("report")
+                    .about("Draw each side's share of the games of one or more matches")
+                    .arg(
+                        Arg::new("chart")
+                            .long("chart")
+                            .value_name("FILE.svg")
+                            .required(true)
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("Write an SVG with a bar per match: attackers' wins, draws, defenders' wins (shards of one match make one bar, labelled by their folder)"),
+                    )
+                    .arg(
+                        Arg::new("files")
+                            .value_name("JSON")
+                            .num_args(1..)
+                            .required(true)
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("Match JSON files (--json), shards included"),
+                    ),
+            )
+            .subcommand(
+                Command::new("merge")
+                    .about("Merge the JSON files of a sharded match into one report")
+                    .after_long_help(MERGE_HELP)
+                    .arg(
+                        Arg::new("files")
+                            .value_name("JSON")
+                            .num_args(1..)
+                            .required(true)
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("The shards' JSON files"),
+                    )
+                    .arg(group("sprt", "elo0=E0 elo1=E1 [alpha=A] [beta=B]").help(
+                        "Judge the merged pairs with this SPRT (default: the shards' own, if \
+                         any); the exit status gives the verdict",
+                    ))
+                    .arg(
+                        Arg::new("records")
+                            .long("records")
+                            .value_name("FILE")
+                            .value_parser(clap::value_parser!(PathBuf))
+                            .help("Write the shards' records files one after the other into FILE"),
+                    ),
+            )
+            .arg(
                 Arg::new("log")
                     .long("log")
                     .value_name("FILE")
@@ -237,30 +324,58 @@ fn groups(m: &ArgMatches, id: &str) -> Vec<Vec<String>> {
 
 impl FromArgMatches for MatchArgs {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        if let Some(("report", sub)) = m.subcommand() {
+            let files = sub
+                .get_many::<PathBuf>("files")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default();
+            let chart = sub.get_one::<PathBuf>("chart").cloned().unwrap_or_default();
+            return Ok(MatchArgs(Box::default(), None, Some((chart, files))));
+        }
+        if let Some(("merge", sub)) = m.subcommand() {
+            let sprt: Vec<String> = groups(sub, "sprt").into_iter().flatten().collect();
+            return Ok(MatchArgs(
+                Box::default(),
+                Some(MergeOptions {
+                    files: sub
+                        .get_many::<PathBuf>("files")
+                        .map(|v| v.cloned().collect())
+                        .unwrap_or_default(),
+                    sprt: (!sprt.is_empty()).then_some(sprt),
+                    records: sub.get_one::<PathBuf>("records").cloned(),
+                }),
+                None,
+            ));
+        }
         let one = |id: &str| -> Option<Vec<String>> {
             let g = groups(m, id);
             (!g.is_empty()).then(|| g.into_iter().flatten().collect())
         };
-        Ok(MatchArgs(Box::new(MatchOptions {
-            engines: groups(m, "engine"),
-            each: groups(m, "each"),
-            gauntlet: m.get_flag("gauntlet"),
-            games: m.get_one::<u64>("games").copied(),
-            rounds: m.get_one::<u64>("rounds").copied(),
-            concurrency: m.get_one::<usize>("concurrency").copied().unwrap_or(1),
-            openings: one("openings"),
-            seed: m.get_one::<u64>("seed").copied(),
-            sprt: one("sprt"),
-            rules: one("rules").unwrap_or_default(),
-            records: m.get_one::<PathBuf>("records").cloned(),
-            json: m.get_one::<PathBuf>("json").cloned(),
-            resign: one("resign"),
-            draw: one("draw"),
-            maxmoves: m.get_one::<u32>("maxmoves").copied(),
-            startup_timeout: m.get_one::<f64>("startup-timeout").copied().unwrap_or(10.0),
-            move_timeout: m.get_one::<f64>("move-timeout").copied().unwrap_or(60.0),
-            log: m.get_one::<PathBuf>("log").cloned(),
-        })))
+        Ok(MatchArgs(
+            Box::new(MatchOptions {
+                engines: groups(m, "engine"),
+                each: groups(m, "each"),
+                gauntlet: m.get_flag("gauntlet"),
+                games: m.get_one::<u64>("games").copied(),
+                rounds: m.get_one::<u64>("rounds").copied(),
+                concurrency: m.get_one::<usize>("concurrency").copied().unwrap_or(1),
+                openings: one("openings"),
+                seed: m.get_one::<u64>("seed").copied(),
+                sprt: one("sprt"),
+                rules: one("rules").unwrap_or_default(),
+                records: m.get_one::<PathBuf>("records").cloned(),
+                json: m.get_one::<PathBuf>("json").cloned(),
+                resign: one("resign"),
+                draw: one("draw"),
+                maxmoves: m.get_one::<u32>("maxmoves").copied(),
+                startup_timeout: m.get_one::<f64>("startup-timeout").copied().unwrap_or(10.0),
+                move_timeout: m.get_one::<f64>("move-timeout").copied().unwrap_or(60.0),
+                log: m.get_one::<PathBuf>("log").cloned(),
+                shard: m.get_one::<String>("shard").cloned(),
+            }),
+            None,
+            None,
+        ))
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -283,6 +398,27 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Runs `konakis match`: exit status 0 when done, 1 for bad input or an engine that cannot
 /// start, 130 when interrupted.
 pub fn run(args: MatchArgs) -> ExitCode {
+    if let Some(m) = &args.1 {
+        return run_merge(m);
+    }
+    if let Some((chart, files)) = &args.2 {
+        let result = matches::chart::rows(files).and_then(|rows| {
+            matches::write_then_rename(chart, &matches::chart::svg(&rows)).map(|_| rows)
+        });
+        return match result {
+            Ok(rows) => {
+                for r in rows {
+                    let [a, d, b] = r.counts;
+                    println!("{}: attackers {a}, draws {d}, defenders {b}", r.label);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     // Ctrl-C, once the match starts: the first stops the match (the summary and records cover
     // the finished games); a second quits at once.
     let arm = || {
@@ -302,6 +438,45 @@ pub fn run(args: MatchArgs) -> ExitCode {
     }
 }
 
+/// Runs `konakis match merge`: the report on stdout, the shards on stderr; the exit status as
+/// [`merge_exit`] says.
+fn run_merge(opts: &MergeOptions) -> ExitCode {
+    let merged = match merge::merge(opts) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(merge_exit::ERROR);
+        }
+    };
+    let list = |s: &[konakis::tools::matches::Shard]| {
+        s.iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    eprintln!(
+        "Merged {} shard(s): {}",
+        merged.shards.len(),
+        list(&merged.shards)
+    );
+    if !merged.missing.is_empty() {
+        eprintln!(
+            "Missing {} shard(s): {}",
+            merged.missing.len(),
+            list(&merged.missing)
+        );
+    }
+    print!("{}", merged.report);
+    let code = match merged.sprt {
+        Some((_, _, SprtVerdict::H1)) => merge_exit::DONE,
+        Some((_, _, SprtVerdict::H0)) => merge_exit::H0,
+        Some((_, _, SprtVerdict::Continue)) => merge_exit::MORE,
+        None if merged.missing.is_empty() => merge_exit::DONE,
+        None => merge_exit::MORE,
+    };
+    ExitCode::from(code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,7 +484,7 @@ mod tests {
 
     fn args(line: &str) -> Result<Config, String> {
         let a = parse_for_test(line).map_err(|e| e.to_string())?;
-        Config::from_args(&a)
+        Config::from_args(&a).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -31,6 +31,10 @@ enum TuneStep {
         /// Output file.
         #[arg(long)]
         out: String,
+        /// Play only part K of N (K from 0): game g belongs to part g mod N and keeps its
+        /// seed, so the parts' files together hold the lines of the whole run.
+        #[arg(long, value_name = "K/N", value_parser = konakis::tools::matches::Shard::parse)]
+        shard: Option<konakis::tools::matches::Shard>,
         /// A rule option, Name=Value (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -58,9 +62,12 @@ pub fn run(args: TuneArgs) -> ExitCode {
             random_plies,
             seed,
             out,
+            shard,
             options,
-        } => tune::rules_from(&options)
-            .and_then(|rules| tune::selfplay(rules, games, nodes, random_plies, seed, &out)),
+        } => tune::rules_from(&options).and_then(|rules| {
+            let shard = shard.unwrap_or(konakis::tools::matches::Shard::WHOLE);
+            tune::selfplay(rules, games, nodes, random_plies, seed, shard, &out)
+        }),
         TuneStep::Fit {
             data,
             iterations,

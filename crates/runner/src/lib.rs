@@ -1,7 +1,8 @@
 //! # konakis-runner
 //!
 //! The tools that play many games: the match and tournament runner ([`matches`](mod@matches)), the openings
-//! generator ([`openings`]) and the evaluation tuner that learns from self-play ([`tune`]).
+//! generator ([`openings`]) and the evaluation tuner that learns from self-play ([`tune`]); both
+//! the match and self-play split into [`shard`]s for a cluster.
 //!
 //! It depends on `konakis-core`, `konakis-engine` and `konakis-protocols` (whose bridges the
 //! match runner's players speak); command lines, Ctrl-C and exit codes belong to the
@@ -10,6 +11,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod error;
 pub mod matches;
 pub mod openings;
+pub mod shard;
 pub mod tune;

@@ -9,6 +9,7 @@
 //! not calibrated to results, and the start position is by definition the game as played
 //! (`--absolute` centres on 0 instead). Positions are not repeated.
 
+use crate::error::OpeningsToolError;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -92,21 +93,24 @@ fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
 
 /// Runs `konakis openings`: writes the openings, with progress on stderr. An error is the line
 /// to print (`error: …`, or `warning: …` when fewer openings than asked for were found).
-pub fn run(args: &OpeningsOptions) -> Result<(), String> {
+pub fn run(args: &OpeningsOptions) -> Result<(), OpeningsToolError> {
     let mut rules = Rules::default();
     for pair in &args.rules {
         if let Err(e) = rules.set_pair(pair) {
-            return Err(format!("error: --rules: {e}"));
+            return Err(OpeningsToolError::Rules(e.to_string()));
         }
     }
     if args.count == 0 || args.depth == 0 || args.margin < 0 {
-        return Err("error: --count and --depth must be positive, --margin not negative".into());
+        return Err(OpeningsToolError::Range);
     }
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(e) => {
-                return Err(format!("error: cannot create {}: {e}", p.display()));
+            Err(source) => {
+                return Err(OpeningsToolError::Create {
+                    path: p.clone(),
+                    source,
+                });
             }
         },
         None => Box::new(std::io::stdout().lock()),
@@ -139,7 +143,7 @@ pub fn run(args: &OpeningsOptions) -> Result<(), String> {
         }
     );
     if out.write_all(header.as_bytes()).is_err() {
-        return Err("error: cannot write the openings".into());
+        return Err(OpeningsToolError::Write);
     }
     let mut rng = args.seed;
     let mut seen = HashSet::new();
@@ -171,7 +175,7 @@ pub fn run(args: &OpeningsOptions) -> Result<(), String> {
             OpeningFormat::Fen => game.board().to_fen(),
         };
         if writeln!(out, "{line}").is_err() {
-            return Err("error: cannot write the openings".into());
+            return Err(OpeningsToolError::Write);
         }
         kept += 1;
         if kept % 50 == 0 {
@@ -181,10 +185,10 @@ pub fn run(args: &OpeningsOptions) -> Result<(), String> {
     let _ = out.flush();
     eprintln!("{kept} openings kept of {tried} tried (balance point {centre})");
     if kept < args.count {
-        return Err(format!(
-            "warning: only {kept} of {} openings found; widen --margin or change --plies",
-            args.count
-        ));
+        return Err(OpeningsToolError::TooFew {
+            kept,
+            asked: args.count,
+        });
     }
     Ok(())
 }

@@ -6,6 +6,8 @@
 //! evaluation by minimising the squared error between the result and a logistic function of the
 //! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
 
+use crate::error::TuneError;
+use crate::shard::Shard;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
@@ -18,10 +20,12 @@ use std::fs;
 use std::io::Write;
 
 /// The rules from `Name=Value` options.
-pub fn rules_from(options: &[String]) -> Result<Rules, String> {
+pub fn rules_from(options: &[String]) -> Result<Rules, TuneError> {
     let mut rules = Rules::default();
     for pair in options {
-        rules.set_pair(pair).map_err(|e| e.to_string())?;
+        rules
+            .set_pair(pair)
+            .map_err(|e| TuneError::Rules(e.to_string()))?;
     }
     Ok(rules)
 }
@@ -71,7 +75,7 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
     (positions, result)
 }
 
-/// Plays `games` games of self-play and writes their quiet positions with the results to
+/// Plays `games` games of self-play (those of `shard`) and writes their quiet positions with the results to
 /// `out` (see the module docs).
 pub fn selfplay(
     rules: Rules,
@@ -79,9 +83,14 @@ pub fn selfplay(
     nodes: u64,
     random_plies: usize,
     seed: u64,
+    shard: Shard,
     out: &str,
-) -> Result<(), String> {
-    let results: Vec<(Vec<String>, f64)> = (0..games)
+) -> Result<(), TuneError> {
+    // Game g has its own seed; a shard plays the games g with g mod N = K, so the shards
+    // never repeat a game and together write the lines of the unsharded run.
+    let mine: Vec<usize> = (0..games).filter(|&g| shard.takes(g)).collect();
+    let games = mine.len();
+    let results: Vec<(Vec<String>, f64)> = mine
         .into_par_iter()
         .map(|g| {
             play_one(
@@ -92,7 +101,10 @@ pub fn selfplay(
             )
         })
         .collect();
-    let mut file = fs::File::create(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+    let mut file = fs::File::create(out).map_err(|source| TuneError::Write {
+        path: out.to_string(),
+        source,
+    })?;
     let (mut att, mut def, mut draw, mut lines) = (0, 0, 0, 0);
     let plies: usize = results.iter().map(|(p, _)| p.len()).sum();
     eprintln!(
@@ -106,7 +118,7 @@ pub fn selfplay(
             _ => draw += 1,
         }
         for p in positions {
-            writeln!(file, "{p};{result}").map_err(|e| e.to_string())?;
+            writeln!(file, "{p};{result}").map_err(TuneError::Output)?;
             lines += 1;
         }
     }
@@ -134,23 +146,33 @@ fn error(data: &[(Features, f64)], weights: &[f64; FEATURE_COUNT], k: f64) -> f6
 }
 
 /// Fits the weights to the data file at `path` and prints them (see the module docs).
-pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), TuneError> {
+    let text = fs::read_to_string(path).map_err(|source| TuneError::Read {
+        path: path.to_string(),
+        source,
+    })?;
+    let line_error = |n: usize, why: String| TuneError::Line {
+        path: path.to_string(),
+        line: n + 1,
+        why,
+    };
     let mut data: Vec<(Features, f64)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let (fen, result) = line
             .split_once(';')
-            .ok_or_else(|| format!("{path}:{}: no ';'", n + 1))?;
-        let board = konakis_core::board::Board::from_fen(fen)
-            .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+            .ok_or_else(|| line_error(n, "no ';'".into()))?;
+        let board =
+            konakis_core::board::Board::from_fen(fen).map_err(|e| line_error(n, e.to_string()))?;
         let result: f64 = result
             .trim()
             .parse()
-            .map_err(|_| format!("{path}:{}: bad result", n + 1))?;
+            .map_err(|_| line_error(n, "bad result".into()))?;
         data.push((features(&board, &rules), result));
     }
     if data.is_empty() {
-        return Err(format!("{path} holds no positions"));
+        return Err(TuneError::Empty {
+            path: path.to_string(),
+        });
     }
     let mut w: [f64; FEATURE_COUNT] = weights(&rules).map(|x| x as f64);
     // The scale K that best fits the current weights.

@@ -3,7 +3,7 @@
 
 use super::config::{Config, DrawAdjudication, Opening, Resign, TimeControl};
 use super::engine::{Failure, Log, shorten};
-use super::player::{self, Clock, GameEnd, MoveRequest, Player};
+use super::players::{self, Clock, Fault, GameEnd, MoveRequest, Player};
 use konakis_core::board::{Game, Status};
 use konakis_core::types::{BySide, Move, Side};
 use std::sync::Arc;
@@ -27,31 +27,6 @@ pub struct Job {
     pub opening: usize,
     /// Engine index playing each side.
     pub sides: BySide<usize>,
-}
-
-/// A kind of fault that loses a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// Overstepped its clock or move time, or never answered.
-    Time,
-    /// The process died or could not be started.
-    Crash,
-    /// A malformed or illegal move.
-    Illegal,
-    /// Broke the protocol otherwise (no `uciok`/`readyok`, `bestmove (none)` in a live game).
-    Protocol,
-}
-
-impl Fault {
-    /// A short word for records and JSON.
-    pub fn word(self) -> &'static str {
-        match self {
-            Fault::Time => "time",
-            Fault::Crash => "crash",
-            Fault::Illegal => "illegal",
-            Fault::Protocol => "protocol",
-        }
-    }
 }
 
 /// How a game ended.
@@ -136,7 +111,7 @@ pub struct Context {
 pub fn ensure_started(ctx: &Context, idx: usize, slots: &mut Slots) -> Result<(), (Fault, String)> {
     if slots[idx].is_none() {
         let spec = &ctx.config.engines[idx];
-        slots[idx] = Some(player::start(
+        slots[idx] = Some(players::start(
             &ctx.config,
             spec,
             ctx.log.clone(),

@@ -5,8 +5,9 @@
 //!   `--engine name=… cmd=… tc=…`, into them).
 //! - [`config`]: the checked settings and the openings file.
 //! - [`engine`]: a child process with deadlines on every reply.
-//! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
-//!   protocol of protocol.md, [`otep`] the OpenTafl Engine Protocol.
+//! - [`players`]: the protocols an engine may speak, behind one trait: one file per protocol
+//!   (the line protocol of protocol.md, the OpenTafl Engine Protocol, the Tablut Challenge),
+//!   the shared types in a leaf module, and the one factory that starts a player.
 //! - [`game`]: one refereed game: clocks, faults, adjudication.
 //! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
 //! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
@@ -16,27 +17,32 @@
 //! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
 //! results, writes each record as its game ends, runs the SPRT and shows progress.
 
-pub mod challenge;
+pub mod chart;
 pub mod config;
 pub mod engine;
+pub mod error;
+pub mod fingerprint;
 pub mod game;
+pub mod merge;
 pub mod options;
-pub mod otep;
-pub mod player;
+pub mod players;
 pub mod record;
 pub mod report;
 pub mod stats;
 pub mod tally;
-pub mod uci;
 
+pub use crate::shard::Shard;
+pub use error::{ConfigError, MatchError, MergeError, OpeningError, OpeningsError};
 pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};
 use engine::Log;
+use fingerprint::Fingerprint;
 use game::{Context, Job, Outcome};
 use konakis_core::types::BySide;
 use stats::SprtVerdict;
 use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -63,7 +69,9 @@ enum Message {
 }
 
 /// The games of the match in order: for each pair number, each pairing plays the pair's
-/// opening twice, the first engine attacking first.
+/// opening twice, the first engine attacking first. With `--shard K/N`, only the pairs of
+/// shard K (pair `i` belongs to shard `i mod N`); games and pairs keep their numbers in the
+/// whole match.
 pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
     let pairings = config.pairings();
     let pairs = config.games_per_pairing / 2;
@@ -92,9 +100,13 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
         };
         for (k, &(a, b)) in pairings.iter().enumerate() {
             let pair = p * pairings.len() + k;
+            if !config.shard.unwrap_or(Shard::WHOLE).takes(pair) {
+                continue;
+            }
+            let number = 2 * pair + 1;
             for sides in [BySide::new(a, b), BySide::new(b, a)] {
                 jobs.push(Job {
-                    number: jobs.len() + 1,
+                    number: number + jobs.len() % 2,
                     pair,
                     pairing: k,
                     opening,
@@ -109,14 +121,14 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
 /// Starts every engine once before the match: a command that cannot start or does not answer
 /// `uci` stops the match before any game. Returns warnings about options the engine does not
 /// announce.
-fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, String> {
+fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, MatchError> {
     let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = config
             .engines
             .iter()
             .map(|spec| {
                 let log = log.clone();
-                scope.spawn(move || player::preflight(config, spec, log))
+                scope.spawn(move || players::preflight(config, spec, log))
             })
             .collect();
         handles
@@ -129,7 +141,7 @@ fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, Stri
     });
     let mut warnings = Vec::new();
     for r in results {
-        warnings.extend(r?);
+        warnings.extend(r.map_err(MatchError::Engine)?);
     }
     Ok(warnings)
 }
@@ -142,26 +154,31 @@ pub fn run(
     args: &MatchOptions,
     interrupt: &AtomicBool,
     arm: impl FnOnce(),
-) -> Result<Finish, String> {
-    let config = Config::from_args(args)?;
+) -> Result<Finish, MatchError> {
+    let config = Config::from_args(args).map_err(MatchError::Config)?;
     let openings = match &config.openings {
         Some((path, ..)) => load_openings(path, config.rules)?,
         None => vec![Opening::startpos(config.rules)],
     };
     let log = match &config.log {
-        Some(p) => Some(Arc::new(Log::create(p)?)),
+        Some(p) => Some(Arc::new(Log::create(p).map_err(MatchError::Output)?)),
         None => None,
     };
     for w in preflight(&config, log.clone())? {
         eprintln!("{w}");
     }
+    let records_path = config
+        .records
+        .as_ref()
+        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()));
     let mut records = match &config.records {
-        Some(p) => Some(record::RecordsTarget::open(p)?),
+        Some(p) => Some(record::RecordsTarget::open(p).map_err(MatchError::Output)?),
         None => None,
     };
     if let Some(p) = &config.json {
-        std::fs::write(p, "{}\n")
-            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+        // The JSON appears only once the run is over (written aside, then renamed): a run
+        // that dies leaves none, and an old one from an earlier run of the same shard goes.
+        check_json_target(p)?;
     }
 
     let jobs = schedule(&config, openings.len());
@@ -169,7 +186,7 @@ pub fn run(
     let pairings = config.pairings();
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     eprintln!(
-        "Match: {} ({}), {} games, concurrency {}, openings: {}{}",
+        "Match: {} ({}), {} games, concurrency {}, openings: {}{}{}",
         names.join(", "),
         if config.gauntlet && config.engines.len() > 2 {
             "gauntlet"
@@ -194,7 +211,10 @@ pub fn run(
             String::new()
         } else {
             format!(", rules {}", config.rules)
-        }
+        },
+        config
+            .shard
+            .map_or(String::new(), |k| format!(", shard {k}"))
     );
 
     // From here an interruption stops the match (the summary and records cover the finished
@@ -221,7 +241,7 @@ pub fn run(
             std::thread::Builder::new()
                 .name(format!("match-worker-{w}"))
                 .spawn(move || worker(&ctx, &jobs, &next, &tx))
-                .map_err(|e| format!("cannot start a worker thread: {e}"))
+                .map_err(MatchError::Thread)
         })
         .collect::<Result<_, _>>()?;
     drop(tx);
@@ -262,7 +282,8 @@ pub fn run(
                     let (l, v) = sprt.judge(&tally.pairings[0]);
                     *llr = l;
                     *verdict = v;
-                    if v != SprtVerdict::Continue {
+                    // A shard plays its part whole: the verdict is the merged one's.
+                    if v != SprtVerdict::Continue && config.shard.is_none() {
                         ctx.stop.store(true, Ordering::SeqCst);
                     }
                 }
@@ -284,9 +305,17 @@ pub fn run(
     progress.finish();
 
     let sprt = config.sprt.zip(sprt_state).map(|(s, (l, v))| (s, l, v));
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     print!(
         "{}",
-        report::summary(&config, &tally, planned, interrupted, sprt)
+        report::summary(
+            &names,
+            &config.rules.to_string(),
+            &tally,
+            planned,
+            interrupted,
+            sprt
+        )
     );
     let _ = std::io::stdout().flush();
     if let Some(p) = &config.json {
@@ -299,13 +328,25 @@ pub fn run(
                 interrupted,
                 sprt,
                 games: &outcomes,
+                fingerprint: &Fingerprint::of(&config, &openings),
+                match_games: match config.shard {
+                    None => planned,
+                    Some(_) => schedule(
+                        &Config {
+                            shard: None,
+                            ..config.clone()
+                        },
+                        openings.len(),
+                    )
+                    .len(),
+                },
+                records: records_path.as_deref(),
             },
         );
-        std::fs::write(p, text)
-            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+        write_then_rename(p, &text)?;
     }
     if let Some(e) = record_error {
-        return Err(e);
+        return Err(MatchError::Output(e));
     }
     Ok(if interrupted {
         Finish::Interrupted
@@ -314,10 +355,41 @@ pub fn run(
     })
 }
 
+/// The temporary name a JSON file is written under before it is renamed into place.
+pub fn part_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".part");
+    path.with_file_name(name)
+}
+
+/// Before a run: the JSON file can be written (its temporary twin is created), and an old
+/// one at that name is removed.
+fn check_json_target(path: &Path) -> Result<(), MatchError> {
+    let part = part_path(path);
+    std::fs::write(&part, "").map_err(|e| {
+        MatchError::Output(format!("cannot write JSON file {}: {e}", path.display()))
+    })?;
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(MatchError::Output(format!(
+            "cannot replace JSON file {}: {e}",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `text` to `path` whole or not at all: into the temporary twin, then renamed.
+pub fn write_then_rename(path: &Path, text: &str) -> Result<(), MatchError> {
+    let part = part_path(path);
+    std::fs::write(&part, text)
+        .and_then(|_| std::fs::rename(&part, path))
+        .map_err(|e| MatchError::Output(format!("cannot write JSON file {}: {e}", path.display())))
+}
+
 /// A worker: plays games from the schedule until it is used up or the match stops, then
 /// ends its engines.
 fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc::Sender<Message>) {
-    let mut slots: Vec<Option<Box<dyn player::Player>>> =
+    let mut slots: Vec<Option<Box<dyn players::Player>>> =
         ctx.config.engines.iter().map(|_| None).collect();
     let note = |text: String| {
         let _ = tx.send(Message::Note(text));

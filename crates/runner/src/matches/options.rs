@@ -42,4 +42,6 @@ pub struct MatchOptions {
     pub move_timeout: f64,
     /// `--log FILE`.
     pub log: Option<PathBuf>,
+    /// `--shard K/N`.
+    pub shard: Option<String>,
 }

@@ -9,6 +9,7 @@
 //! which [`RecordsTarget::PerGame`] writes.
 
 use super::config::{Config, Opening, TimeControl, seconds_text};
+use super::fingerprint::Fingerprint;
 use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
@@ -246,6 +247,12 @@ pub struct JsonExtras<'a> {
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     /// Finished games, in any order.
     pub games: &'a [Outcome],
+    /// What makes this run part of its match.
+    pub fingerprint: &'a Fingerprint,
+    /// Games in the whole match (all shards).
+    pub match_games: usize,
+    /// Where the records went (absolute), if anywhere.
+    pub records: Option<&'a Path>,
 }
 
 /// The JSON summary and games.
@@ -256,6 +263,25 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
     let _ = writeln!(s, "  \"games_played\": {},", tally.games);
     let _ = writeln!(s, "  \"interrupted\": {},", x.interrupted);
     let _ = writeln!(s, "  \"seed\": {},", config.seed);
+    let _ = writeln!(s, "  \"fingerprint\": {},", x.fingerprint.to_json());
+    match config.shard {
+        Some(k) => {
+            let _ = writeln!(
+                s,
+                "  \"shard\": {{\"index\": {}, \"count\": {}}},",
+                k.index, k.count
+            );
+        }
+        None => s.push_str("  \"shard\": null,\n"),
+    }
+    let _ = writeln!(s, "  \"match_games\": {},", x.match_games);
+    let _ = writeln!(
+        s,
+        "  \"records\": {},",
+        x.records
+            .map_or("null".into(), |p| json_str(&p.display().to_string()))
+    );
+    let _ = writeln!(s, "  \"tally\": {},", tally.to_json());
     let (over, samples) = tally.overhead;
     let per_move = if samples > 0 {
         over.as_secs_f64() * 1e6 / samples as f64

@@ -2,7 +2,8 @@
 //! terminal) and the final table on stdout.
 
 use super::config::Config;
-use super::game::{Fault, Outcome};
+use super::game::Outcome;
+use super::players::Fault;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use konakis_core::types::Side;
@@ -167,19 +168,19 @@ fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
 
-/// The final summary.
+/// The final summary of the engines `names` under `rules` (the rules' text).
 pub fn summary(
-    config: &Config,
+    names: &[String],
+    rules: &str,
     tally: &Tally,
     planned: usize,
     interrupted: bool,
     sprt: Option<(Sprt, f64, SprtVerdict)>,
 ) -> String {
     let mut s = String::new();
-    let width = config
-        .engines
+    let width = names
         .iter()
-        .map(|e| e.name.chars().count())
+        .map(|n| n.chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
@@ -188,17 +189,17 @@ pub fn summary(
         tally.games,
         planned,
         if interrupted { " (interrupted)" } else { "" },
-        config.rules
+        rules
     ));
     s.push_str(&format!(
         "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score", "Elo", "±95%", "LOS", "Pairs"
     ));
-    for (spec, e) in config.engines.iter().zip(&tally.engines) {
+    for (name, e) in names.iter().zip(&tally.engines) {
         let elo = e.penta.elo();
         s.push_str(&format!(
             "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
-            spec.name,
+            name,
             e.all.games(),
             e.all.wins,
             e.all.draws,
@@ -223,7 +224,7 @@ pub fn summary(
         "illegal",
         "protocol"
     ));
-    for (spec, e) in config.engines.iter().zip(&tally.engines) {
+    for (name, e) in names.iter().zip(&tally.engines) {
         let att = &e.by_side[Side::Attackers];
         let def = &e.by_side[Side::Defenders];
         let plies = if e.all.games() > 0 {
@@ -233,7 +234,7 @@ pub fn summary(
         };
         s.push_str(&format!(
             "{:<width$}  {:>13} {:>7}  {:>13} {:>7} {:>7} {:>5} {:>5} {:>7} {:>8}\n",
-            spec.name,
+            name,
             wdl(att),
             percent(att.score()),
             wdl(def),
@@ -257,11 +258,11 @@ pub fn summary(
             tally.plies as f64 / g
         ));
     }
-    if config.engines.len() == 2 {
+    if names.len() == 2 {
         let p = tally.engines[0].penta.0;
         s.push_str(&format!(
             "Pairs for {}: LL {}, LD {}, DD/WL {}, WD {}, WW {}{}\n",
-            config.engines[0].name,
+            names[0],
             p[0],
             p[1],
             p[2],
@@ -275,7 +276,7 @@ pub fn summary(
     }
     if let Some((sprt, llr, verdict)) = sprt {
         let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
-        let first = &config.engines[0].name;
+        let first = &names[0];
         let v = match verdict {
             SprtVerdict::H1 => format!(
                 "H1 accepted: {first} is stronger, by about {} Elo or more",

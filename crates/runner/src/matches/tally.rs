@@ -1,6 +1,7 @@
 //! The running totals of a match: results per engine, per side and per pair.
 
-use super::game::{Ending, Fault, Outcome};
+use super::game::{Ending, Outcome};
+use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
 use std::collections::HashMap;
@@ -39,7 +40,7 @@ impl Wdl {
 }
 
 /// One engine's totals.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineTally {
     /// All its games.
     pub all: Wdl,
@@ -70,7 +71,7 @@ fn fault_index(f: Fault) -> usize {
 }
 
 /// The totals of the match so far.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     /// Per engine, in the order given.
     pub engines: Vec<EngineTally>,
@@ -150,5 +151,134 @@ fn half_points(winner: Option<Side>, side: Side) -> u32 {
         Some(w) if w == side => 2,
         Some(_) => 0,
         None => 1,
+    }
+}
+
+/// The exact totals as JSON (the `tally` object of the match JSON), for `konakis match merge`.
+impl Tally {
+    /// Writes the totals: everything [`Tally::from_json`] needs to rebuild them.
+    pub fn to_json(&self) -> String {
+        let wdl = |w: &Wdl| format!("[{}, {}, {}]", w.wins, w.draws, w.losses);
+        let engines: Vec<String> = self
+            .engines
+            .iter()
+            .map(|e| {
+                format!(
+                    "{{\"all\": {}, \"attackers\": {}, \"defenders\": {}, \"plies\": {}, \
+                     \"faults\": {:?}, \"pentanomial\": {:?}}}",
+                    wdl(&e.all),
+                    wdl(&e.by_side[Side::Attackers]),
+                    wdl(&e.by_side[Side::Defenders]),
+                    e.plies,
+                    e.faults,
+                    e.penta.0
+                )
+            })
+            .collect();
+        let pairings: Vec<String> = self.pairings.iter().map(|p| format!("{:?}", p.0)).collect();
+        let mut pending: Vec<(usize, u32)> = self.pending.iter().map(|(&k, &v)| (k, v)).collect();
+        pending.sort_unstable();
+        let pending: Vec<String> = pending.iter().map(|(k, v)| format!("[{k}, {v}]")).collect();
+        format!(
+            "{{\"games\": {}, \"plies\": {}, \"sides\": {:?}, \"overhead_ns\": {}, \
+             \"overhead_samples\": {}, \"engines\": [{}], \"pairings\": [{}], \"unpaired\": [{}]}}",
+            self.games,
+            self.plies,
+            self.sides,
+            self.overhead.0.as_nanos(),
+            self.overhead.1,
+            engines.join(", "),
+            pairings.join(", "),
+            pending.join(", ")
+        )
+    }
+
+    /// Reads the object [`Tally::to_json`] writes; `None` when something is missing.
+    pub fn from_json(v: &serde_json::Value) -> Option<Tally> {
+        fn n(v: &serde_json::Value) -> Option<u64> {
+            v.as_u64()
+        }
+        fn array<const K: usize>(v: &serde_json::Value) -> Option<[u64; K]> {
+            let a = v.as_array()?;
+            if a.len() != K {
+                return None;
+            }
+            let mut out = [0u64; K];
+            for (o, x) in out.iter_mut().zip(a) {
+                *o = x.as_u64()?;
+            }
+            Some(out)
+        }
+        let wdl = |v: &serde_json::Value| {
+            array::<3>(v).map(|[wins, draws, losses]| Wdl {
+                wins,
+                draws,
+                losses,
+            })
+        };
+        let mut engines = Vec::new();
+        for e in v.get("engines")?.as_array()? {
+            engines.push(EngineTally {
+                all: wdl(e.get("all")?)?,
+                by_side: BySide::new(wdl(e.get("attackers")?)?, wdl(e.get("defenders")?)?),
+                plies: n(e.get("plies")?)?,
+                faults: array::<4>(e.get("faults")?)?,
+                penta: Pentanomial(array::<5>(e.get("pentanomial")?)?),
+            });
+        }
+        let mut pairings = Vec::new();
+        for p in v.get("pairings")?.as_array()? {
+            pairings.push(Pentanomial(array::<5>(p)?));
+        }
+        let mut pending = HashMap::new();
+        for p in v.get("unpaired")?.as_array()? {
+            let [pair, half] = array::<2>(p)?;
+            pending.insert(pair as usize, half as u32);
+        }
+        Some(Tally {
+            engines,
+            pairings,
+            sides: array::<3>(v.get("sides")?)?,
+            plies: n(v.get("plies")?)?,
+            games: n(v.get("games")?)?,
+            overhead: (
+                Duration::from_nanos(n(v.get("overhead_ns")?)?),
+                n(v.get("overhead_samples")?)?,
+            ),
+            pending,
+        })
+    }
+
+    /// Adds the totals of another part of the same match (another shard: its pairs are not
+    /// in this one). Both must count the same engines and pairings.
+    pub fn absorb(&mut self, other: &Tally) {
+        let add = |a: &mut Wdl, b: &Wdl| {
+            a.wins += b.wins;
+            a.draws += b.draws;
+            a.losses += b.losses;
+        };
+        for (a, b) in self.engines.iter_mut().zip(&other.engines) {
+            add(&mut a.all, &b.all);
+            for side in Side::BOTH {
+                add(&mut a.by_side[side], &b.by_side[side]);
+            }
+            a.plies += b.plies;
+            for (x, y) in a.faults.iter_mut().zip(b.faults) {
+                *x += y;
+            }
+            a.penta = a.penta.merged(b.penta);
+        }
+        for (a, b) in self.pairings.iter_mut().zip(&other.pairings) {
+            *a = a.merged(*b);
+        }
+        for (x, y) in self.sides.iter_mut().zip(other.sides) {
+            *x += y;
+        }
+        self.plies += other.plies;
+        self.games += other.games;
+        self.overhead.0 += other.overhead.0;
+        self.overhead.1 += other.overhead.1;
+        self.pending
+            .extend(other.pending.iter().map(|(&k, &v)| (k, v)));
     }
 }

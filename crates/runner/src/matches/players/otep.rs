@@ -14,10 +14,10 @@
 //! announced), and a fixed time per move `st=S` as an overtime period of S plus the second
 //! OpenTafl's AI keeps in reserve.
 
-use super::config::{Config, EngineSpec, Limits, Opening};
-use super::engine::{EngineProcess, Failure, Log};
-use super::game::Fault;
-use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, preflight_start, startup_fault};
+use super::startup::{preflight_start, startup_fault};
+use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
+use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};

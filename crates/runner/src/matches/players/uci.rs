@@ -2,10 +2,10 @@
 //! engine's options and the match's rules, `ucinewgame`, `position` + `go` with both clocks,
 //! `bestmove`, and scores from `info` lines for adjudication.
 
-use super::config::{Config, EngineSpec, Limits, Opening};
-use super::engine::{EngineProcess, Failure, Log};
-use super::game::Fault;
-use super::player::{Answer, Clock, GameEnd, MoveRequest, Player, preflight_start, startup_fault};
+use super::startup::{preflight_start, startup_fault};
+use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
+use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};

@@ -16,10 +16,9 @@
 //! captured king left on his square. Unlike the server, the runner does not poll once a
 //! second: a move is taken the moment it arrives.
 
-use super::config::{Config, EngineSpec, Opening};
-use super::engine::{EngineProcess, Failure, Log, shorten};
-use super::game::Fault;
-use super::player::{Answer, GameEnd, MoveRequest, Player};
+use super::types::{Answer, Fault, GameEnd, MoveRequest, Player};
+use crate::matches::config::{Config, EngineSpec, Opening};
+use crate::matches::engine::{EngineProcess, Failure, Log, shorten};
 use konakis_core::board::Game;
 use konakis_core::rules::Ruleset;
 use konakis_core::types::{Move, Side, Square};

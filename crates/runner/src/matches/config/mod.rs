@@ -1,0 +1,281 @@
+//! The match settings: the raw `key=value` groups of the command line turned into typed,
+//! checked values, and the openings file. Every mistake is reported here, before any game.
+//!
+//! One file per job: [`time`](mod@time) (clocks and limits), [`engines`] (`--engine`/`--each` and the
+//! protocol an engine speaks), [`openings`] (the openings file and `--openings`),
+//! [`adjudication`] (`--resign`, `--draw`), [`values`] (the `key=value` reader); this file
+//! puts them together with the match-wide flags into a [`Config`].
+
+pub mod adjudication;
+pub mod engines;
+pub mod openings;
+pub mod time;
+pub mod values;
+
+pub use adjudication::{DrawAdjudication, Resign};
+pub use engines::{EngineSpec, Proto};
+pub use openings::{Opening, OpeningOrder, OpeningsSource, load_openings};
+pub use time::{Limits, TimeControl, seconds_text};
+
+use super::error::ConfigError;
+use super::options::MatchOptions;
+use super::stats::Sprt;
+use crate::shard::Shard;
+use konakis_core::rules::Rules;
+use std::path::PathBuf;
+use std::time::Duration;
+use values::{key_values, number};
+
+/// Everything a match needs, checked.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Two or more engines.
+    pub engines: Vec<EngineSpec>,
+    /// The first engine plays each of the others (instead of everyone playing everyone).
+    pub gauntlet: bool,
+    /// Games per pairing (even: each opening twice).
+    pub games_per_pairing: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings file, order and first line.
+    pub openings: Option<(PathBuf, OpeningOrder, usize)>,
+    /// Seed of the random opening order.
+    pub seed: u64,
+    /// Whether the seed was chosen by the runner (and should be printed).
+    pub seed_chosen: bool,
+    /// The SPRT, if any.
+    pub sprt: Option<Sprt>,
+    /// The rules the referee applies and sends.
+    pub rules: Rules,
+    /// `.otg` records file.
+    pub records: Option<PathBuf>,
+    /// JSON summary file.
+    pub json: Option<PathBuf>,
+    /// Resignation adjudication.
+    pub resign: Option<Resign>,
+    /// Draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// A draw is adjudicated once each side has played this many moves since the opening.
+    pub maxmoves: Option<u32>,
+    /// Hard limit for start-up and `isready`.
+    pub startup_timeout: Duration,
+    /// Hard limit for a move without a clock or fixed move time.
+    pub move_timeout: Duration,
+    /// Log of every line exchanged with the engines.
+    pub log: Option<PathBuf>,
+    /// The part of the match to play (`--shard K/N`); `None` = all of it.
+    pub shard: Option<Shard>,
+}
+
+impl Config {
+    /// Checks the command line. Engines are not started here.
+    pub fn from_args(args: &MatchOptions) -> Result<Config, ConfigError> {
+        let mut rules = Rules::default();
+        for pair in &args.rules {
+            rules
+                .set_pair(pair)
+                .map_err(|e| ConfigError::Rules(format!("--rules: {e}")))?;
+        }
+        let engines = engines::engines(&args.engines, &args.each)?;
+
+        let games_per_pairing = match (args.games, args.rounds) {
+            (Some(_), Some(_)) => {
+                return Err(ConfigError::Games(
+                    "give --games or --rounds, not both (--rounds N = --games 2N)".into(),
+                ));
+            }
+            (Some(0), _) | (_, Some(0)) => {
+                return Err(ConfigError::Games("--games must be at least 1".into()));
+            }
+            (Some(g), None) => g as usize,
+            (None, Some(r)) => 2 * r as usize,
+            (None, None) => 2,
+        };
+        // Pairs are the unit of play and of the statistics.
+        let games_per_pairing = games_per_pairing.div_ceil(2) * 2;
+        if args.concurrency == 0 {
+            return Err(ConfigError::Games(
+                "--concurrency must be at least 1".into(),
+            ));
+        }
+
+        let (seed, seed_chosen) = match args.seed {
+            Some(s) => (s, false),
+            None => (
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64 % 1_000_000_000)
+                    .unwrap_or(1),
+                true,
+            ),
+        };
+        let mut seed = seed;
+        let mut seed_chosen = seed_chosen;
+        let openings = match &args.openings {
+            None => None,
+            Some(items) => Some(
+                openings::openings_flag(items, &mut seed, &mut seed_chosen)
+                    .map_err(ConfigError::Openings)?,
+            ),
+        };
+
+        let sprt = match &args.sprt {
+            None => None,
+            Some(items) => {
+                let s = sprt_flag(items).map_err(ConfigError::Sprt)?;
+                let pairings = if args.gauntlet {
+                    engines.len() - 1
+                } else {
+                    engines.len() * (engines.len() - 1) / 2
+                };
+                if pairings != 1 {
+                    return Err(ConfigError::Sprt("--sprt needs exactly two engines".into()));
+                }
+                Some(s)
+            }
+        };
+
+        let resign = args
+            .resign
+            .as_deref()
+            .map(adjudication::resign)
+            .transpose()
+            .map_err(ConfigError::Adjudication)?;
+        let draw = args
+            .draw
+            .as_deref()
+            .map(adjudication::draw)
+            .transpose()
+            .map_err(ConfigError::Adjudication)?;
+        let secs = |flag: &str, s: f64| -> Result<Duration, ConfigError> {
+            if s.is_finite() && s > 0.0 && s < 1e7 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                Err(ConfigError::Timeout(format!(
+                    "{flag} must be a positive number of seconds"
+                )))
+            }
+        };
+        Ok(Config {
+            engines,
+            gauntlet: args.gauntlet,
+            games_per_pairing,
+            concurrency: args.concurrency,
+            openings,
+            seed,
+            seed_chosen,
+            sprt,
+            rules,
+            records: args.records.clone(),
+            json: args.json.clone(),
+            resign,
+            draw,
+            maxmoves: args.maxmoves,
+            startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
+            move_timeout: secs("--move-timeout", args.move_timeout)?,
+            log: args.log.clone(),
+            shard: args
+                .shard
+                .as_deref()
+                .map(Shard::parse)
+                .transpose()
+                .map_err(ConfigError::Shard)?,
+        })
+    }
+
+    /// The pairings as engine indices (first, second): everyone against everyone, or the first
+    /// against each of the others.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        if self.gauntlet {
+            (1..n).map(|j| (0, j)).collect()
+        } else {
+            (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect()
+        }
+    }
+}
+
+/// Parses an `--sprt` group: `elo0=` and `elo1=` required, `alpha=` and `beta=` 0.05 unless
+/// given. (`konakis match merge --sprt` reads the same group.)
+pub fn sprt_flag(items: &[String]) -> Result<Sprt, String> {
+    let kv = key_values("--sprt", items, &["elo0", "elo1", "alpha", "beta"])?;
+    let get = |k: &str, default: Option<f64>| -> Result<f64, String> {
+        match kv.iter().find(|(key, _)| *key == k) {
+            Some((_, v)) => number("--sprt", k, v),
+            None => default.ok_or_else(|| format!("--sprt: {k}= is required")),
+        }
+    };
+    let s = Sprt {
+        elo0: get("elo0", None)?,
+        elo1: get("elo1", None)?,
+        alpha: get("alpha", Some(0.05))?,
+        beta: get("beta", Some(0.05))?,
+    };
+    if s.elo1 <= s.elo0 {
+        return Err("--sprt: elo1 must be greater than elo0".into());
+    }
+    if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+        return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+    }
+    if s.elo0.abs() >= 1000.0 || s.elo1.abs() >= 1000.0 {
+        return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(engines: &[&[&str]]) -> MatchOptions {
+        MatchOptions {
+            engines: engines
+                .iter()
+                .map(|g| g.iter().map(|s| s.to_string()).collect())
+                .collect(),
+            concurrency: 1,
+            startup_timeout: 1.0,
+            move_timeout: 1.0,
+            ..MatchOptions::default()
+        }
+    }
+
+    #[test]
+    fn command_line_mistakes_say_which_flag_in_the_words_of_before() {
+        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
+        assert_eq!(e, ConfigError::TooFewEngines(1));
+        assert!(
+            e.to_string()
+                .starts_with("a match needs at least two engines (got 1);")
+        );
+        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"], &["name=x", "depth=1"]]))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Engine {
+                index: 1,
+                message: "--engine #2: no cmd= (the engine's program)".into()
+            }
+        );
+        let mut o = options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
+        o.sprt = Some(vec!["elo0=5".into(), "elo1=0".into()]);
+        let e = Config::from_args(&o).unwrap_err();
+        assert_eq!(
+            e,
+            ConfigError::Sprt("--sprt: elo1 must be greater than elo0".into())
+        );
+        o.sprt = None;
+        o.shard = Some("4/4".into());
+        assert!(matches!(
+            Config::from_args(&o).unwrap_err(),
+            ConfigError::Shard(_)
+        ));
+        o.shard = Some("3/4".into());
+        assert_eq!(
+            Config::from_args(&o).unwrap().shard,
+            Some(Shard { index: 3, count: 4 })
+        );
+    }
+}

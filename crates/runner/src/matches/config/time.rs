@@ -1,0 +1,140 @@
+//! Time: clocks (`tc=`), fixed move times (`st=`) and the other limits on an engine's moves.
+
+use std::fmt;
+
+/// A clock: `base` for the whole game (or for every `moves` moves), plus `inc` per move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TimeControl {
+    /// Moves per period (`moves/…`); `None` = the whole game.
+    pub moves: Option<u32>,
+    /// Time per period in milliseconds.
+    pub base_ms: u64,
+    /// Increment per move in milliseconds.
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    /// Parses `[moves/]seconds[+increment]`; seconds may be fractional or written `m:ss`.
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let bad = |why: &str| format!("bad time control '{text}': {why} (e.g. 10+0.1 or 40/60)");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let m: u32 = m
+                    .parse()
+                    .map_err(|_| bad("moves before '/' must be a number"))?;
+                if m == 0 {
+                    return Err(bad("moves per period must be at least 1"));
+                }
+                (Some(m), rest)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, Some(i)),
+            None => (rest, None),
+        };
+        let base_ms = match base.split_once(':') {
+            Some((min, sec)) => {
+                let min: u64 = min.parse().map_err(|_| bad("minutes must be a number"))?;
+                let sec = parse_seconds(sec).ok_or_else(|| bad("bad seconds"))?;
+                min * 60_000 + sec
+            }
+            None => parse_seconds(base).ok_or_else(|| bad("the time must be seconds"))?,
+        };
+        if base_ms == 0 {
+            return Err(bad("the time must be positive"));
+        }
+        let inc_ms = match inc {
+            Some(i) => parse_seconds(i).ok_or_else(|| bad("the increment must be seconds"))?,
+            None => 0,
+        };
+        Ok(TimeControl {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", seconds_text(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", seconds_text(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+/// Milliseconds as seconds without trailing zeros: 5000 → "5", 50 → "0.05".
+pub fn seconds_text(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// Non-negative decimal seconds to milliseconds.
+pub(super) fn parse_seconds(text: &str) -> Option<u64> {
+    let s: f64 = text.parse().ok()?;
+    (s.is_finite() && (0.0..1e9).contains(&s)).then(|| (s * 1000.0).round() as u64)
+}
+
+/// How an engine's moves are limited.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// A game clock.
+    pub tc: Option<TimeControl>,
+    /// A fixed time per move in milliseconds (`go movetime`).
+    pub st_ms: Option<u64>,
+    /// `go depth`.
+    pub depth: Option<u32>,
+    /// `go nodes`.
+    pub nodes: Option<u64>,
+    /// How far past its time an engine may answer before it forfeits, in milliseconds.
+    pub margin_ms: u64,
+}
+
+impl Limits {
+    /// A short description, e.g. `tc=5+0.05` or `depth=4`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc={tc}"));
+        }
+        if let Some(st) = self.st_ms {
+            parts.push(format!("st={}", seconds_text(st)));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        parts.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc = TimeControl::parse("5+0.05").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 5000, 50));
+        assert_eq!(tc.to_string(), "5+0.05");
+        let tc = TimeControl::parse("40/1:30+1").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 90_000, 1000));
+        assert_eq!(tc.to_string(), "40/90+1");
+        assert_eq!(TimeControl::parse("0.5").unwrap().base_ms, 500);
+        for bad in ["", "x", "5+", "0", "-1", "0/10", "5+-1", "1:xx"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

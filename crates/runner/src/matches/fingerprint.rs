@@ -1,0 +1,126 @@
+//! The match fingerprint: what makes two runs parts of the same match, so that `konakis match
+//! merge` can refuse to add up shards of different matches.
+//!
+//! Each part is a 64-bit FNV-1a hash of a canonical text, written in the JSON as 16 hex digits:
+//! the engines (names, programs by file name, arguments, protocols), their options, the
+//! openings (every line, the order, the first line, the seed of a random order), the time
+//! controls and other limits, the rules, the games (per pairing, gauntlet or round robin,
+//! adjudication) and the number of shards. The program's directory is left out, so shards
+//! may run from different places; what runs must be the same program.
+
+use super::config::{Config, Opening, OpeningOrder};
+use std::fmt::Write;
+
+/// The parts of a fingerprint, in the order the JSON lists them, with the words a refusal
+/// uses.
+pub const PARTS: [(&str, &str); 7] = [
+    ("engines", "engines"),
+    ("options", "engine options"),
+    ("openings", "openings"),
+    ("time_control", "time controls and limits"),
+    ("rules", "rules"),
+    ("games", "games per pairing or adjudication"),
+    ("shards", "shard counts"),
+];
+
+/// A match's fingerprint: one hash per part of [`PARTS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint(pub [u64; 7]);
+
+fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Fingerprint {
+    /// The fingerprint of the match `config` plays from `openings`.
+    pub fn of(config: &Config, openings: &[Opening]) -> Fingerprint {
+        let mut engines = String::new();
+        let mut options = String::new();
+        let mut limits = String::new();
+        for e in &config.engines {
+            let program = e
+                .cmd
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let _ = writeln!(
+                engines,
+                "{}\x1f{program}\x1f{:?}\x1f{:?}",
+                e.name, e.args, e.proto
+            );
+            let _ = writeln!(options, "{}\x1f{:?}", e.name, e.options);
+            let _ = writeln!(
+                limits,
+                "{}\x1f{}\x1f{}",
+                e.name,
+                e.limits.describe(),
+                e.limits.margin_ms
+            );
+        }
+        let mut lines = String::new();
+        match &config.openings {
+            None => lines.push_str("startpos only\n"),
+            Some((_, order, start)) => {
+                let _ = match order {
+                    OpeningOrder::Sequential => writeln!(lines, "sequential from {start}"),
+                    OpeningOrder::Random => writeln!(lines, "random, seed {}", config.seed),
+                };
+            }
+        }
+        for o in openings {
+            let _ = writeln!(lines, "{}", o.text);
+        }
+        let games = format!(
+            "{} per pairing, gauntlet {}, resign {:?}, draw {:?}, maxmoves {:?}",
+            config.games_per_pairing, config.gauntlet, config.resign, config.draw, config.maxmoves
+        );
+        let shards = config.shard.map_or(1, |s| s.count).to_string();
+        Fingerprint(
+            [
+                engines,
+                options,
+                lines,
+                limits,
+                config.rules.to_string(),
+                games,
+                shards,
+            ]
+            .map(|t| fnv1a(&t)),
+        )
+    }
+
+    /// The JSON object: `{"engines": "…", …}`.
+    pub fn to_json(&self) -> String {
+        let parts: Vec<String> = PARTS
+            .iter()
+            .zip(self.0)
+            .map(|((key, _), h)| format!("\"{key}\": \"{h:016x}\""))
+            .collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    /// Reads the JSON object [`to_json`](Self::to_json) writes.
+    pub fn from_json(v: &serde_json::Value) -> Option<Fingerprint> {
+        let mut h = [0u64; 7];
+        for (slot, (key, _)) in h.iter_mut().zip(PARTS) {
+            *slot = u64::from_str_radix(v.get(key)?.as_str()?, 16).ok()?;
+        }
+        Some(Fingerprint(h))
+    }
+
+    /// The words for the parts in which `self` and `other` differ, e.g. "engine options, rules".
+    pub fn differences(&self, other: &Fingerprint) -> String {
+        let d: Vec<&str> = PARTS
+            .iter()
+            .zip(self.0.iter().zip(other.0))
+            .filter(|(_, (a, b))| *a != b)
+            .map(|((_, words), _)| *words)
+            .collect();
+        d.join(", ")
+    }
+}

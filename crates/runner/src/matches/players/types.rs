@@ -1,0 +1,113 @@
+//! What the referee and every player share: the [`Player`] trait that the referee drives, the
+//! request and the answer of a move, the clocks, and the [`Fault`]s that lose a game.
+//!
+//! The referee owns the game: it keeps the clocks, decides every deadline, checks every move
+//! with the library and declares the result. A `Player` only carries messages: it tells its
+//! engine about a new game, the moves so far and the clocks in the engine's own language, and
+//! brings back the move text the engine chose. Each protocol is one implementation in its own
+//! file of [`players`](super); the factory there starts the one a `proto=` names.
+
+use crate::matches::config::{Limits, Opening};
+use crate::matches::engine::Failure;
+use konakis_core::board::Game;
+use konakis_core::types::{BySide, Move, Side};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// A kind of fault that loses a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Overstepped its clock or move time, or never answered.
+    Time,
+    /// The process died or could not be started.
+    Crash,
+    /// A malformed or illegal move.
+    Illegal,
+    /// Broke the protocol otherwise (no `uciok`/`readyok`, `bestmove (none)` in a live game).
+    Protocol,
+}
+
+impl Fault {
+    /// A short word for records and JSON.
+    pub fn word(self) -> &'static str {
+        match self {
+            Fault::Time => "time",
+            Fault::Crash => "crash",
+            Fault::Illegal => "illegal",
+            Fault::Protocol => "protocol",
+        }
+    }
+}
+
+/// A side's clock during a game, as the referee keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on it, in milliseconds (never below zero when sent).
+    pub left_ms: i64,
+    /// Moves left in the period (for `moves/time` controls).
+    pub moves_left: Option<u32>,
+}
+
+/// Everything a player may need to ask its engine for a move.
+pub struct MoveRequest<'a> {
+    /// The opening the game started from.
+    pub opening: &'a Opening,
+    /// The moves played since the opening, both sides.
+    pub moves: &'a [Move],
+    /// The game now (history, rules, side to move: the player's side).
+    pub game: &'a Game,
+    /// Both sides' limits (the mover's own and the opponent's, for clock messages).
+    pub limits: BySide<&'a Limits>,
+    /// Both sides' clocks, for sides that have one.
+    pub clocks: BySide<Option<Clock>>,
+    /// When the referee stops waiting for the answer.
+    pub deadline: Instant,
+}
+
+/// An engine's answer to a [`MoveRequest`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// When the request was sent: the engine's time runs from here.
+    pub sent: Instant,
+    /// When the answer arrived.
+    pub arrived: Instant,
+    /// The move as the engine wrote it (empty when it gave none); the referee parses it.
+    pub text: String,
+    /// The whole answer as received, for messages.
+    pub line: String,
+    /// The engine's last score for the move (centi-soldiers from its own point of view,
+    /// mates as ±1,000,000), when it reported one.
+    pub score: Option<i32>,
+}
+
+/// How a game ended, as a player tells its engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// That side won (by the rules, a forfeit or adjudication).
+    Win(Side),
+    /// A draw.
+    Draw,
+}
+
+/// One running engine, as the referee drives it.
+pub trait Player: Send {
+    /// Prepares the engine for a new game starting from `opening`; returns once it is ready.
+    fn new_game(&mut self, opening: &Opening, abort: &AtomicBool) -> Result<(), Failure>;
+
+    /// Asks for a move in `request.game` and waits for it until `request.deadline`.
+    fn request_move(
+        &mut self,
+        request: &MoveRequest,
+        abort: &AtomicBool,
+    ) -> Result<Answer, Failure>;
+
+    /// After a timeout: tries to bring the engine back to a state where it can play the next
+    /// game. `false` when it did not answer, so it must be restarted.
+    fn recover(&mut self, abort: &AtomicBool) -> bool;
+
+    /// Tells the engine how the game ended (protocols that have such a message).
+    fn game_over(&mut self, game: &Game, end: GameEnd);
+
+    /// Ends the engine: politely, then by force after `grace`.
+    fn quit(self: Box<Self>, grace: Duration);
+}
