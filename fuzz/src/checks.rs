@@ -21,8 +21,11 @@ use konakis::search::Limits;
 use konakis::types::{Move, Side};
 use std::fmt::Display;
 
+/// A target's check: it panics on an input that breaks what must hold.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by name: the name of the corpus directory and of the check.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("position", position),
     ("moves", moves),
     ("protocol_line", protocol_line),
@@ -99,7 +102,10 @@ fn check_board(board: &Board, rules: &Rules) {
         assert_ne!(after.side_to_move(), board.side_to_move());
     }
     if game_over {
-        assert!(moves.is_empty(), "{fen}: moves generated after the game ended");
+        assert!(
+            moves.is_empty(),
+            "{fen}: moves generated after the game ended"
+        );
     }
 }
 
@@ -444,7 +450,10 @@ pub fn challenge(data: &[u8]) {
     while let Ok(frame) = wire::read_frame(&mut reader) {
         let mut written = Vec::new();
         wire::write_frame(&mut written, &frame).expect("writing to a Vec");
-        assert_eq!(wire::read_frame(&mut &written[..]).ok().as_ref(), Some(&frame));
+        assert_eq!(
+            wire::read_frame(&mut &written[..]).ok().as_ref(),
+            Some(&frame)
+        );
         challenge_message(&frame);
     }
     // The same parsers on the raw text, for inputs without frames.
