@@ -797,6 +797,9 @@ mod tests {
             e.is_ascii() && !e.chars().any(|c| c.is_ascii_control()),
             "{e:?}"
         );
-        assert!(e.starts_with("unsupported rule: na\\u{e9}me:x\\u{0} ("), "{e:?}");
+        assert!(
+            e.starts_with("unsupported rule: na\\u{e9}me:x\\u{0} ("),
+            "{e:?}"
+        );
     }
 }
