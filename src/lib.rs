@@ -3,8 +3,14 @@
 //! A Tablut engine: the 9×9 tafl game Linnaeus recorded in Lapland in 1732. A king and eight
 //! defenders try to bring the king to any edge square; sixteen attackers try to capture him.
 //!
-//! The library holds the rules ([`Rules`], [`Board`], [`Game`]) under every rule option,
-//! position strings, Zobrist keys and [`perft`].
+//! This crate gathers the workspace's libraries under one name:
+//! - the rules ([`Rules`], [`Board`], [`Game`]) under every rule option, position strings,
+//!   Zobrist keys and [`perft`] come from `konakis-core`;
+//! - the evaluation and the [`search`] come from `konakis-engine`;
+//! - the line [`protocol`], [`opentafl`] and the Tablut [`challenge`] client come from
+//!   `konakis-protocols`;
+//! - the [`tools`] (bench, tactics, matches, openings, tune) come from `konakis-engine` and
+//!   `konakis-runner`.
 //!
 //! ```
 //! use konakis::{Board, Rules, perft::perft};
@@ -15,24 +21,28 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// Board code indexes several parallel tables by square and direction; a range loop reads best.
-#![allow(clippy::needless_range_loop)]
 
-#[macro_use]
-mod bitboard;
-pub mod board;
-pub mod challenge;
-pub mod eval;
-pub mod opentafl;
-pub mod perft;
-pub mod protocol;
-pub mod rules;
-pub mod search;
-pub mod tools;
-pub mod types;
-pub mod zobrist;
+pub use konakis_core::{board, perft, rules, types, zobrist};
+pub use konakis_engine::{eval, search};
+pub use konakis_protocols::{opentafl, protocol};
 
-pub use bitboard::Bitboard;
-pub use board::{Board, DrawReason, Game, GameError, MoveList, Status, WinReason};
-pub use rules::{KingCapture, Rules, Ruleset};
-pub use types::{BySide, Direction, Move, Piece, Side, Square};
+pub mod exit;
+
+/// The Tablut Challenge client of `konakis-protocols`, with the exit codes of
+/// `konakis tablut-challenge`.
+pub mod challenge {
+    pub use crate::exit::challenge as exit;
+    pub use konakis_protocols::challenge::*;
+}
+
+pub use konakis_core::bitboard;
+pub use konakis_core::{Bitboard, Board, DrawReason, Game, GameError, MoveList, Status, WinReason};
+pub use konakis_core::{BySide, Direction, Move, Piece, Side, Square};
+pub use konakis_core::{KingCapture, Rules, Ruleset};
+
+/// The tools behind the subcommands: bench and its tactics suite (from `konakis-engine`), the
+/// match runner, the openings generator and the tuner (from `konakis-runner`).
+pub mod tools {
+    pub use konakis_engine::{bench, tactics};
+    pub use konakis_runner::{matches, openings, tune};
+}

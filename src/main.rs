@@ -1,8 +1,11 @@
 //! The `konakis` command: the engine protocol on stdin/stdout, or one of the tools.
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
-use konakis::{challenge, tools};
 use std::process::ExitCode;
+
+mod cli;
 
 /// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
 /// protocol.md) and answers on stdout.
@@ -17,22 +20,22 @@ struct Cli {
 enum Command {
     /// Search the built-in bench positions to a fixed depth and print the node count (the
     /// build's signature) and the speed.
-    Bench(tools::bench::BenchArgs),
+    Bench(cli::bench::BenchArgs),
     /// Count the leaves of the legal-move tree (perft), split by first move.
-    Perft(tools::perft::PerftArgs),
+    Perft(cli::perft::PerftArgs),
     /// Play a match or tournament between engines that speak the protocol.
-    Match(tools::matches::MatchArgs),
+    Match(cli::matches::MatchArgs),
     /// Write random, roughly balanced opening positions for matches.
-    Openings(tools::openings::OpeningsArgs),
+    Openings(cli::openings::OpeningsArgs),
     /// Fit the evaluation's weights to the results of self-play games.
-    Tune(tools::tune::TuneArgs),
+    Tune(cli::tune::TuneArgs),
     /// Play as an OpenTafl engine: the OpenTafl Engine Protocol on stdin/stdout.
-    Otep(konakis::opentafl::otep::OtepArgs),
+    Otep(cli::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
-    Replay(konakis::opentafl::replay::ReplayArgs),
+    Replay(cli::replay::ReplayArgs),
     /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
     /// Tablut server) as its white or black player.
-    TablutChallenge(challenge::ChallengeArgs),
+    TablutChallenge(cli::challenge::ChallengeArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,14 +51,17 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse_from(args);
     match cli.command {
-        None => konakis::protocol::run_stdio(),
-        Some(Command::Bench(args)) => tools::bench::run(args),
-        Some(Command::Perft(args)) => tools::perft::run(args),
-        Some(Command::Match(args)) => tools::matches::run(args),
-        Some(Command::Openings(args)) => tools::openings::run(args),
-        Some(Command::Tune(args)) => tools::tune::run(args),
-        Some(Command::Otep(args)) => konakis::opentafl::otep::run(args),
-        Some(Command::Replay(args)) => konakis::opentafl::replay::run(args),
-        Some(Command::TablutChallenge(args)) => challenge::run(args),
+        None => match konakis::protocol::run(std::io::stdin(), std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        },
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Openings(args)) => cli::openings::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Otep(args)) => cli::otep::run(args),
+        Some(Command::Replay(args)) => cli::replay::run(args),
+        Some(Command::TablutChallenge(args)) => cli::challenge::run(args),
     }
 }

@@ -301,7 +301,7 @@ fn king_captures_in_one_and_two_moves_are_found_under_ashton() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The king tactics suite (src/tools/tactics.txt, read by `konakis bench --tactics`).
+// The king tactics suite (crates/engine/src/tactics.txt, read by `konakis bench --tactics`).
 
 use konakis::tools::tactics::{Kind, SUITE, Tactic, parse_suite, search_depth};
 
@@ -456,7 +456,7 @@ fn suite_positions(options: &str, seed: u64, per_kind: usize) -> Vec<Tactic> {
     found.into_iter().flatten().collect()
 }
 
-/// Writes src/tools/tactics.txt. Run by hand when the suite is to be rebuilt:
+/// Writes crates/engine/src/tactics.txt. Run by hand when the suite is to be rebuilt:
 /// `cargo test --release --test tactics write_king_tactics_suite -- --ignored`.
 #[test]
 #[ignore]
@@ -473,7 +473,7 @@ fn write_king_tactics_suite() {
         }
     }
     std::fs::write(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools/tactics.txt"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/crates/engine/src/tactics.txt"),
         text,
     )
     .unwrap();

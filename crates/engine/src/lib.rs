@@ -1,0 +1,27 @@
+//! # konakis-engine
+//!
+//! The Konakis search on top of [`konakis_core`]: the evaluation ([`eval`]), the alpha-beta
+//! search with its transposition table, time management and parallel search ([`search`]), the
+//! one option table every front-end shares ([`options`]), and the bench positions and king
+//! tactics suite that sign a build ([`bench`](mod@bench), [`tactics`]).
+//!
+//! It depends on the rules of `konakis-core` only, and knows no protocol or command line.
+//!
+//! # Features
+//!
+//! - `threads` (default): the search's helper threads, Lazy SMP and the parallel root search
+//!   on a rayon pool. Without it one thread searches whatever `Threads` says, and the crate
+//!   builds for `wasm32-unknown-unknown`. (There a search still runs on a thread of its own,
+//!   which `Engine::go` starts, and the clock is `std::time::Instant`; a browser build has
+//!   neither yet.)
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+// Board code indexes several parallel tables by square and direction; a range loop reads best.
+#![allow(clippy::needless_range_loop)]
+
+pub mod bench;
+pub mod eval;
+pub mod options;
+pub mod search;
+pub mod tactics;

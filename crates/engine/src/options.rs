@@ -1,0 +1,403 @@
+//! The option table: every option `uci` announces and `setoption` sets, engine settings and
+//! rule options alike, in one list.
+//!
+//! The engine rows are written here; the rule rows are built from [`Rules::OPTIONS`], so a rule
+//! option added there appears in `uci` and works with `setoption` without a change here.
+
+use crate::search::{Settings, SmpMode};
+use konakis_core::rules::{self, Rules};
+use std::sync::OnceLock;
+
+/// Largest `Hash` in MiB: the one limit of every front-end and tool
+/// ([`crate::search::MAX_HASH_MIB`]). A size the system refuses is reported, not fatal.
+pub const MAX_HASH_MIB: i64 = crate::search::MAX_HASH_MIB as i64;
+/// Largest `Threads` ([`crate::search::MAX_THREADS`]).
+pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
+/// Largest `MultiPV` (more lines than legal moves are simply not reported).
+pub const MAX_MULTIPV: i64 = 256;
+/// Largest `Move Overhead` in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
+
+/// The type, default and range of an option, as `uci` announces it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// `true` or `false`.
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+    },
+    /// One word of a fixed list.
+    Combo {
+        /// Default value, one of `values`.
+        default: &'static str,
+        /// Allowed values, spelled as announced.
+        values: &'static [&'static str],
+    },
+    /// An action without a value.
+    Button,
+}
+
+impl From<rules::OptionKind> for Kind {
+    fn from(kind: rules::OptionKind) -> Kind {
+        match kind {
+            rules::OptionKind::Check { default } => Kind::Check { default },
+            rules::OptionKind::Spin { default, min, max } => Kind::Spin {
+                default: default.into(),
+                min: min.into(),
+                max: max.into(),
+            },
+            rules::OptionKind::Combo { default, values } => Kind::Combo { default, values },
+        }
+    }
+}
+
+/// What an option changes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Target {
+    Hash,
+    Threads,
+    MultiPv,
+    Ponder,
+    MoveOverhead,
+    SmpMode,
+    ClearHash,
+    /// A rule option of [`Rules::OPTIONS`], set through [`Rules::set`] by its name.
+    Rule,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionRow {
+    /// Name as announced; `setoption` matches it without regard to case.
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: Kind,
+    /// One line on what the option does.
+    pub help: &'static str,
+    target: Target,
+}
+
+impl OptionRow {
+    /// The `option name … type …` line of the `uci` reply.
+    pub fn uci_line(&self) -> String {
+        let mut s = format!("option name {} type ", self.name);
+        match self.kind {
+            Kind::Check { default } => s.push_str(&format!("check default {default}")),
+            Kind::Spin { default, min, max } => {
+                s.push_str(&format!("spin default {default} min {min} max {max}"))
+            }
+            Kind::Combo { default, values } => {
+                s.push_str(&format!("combo default {default}"));
+                for v in values {
+                    s.push_str(" var ");
+                    s.push_str(v);
+                }
+            }
+            Kind::Button => s.push_str("button"),
+        }
+        s
+    }
+
+    /// The values allowed, in words, for error messages.
+    fn allowed(&self) -> String {
+        match self.kind {
+            Kind::Check { .. } => "true or false".to_string(),
+            Kind::Spin { min, max, .. } => format!("an integer from {min} to {max}"),
+            Kind::Combo { values, .. } => format!("one of {}", values.join(", ")),
+            Kind::Button => "no value (it is a button)".to_string(),
+        }
+    }
+}
+
+/// Every option, engine options first, then the rule options in [`Rules::OPTIONS`] order.
+pub fn table() -> &'static [OptionRow] {
+    static TABLE: OnceLock<Vec<OptionRow>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let d = Settings::default();
+        let spin = |default: usize, min: i64, max: i64| Kind::Spin {
+            default: default as i64,
+            min,
+            max,
+        };
+        let mut rows = vec![
+            OptionRow {
+                name: "Hash",
+                kind: spin(d.hash_mib, 1, MAX_HASH_MIB),
+                help: "size of the transposition table in MiB; setting it empties the table",
+                target: Target::Hash,
+            },
+            OptionRow {
+                name: "Threads",
+                kind: spin(d.threads, 1, MAX_THREADS),
+                help: "search threads",
+                target: Target::Threads,
+            },
+            OptionRow {
+                name: "MultiPV",
+                kind: spin(d.multipv, 1, MAX_MULTIPV),
+                help: "number of best lines reported, each with its own info line",
+                target: Target::MultiPv,
+            },
+            OptionRow {
+                name: "Ponder",
+                kind: Kind::Check { default: false },
+                help: "tells the engine that the front-end may send go ponder (no other effect)",
+                target: Target::Ponder,
+            },
+            OptionRow {
+                name: "Move Overhead",
+                kind: spin(d.move_overhead_ms as usize, 0, MAX_MOVE_OVERHEAD_MS),
+                help: "milliseconds kept in reserve per move for communication delays",
+                target: Target::MoveOverhead,
+            },
+            OptionRow {
+                name: "SMP Mode",
+                kind: Kind::Combo {
+                    default: d.smp.name(),
+                    values: &SmpMode::NAMES,
+                },
+                help: "how several threads share the work: RootSplit (the root moves split \
+                       among threads) or Lazy (every thread searches the whole tree)",
+                target: Target::SmpMode,
+            },
+            OptionRow {
+                name: "Clear Hash",
+                kind: Kind::Button,
+                help: "empties the transposition table and the move histories",
+                target: Target::ClearHash,
+            },
+        ];
+        rows.extend(Rules::OPTIONS.iter().map(|o| OptionRow {
+            name: o.name,
+            kind: o.kind.into(),
+            help: o.help,
+            target: Target::Rule,
+        }));
+        rows
+    })
+}
+
+/// The row named `name`, matched without regard to case or to runs of spaces.
+pub fn find(name: &str) -> Option<&'static OptionRow> {
+    let wanted: Vec<&str> = name.split_whitespace().collect();
+    table().iter().find(|row| {
+        let words: Vec<&str> = row.name.split_whitespace().collect();
+        words.len() == wanted.len()
+            && words
+                .iter()
+                .zip(&wanted)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+    })
+}
+
+/// Everything the options decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Config {
+    /// The engine settings (Hash, Threads, MultiPV, Move Overhead).
+    pub settings: Settings,
+    /// The `Ponder` option.
+    pub ponder: bool,
+    /// The rule options.
+    pub rules: Rules,
+}
+
+/// What a valid `setoption` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// New values (only the named option differs from before).
+    Config(Config),
+    /// The `Clear Hash` button.
+    ClearHash,
+}
+
+/// An option that does not exist or a value it does not allow; the message lists what is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Works out what `setoption name <name> [value <value>]` changes, starting from `config`.
+/// Names and values are matched without regard to case.
+pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    let row = find(name).ok_or_else(|| {
+        let names: Vec<&str> = table().iter().map(|r| r.name).collect();
+        OptionError(format!(
+            "unknown option '{}' (options: {})",
+            quote(name),
+            names.join(", ")
+        ))
+    })?;
+    let bad = |v: &str| {
+        OptionError(format!(
+            "invalid value '{}' for {} (allowed: {})",
+            quote(v),
+            row.name,
+            row.allowed()
+        ))
+    };
+    if row.kind == Kind::Button {
+        return match value {
+            None => Ok(Change::ClearHash),
+            Some(v) => Err(bad(v)),
+        };
+    }
+    let Some(value) = value else {
+        return Err(OptionError(format!(
+            "{} needs a value (setoption name {} value <{}>)",
+            row.name,
+            row.name,
+            row.allowed()
+        )));
+    };
+    let mut new = *config;
+    match row.kind {
+        Kind::Check { .. } => {
+            let v = konakis_core::rules::parse_check(value).ok_or_else(|| bad(value))?;
+            match row.target {
+                Target::Ponder => new.ponder = v,
+                Target::Rule => set_rule(&mut new.rules, row, if v { "true" } else { "false" })?,
+                other => unreachable!("check option with target {other:?}"),
+            }
+        }
+        Kind::Spin { min, max, .. } => {
+            let v = value
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| bad(value))?;
+            match row.target {
+                Target::Hash => new.settings.hash_mib = v as usize,
+                Target::Threads => new.settings.threads = v as usize,
+                Target::MultiPv => new.settings.multipv = v as usize,
+                Target::MoveOverhead => new.settings.move_overhead_ms = v as u64,
+                Target::Rule => set_rule(&mut new.rules, row, &v.to_string())?,
+                other => unreachable!("spin option with target {other:?}"),
+            }
+        }
+        Kind::Combo { values, .. } => {
+            let canonical = values
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(value))
+                .ok_or_else(|| bad(value))?;
+            match row.target {
+                Target::SmpMode => {
+                    new.settings.smp = SmpMode::parse(canonical).ok_or_else(|| bad(value))?
+                }
+                Target::Rule => set_rule(&mut new.rules, row, canonical)?,
+                other => unreachable!("combo option with target {other:?}"),
+            }
+        }
+        Kind::Button => unreachable!("handled above"),
+    }
+    Ok(Change::Config(new))
+}
+
+/// Sets a rule option from a value already checked against its row.
+fn set_rule(rules: &mut Rules, row: &OptionRow, value: &str) -> Result<(), OptionError> {
+    rules
+        .set(row.name, value)
+        .map_err(|e| OptionError(e.to_string()))
+}
+
+/// Shortens arbitrary input for quoting in a message, and escapes what is not printable, so
+/// that a reply stays one readable line whatever was sent.
+pub fn quote(text: &str) -> String {
+    bounded_line(text, 40)
+}
+
+/// `text` with control characters (line ends included) escaped and at most `max` characters
+/// kept (then `...`): safe to print as part of one ASCII line.
+pub fn bounded_line(text: &str, max: usize) -> String {
+    let mut s = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            s.push_str("...");
+            break;
+        }
+        if c.is_control() || !c.is_ascii() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_option_is_in_the_table_with_its_kind() {
+        for o in Rules::OPTIONS {
+            let row = find(o.name).expect(o.name);
+            assert_eq!(row.kind, Kind::from(o.kind));
+        }
+        assert_eq!(table().len(), 7 + Rules::OPTIONS.len());
+    }
+
+    #[test]
+    fn names_ignore_case_and_spacing() {
+        assert_eq!(find("move   overhead").unwrap().name, "Move Overhead");
+        assert_eq!(find("CLEAR HASH").unwrap().name, "Clear Hash");
+        assert_eq!(find("kingcapture").unwrap().name, "KingCapture");
+        assert!(find("King Capture").is_none());
+    }
+
+    #[test]
+    fn values_are_checked_and_nothing_changes_on_error() {
+        let c = Config::default();
+        let Change::Config(n) = apply(&c, "hash", Some("64")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(n.settings.hash_mib, 64);
+        let Change::Config(n) = apply(&c, "kingcapture", Some("english")).unwrap() else {
+            panic!()
+        };
+        assert_eq!(n.rules.king_capture, konakis_core::KingCapture::English);
+        let e = apply(&c, "Threads", Some("0")).unwrap_err();
+        assert!(e.0.contains("from 1 to 512"), "{e}");
+        let e = apply(&c, "FirstMove", Some("both")).unwrap_err();
+        assert!(e.0.contains("Attackers, Defenders"), "{e}");
+        assert!(apply(&c, "Hash", None).is_err());
+        assert!(apply(&c, "Hash", Some("99999999999999999999999")).is_err());
+        assert!(apply(&c, "Clear Hash", Some("x")).is_err());
+        assert_eq!(apply(&c, "clear hash", None).unwrap(), Change::ClearHash);
+        let e = apply(&c, "Hashh", Some("1")).unwrap_err();
+        assert!(
+            e.0.contains("Encirclement") && e.0.contains("Move Overhead"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn uci_lines() {
+        assert_eq!(
+            find("KingCapture").unwrap().uci_line(),
+            "option name KingCapture type combo default Original var Original var English"
+        );
+        assert_eq!(
+            find("Clear Hash").unwrap().uci_line(),
+            "option name Clear Hash type button"
+        );
+        assert_eq!(
+            find("MoveLimit").unwrap().uci_line(),
+            "option name MoveLimit type spin default 200 min 0 max 10000"
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! Time management: how long to think about one move under a clock.
+
+use super::Limits;
+use konakis_core::types::Side;
+use std::time::Duration;
+
+/// The time a search may take: it stops starting new iterations after `soft` (scaled by how
+/// settled the best move is) and stops outright at `hard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Aim: do not start a new iteration after this much time (before scaling).
+    pub soft: Duration,
+    /// Never think longer than this.
+    pub hard: Duration,
+}
+
+/// Moves a game is assumed still to last when `movestogo` is not given.
+const DEFAULT_MOVES_TO_GO: u64 = 25;
+
+/// The budget for `side` to move under `limits`, keeping `overhead_ms` per move in reserve for
+/// communication. `None` when the search is not timed (depth, nodes, mate or infinite).
+pub fn budget(limits: &Limits, side: Side, overhead_ms: u64) -> Option<Budget> {
+    if let Some(mt) = limits.movetime {
+        // The overhead is kept in reserve, but never more than half the time given.
+        let t = Duration::from_millis(mt.saturating_sub(overhead_ms.min(mt / 2)).max(1));
+        return Some(Budget { soft: t, hard: t });
+    }
+    let (time, inc) = match side {
+        Side::Defenders => (limits.wtime, limits.winc.unwrap_or(0)),
+        Side::Attackers => (limits.btime, limits.binc.unwrap_or(0)),
+    };
+    // A clock without the mover's time (`go wtime 1000` with the attackers to move, `go
+    // movestogo 5`) counts as a clock at zero, as UCI engines read it: answer at once rather
+    // than search without end.
+    let time = match time {
+        Some(t) => t,
+        None if limits.has_clock() => 0,
+        None => return None,
+    };
+    // What may be spent at all: the clock minus the overhead reserve and a 5 % safety margin.
+    let usable = time
+        .saturating_sub(overhead_ms)
+        .saturating_sub(time / 20)
+        .max(1);
+    let mtg = limits
+        .movestogo
+        .map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 1000) as u64);
+    let share = time / mtg + inc * 3 / 4;
+    let soft = share.min(usable / 2).max(1);
+    // With one move to go the whole usable time may go; otherwise at most a third of it.
+    let cap = if mtg == 1 { usable } else { usable / 3 };
+    let hard = (soft * 4).min(cap).max(soft.min(usable));
+    Some(Budget {
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(wtime: u64, btime: u64, inc: u64) -> Limits {
+        Limits {
+            wtime: Some(wtime),
+            btime: Some(btime),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn untimed_searches_have_no_budget() {
+        assert_eq!(budget(&Limits::default(), Side::Attackers, 10), None);
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&depth, Side::Defenders, 10), None);
+    }
+
+    #[test]
+    fn a_clock_without_the_movers_time_gives_the_least_budget() {
+        let least = Some(Budget {
+            soft: Duration::from_millis(1),
+            hard: Duration::from_millis(1),
+        });
+        let defenders_clock = Limits {
+            wtime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&defenders_clock, Side::Attackers, 30), least);
+        assert!(defenders_clock.mover_time_missing(Side::Attackers));
+        assert!(!defenders_clock.mover_time_missing(Side::Defenders));
+        let increments = Limits {
+            winc: Some(100),
+            binc: Some(100),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&increments, Side::Defenders, 30), least);
+        let moves_to_go = Limits {
+            movestogo: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&moves_to_go, Side::Attackers, 30), least);
+        assert!(!Limits::default().mover_time_missing(Side::Attackers));
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let l = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let b = budget(&l, Side::Attackers, 30).unwrap();
+        assert_eq!(b.soft, Duration::from_millis(970));
+        assert_eq!(b.hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn a_short_movetime_keeps_at_least_half_of_it() {
+        let l = Limits {
+            movetime: Some(30),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&l, Side::Attackers, 30).unwrap().hard,
+            Duration::from_millis(15)
+        );
+        let l = Limits {
+            movetime: Some(1),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&l, Side::Attackers, 30).unwrap().hard,
+            Duration::from_millis(1)
+        );
+    }
+
+    #[test]
+    fn each_side_reads_its_own_clock() {
+        // w is the defenders' clock, b the attackers'.
+        let l = clock(60_000, 1_000, 0);
+        let def = budget(&l, Side::Defenders, 0).unwrap();
+        let att = budget(&l, Side::Attackers, 0).unwrap();
+        assert!(def.soft > att.soft * 10);
+    }
+
+    #[test]
+    fn hard_limit_never_exceeds_the_clock() {
+        for time in [1u64, 5, 50, 500, 5_000, 60_000, 3_600_000] {
+            for inc in [0u64, 10, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let l = Limits {
+                        movestogo: mtg,
+                        ..clock(time, time, inc)
+                    };
+                    let b = budget(&l, Side::Defenders, 10).unwrap();
+                    assert!(b.soft <= b.hard, "{time} {inc} {mtg:?}: {b:?}");
+                    let limit = time.saturating_sub(10).max(1);
+                    assert!(
+                        b.hard.as_millis() as u64 <= limit,
+                        "{time} {inc} {mtg:?}: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+}

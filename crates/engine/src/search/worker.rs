@@ -1,0 +1,984 @@
+//! One search thread: principal variation search with a tafl-aware quiescence search.
+//!
+//! Per-thread state (killers, history, PV, path keys) lives here; what threads share (the
+//! transposition table, the stop flag, the node counter) is in [`Shared`].
+
+use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
+use crate::eval::evaluate;
+use ahash::AHashMap;
+use konakis_core::Bitboard;
+use konakis_core::board::{Board, MAX_MOVES, MoveList};
+use konakis_core::rules::Rules;
+use konakis_core::types::{Direction, Move, Side, Square};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Nodes between checks of the clock and the stop flag.
+const POLL_NODES: u64 = 1024;
+/// Quiescence plies after which the position is judged as it stands (a bound on threat and
+/// block sequences, which need not lose material).
+const MAX_QUIESCENCE_PLIES: usize = 16;
+
+/// Per-thread search state.
+pub(crate) struct Worker<'a> {
+    pub(crate) shared: &'a Shared,
+    pub(crate) rules: Rules,
+    /// How often each position occurred in the game before the root (root included).
+    game_counts: AHashMap<u64, u32>,
+    /// Keys of the positions on the current path, root at index 0.
+    path: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// History of quiet moves by side, from and to.
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Nodes searched by this thread.
+    pub(crate) nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unreported: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) stopped: bool,
+    /// Root moves to leave out (MultiPV lines already found).
+    pub(crate) excluded: Vec<Move>,
+    /// Root moves allowed (`searchmoves`); empty for all.
+    pub(crate) root_moves: Vec<Move>,
+    /// When the search started (the shared time limits count from here).
+    start: Instant,
+    /// Depth of the current iteration.
+    root_depth: i32,
+    /// Where the main thread sends its reports.
+    pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report) + Send)>,
+    /// Node limit, if any (for this thread).
+    pub(crate) node_limit: Option<u64>,
+    /// Is this the thread that reports?
+    pub(crate) main: bool,
+    /// Does the main thread take over iterations its helpers finish first (Lazy SMP)?
+    pub(crate) adopt: bool,
+    /// Was the current iteration given up because a helper finished it?
+    pub(crate) aborted: bool,
+    /// Static evaluations by position key (see [`Worker::evaluate`]).
+    eval_cache: Vec<(u64, i32)>,
+    /// The last position's key and whether its king was in danger (see
+    /// [`Worker::king_in_danger`]).
+    danger_memo: (u64, bool),
+}
+
+/// Entries of the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
+        let mut game_counts = AHashMap::new();
+        for &k in game_keys {
+            *game_counts.entry(k).or_insert(0) += 1;
+        }
+        Worker {
+            shared,
+            rules,
+            game_counts,
+            path: Vec::with_capacity(MAX_PLY + 2),
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 81 * 81],
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            unreported: 0,
+            seldepth: 0,
+            stopped: false,
+            excluded: Vec::new(),
+            root_moves: Vec::new(),
+            start: shared
+                .start
+                .lock()
+                .map(|s| *s)
+                .unwrap_or_else(|_| Instant::now()),
+            root_depth: 0,
+            sink: None,
+            node_limit: None,
+            main: true,
+            adopt: false,
+            aborted: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            danger_memo: (0, false),
+        }
+    }
+
+    /// The static evaluation of `board` (side to move's view), through a small per-thread cache
+    /// keyed by the position's hash: the same leaves come back in every iteration.
+    #[inline]
+    fn evaluate(&mut self, board: &Board) -> i32 {
+        let key = board.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = evaluate(board, &self.rules);
+        *slot = (key, e);
+        e
+    }
+
+    /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move
+    /// is tested for the threat, and then the defenders' node after it asks again.
+    #[inline]
+    fn king_in_danger(&mut self, board: &Board) -> bool {
+        let key = board.hash();
+        if self.danger_memo.0 != key {
+            self.danger_memo = (key, board.king_in_danger(&self.rules));
+        }
+        self.danger_memo.1
+    }
+
+    /// Does the move from `board` (at `ply`) to `child` threaten to win at once, and by how
+    /// many plies is it extended? Threats extend as checks do in chess: an escape threat
+    /// always, a capture threat when it leaves the defenders one parry at most. (Capture
+    /// threats are common, under Ashton above all, and extending every one cost more than it
+    /// found: docs/strength.md.)
+    #[inline]
+    fn threat_and_extension(&mut self, board: &Board, child: &Board, ply: usize) -> (bool, i32) {
+        let (threat, forcing) = match board.side_to_move() {
+            Side::Defenders => {
+                let open = !(child.king_moves(&self.rules) & Bitboard::EDGE).is_empty();
+                (open, open)
+            }
+            Side::Attackers => {
+                let danger = self.king_in_danger(child);
+                (danger, danger && at_most_one_parry(child, &self.rules))
+            }
+        };
+        (threat, i32::from(forcing && ply < MAX_PLY / 2))
+    }
+
+    /// Ages the history between iterations or searches.
+    pub(crate) fn age_history(&mut self) {
+        for h in &mut self.history {
+            *h /= 2;
+        }
+    }
+
+    /// The principal variation of the last root search.
+    pub(crate) fn pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn poll(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.main && !self.shared.pondering.load(Ordering::Relaxed) {
+            let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+            if hard != u64::MAX && self.elapsed_ms() >= hard {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.adopt && self.shared.helper_depth.load(Ordering::Relaxed) >= self.root_depth {
+            self.stopped = true;
+            self.aborted = true;
+        }
+        if let Some(n) = self.node_limit
+            && self.shared.nodes.load(Ordering::Relaxed) >= n
+        {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds one node and checks the limits now and then.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= POLL_NODES {
+            self.poll();
+        }
+    }
+
+    /// Milliseconds since the search started.
+    pub(crate) fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Sends a report, if this worker reports.
+    pub(crate) fn emit(&mut self, report: super::Report) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink(report);
+        }
+    }
+
+    /// Nodes counted but not yet added to the shared counter.
+    pub(crate) fn unflushed(&self) -> u64 {
+        self.unreported
+    }
+
+    /// The history table (to carry it to the next search of the same game).
+    pub(crate) fn history(&self) -> &[i32] {
+        &self.history
+    }
+
+    /// Restores a history table saved by [`Worker::history`].
+    pub(crate) fn set_history(&mut self, h: &[i32]) {
+        if h.len() == self.history.len() {
+            self.history.copy_from_slice(h);
+        }
+    }
+
+    /// Flushes the node count to the shared counter.
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+    }
+
+    /// Is the position at `ply` (key already pushed on the path) drawn by repetition or the
+    /// move limit?
+    fn is_draw(&self, board: &Board, ply: usize) -> bool {
+        if self.rules.move_limit > 0 && board.plies() >= self.rules.move_limit {
+            return true;
+        }
+        let key = board.hash();
+        let in_path = self.path[..ply]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&k| k == key);
+        let path_count = in_path.count() as u32;
+        if path_count > 0 {
+            // A repetition inside the tree is scored as a draw: either side can repeat again.
+            return true;
+        }
+        let earlier = self.game_counts.get(&key).copied().unwrap_or(0);
+        earlier + 1 >= self.rules.repetition_draw
+    }
+
+    /// Whether a root move is to be searched (`searchmoves`, and MultiPV lines already found).
+    fn root_allows(&self, m: Move) -> bool {
+        (self.root_moves.is_empty() || self.root_moves.contains(&m)) && !self.excluded.contains(&m)
+    }
+
+    /// Root search with a window; returns the score, the PV is in `pv()`.
+    pub(crate) fn search_root(&mut self, board: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.path.clear();
+        self.path.push(board.hash());
+        self.seldepth = 0;
+        self.root_depth = depth;
+        self.search(board, alpha, beta, depth, 0, true)
+    }
+
+    /// Searches one root move within `(alpha, beta)` (from the root's point of view) and
+    /// returns its score and principal variation, the move first.
+    // Only the parallel root search (the `threads` feature) searches one root move alone.
+    #[cfg_attr(not(feature = "threads"), allow(dead_code))]
+    pub(crate) fn search_root_move(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<Move>) {
+        self.path.clear();
+        self.path.push(board.hash());
+        self.seldepth = 0;
+        self.root_depth = depth;
+        let mut child = *board;
+        child.play(&self.rules, mv);
+        self.path.push(child.hash());
+        let (_, ext) = self.threat_and_extension(board, &child, 0);
+        let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
+        let mut pv = vec![mv];
+        pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+        (score, pv)
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        let rules = self.rules;
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if ply > 0 {
+            if board.is_won(&rules) {
+                return -(MATE - ply as i32);
+            }
+            if self.is_draw(board, ply) {
+                return 0;
+            }
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch(board, alpha, beta, ply, 0);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(board, &rules);
+        }
+
+        let side = board.side_to_move();
+        let king_moves = board.king_moves(&rules);
+        // The king walks out, or is taken: a win with this move, which ends the line.
+        if side == Side::Defenders
+            && ply > 0
+            && let (Some(k), Some(to)) = (board.king(), (king_moves & Bitboard::EDGE).first())
+        {
+            self.end_pv(ply, Move::new(k, to));
+            return MATE - ply as i32 - 1;
+        }
+        let in_danger = side == Side::Defenders && self.king_in_danger(board);
+        // A king in danger has all his moves tried with the captures and blocks.
+        let danger_king = board.king().filter(|_| in_danger);
+        if side == Side::Attackers && ply > 0 {
+            let threats = board.king_capture_threats(&rules);
+            if !threats.is_empty() {
+                let mut moves = MoveList::new();
+                board.legal_moves_to(&rules, threats, &mut moves);
+                let rules = self.rules;
+                if let Some(&m) = moves.iter().find(|&&m| {
+                    let mut child = *board;
+                    child.play(&rules, m);
+                    child.king().is_none()
+                }) {
+                    self.end_pv(ply, m);
+                }
+                return MATE - ply as i32 - 1;
+            }
+        }
+
+        let key = board.hash();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|e| e.mv);
+        if let Some(e) = tt
+            && !pv_node
+            && ply > 0
+            && e.depth as i32 >= depth
+        {
+            let s = score_from_tt(e.score as i32, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if fits {
+                return s;
+            }
+        }
+        // The side to move must answer a threat to win at once (the attackers an open line of
+        // the king, the defenders a capture of the king): nothing here is pruned as quiet.
+        let escape = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+        let threatened = escape || in_danger;
+        // The static evaluation is needed only for pruning decisions; computed on demand.
+        let mut static_eval = tt.filter(|e| e.eval != NO_EVAL).map(|e| e.eval as i32);
+
+        // Reverse futility: near the leaves, a static evaluation far above beta stands.
+        if !pv_node && !threatened && depth <= FUTILITY_DEPTH && ply > 0 && beta.abs() < MATE_BOUND
+        {
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+
+        // Null move: give the opponent a free move; if we still beat beta, cut.
+        if !pv_node && allow_null && !threatened && depth >= 3 && ply > 0 && beta.abs() < MATE_BOUND
+        {
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
+            if eval >= beta {
+                let mut null = *board;
+                null.pass();
+                let r = 3 + depth / 4;
+                self.path.push(null.hash());
+                let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta && s < MATE_BOUND {
+                    return s;
+                }
+            }
+        }
+
+        // Moves come in stages, each generated only when the previous ones failed to cut:
+        // the table's move, then captures (and blocks of an escape), then killers, then the
+        // quiet rest by history.
+        let captures = board.capture_targets(&rules);
+        let mut moves = MoveList::new();
+        let mut scores: smallvec::SmallVec<[i32; MAX_MOVES]> = smallvec::SmallVec::new();
+        let mut stage = Stage::Captures;
+        let mut tt_tried = None;
+        if let Some(m) = tt_move
+            && board.is_legal(&rules, m)
+            && (ply > 0 || self.root_allows(m))
+        {
+            moves.push(m);
+            scores.push(1 << 30);
+            tt_tried = Some(m);
+        }
+        let blocks = if escape {
+            escape_paths(board)
+        } else if in_danger {
+            board.king_threat_blocks(&rules)
+        } else {
+            Bitboard::EMPTY
+        };
+
+        // Destinations of each piece of the side to move, and the squares of the captures stage.
+        let mut dests: smallvec::SmallVec<[(Square, Bitboard); 24]> = smallvec::SmallVec::new();
+        let mut early = Bitboard::EMPTY;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let original_alpha = alpha;
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                let first_new = moves.len();
+                match stage {
+                    Stage::Captures => {
+                        // Each piece's destinations are found once, for this stage and the
+                        // quiet one.
+                        board.for_each_piece_moves(&rules, |from, to| dests.push((from, to)));
+                        early = captures | blocks;
+                        for &(from, to) in &dests {
+                            // A king in danger tries all his moves here.
+                            let targets = if danger_king == Some(from) {
+                                Bitboard::FULL
+                            } else {
+                                early
+                            };
+                            moves.extend(
+                                (to & targets)
+                                    .map(|to| Move::new(from, to))
+                                    .filter(|&m| Some(m) != tt_tried),
+                            );
+                        }
+                        stage = Stage::Killers;
+                    }
+                    Stage::Killers => {
+                        // A killer to a square of the captures stage was tried there.
+                        for k in self.killers[ply].into_iter().flatten() {
+                            if !early.has(k.to())
+                                && danger_king != Some(k.from())
+                                && Some(k) != tt_tried
+                                && board.is_legal(&rules, k)
+                            {
+                                moves.push(k);
+                            }
+                        }
+                        stage = Stage::Quiets;
+                    }
+                    Stage::Quiets => {
+                        // The moves already tried that a quiet move can repeat: the table's
+                        // move and the killers, all ending off the captures stage's squares.
+                        let tried: smallvec::SmallVec<[Move; 3]> = moves
+                            .iter()
+                            .copied()
+                            .filter(|m| !early.has(m.to()) && danger_king != Some(m.from()))
+                            .collect();
+                        let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> =
+                            smallvec::SmallVec::new();
+                        let approaches = if side == Side::Attackers {
+                            board.king_threat_approaches(&rules)
+                        } else {
+                            Bitboard::EMPTY
+                        };
+                        for &(from, to) in &dests {
+                            let targets = if danger_king == Some(from) {
+                                Bitboard::EMPTY
+                            } else {
+                                !early
+                            };
+                            for to in to & targets {
+                                let m = Move::new(from, to);
+                                if !tried.contains(&m) && (ply > 0 || self.root_allows(m)) {
+                                    let sc = self.quiet_score(board, m, approaches);
+                                    rest.push((sc, m));
+                                }
+                            }
+                        }
+                        // The quiet rest in one sort (at all-nodes every one is searched).
+                        rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
+                        moves.extend(rest.iter().map(|&(_, m)| m));
+                        scores.extend(rest.iter().map(|&(sc, _)| sc));
+                        stage = Stage::Done;
+                        continue;
+                    }
+                    Stage::Done => break,
+                }
+                // At the root, drop what is not to be searched.
+                if ply == 0 {
+                    let mut k = first_new;
+                    while k < moves.len() {
+                        if self.root_allows(moves[k]) {
+                            k += 1;
+                        } else {
+                            moves.remove(k);
+                        }
+                    }
+                }
+                for k in first_new..moves.len() {
+                    let sc = self.order_score(board, moves[k], tt_move, captures, blocks, ply);
+                    scores.push(sc);
+                }
+                continue;
+            }
+            if stage != Stage::Done {
+                // selection sort step within a short stage
+                let mut j = i;
+                for k in i + 1..moves.len() {
+                    if scores[k] > scores[j] {
+                        j = k;
+                    }
+                }
+                moves.swap(i, j);
+                scores.swap(i, j);
+            }
+            let mv = moves[i];
+            if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
+                let depth = self.root_depth as u32;
+                self.emit(super::Report::CurrMove {
+                    depth,
+                    mv,
+                    number: i as u32 + 1,
+                });
+            }
+            let quiet = scores[i] < KILLER_SCORE - 10 && !captures.has(mv.to());
+            let late = !pv_node
+                && !threatened
+                && quiet
+                && depth <= LMP_DEPTH
+                && i >= lmp_count(depth)
+                && best > -MATE_BOUND;
+            // A late quiet move that cannot open a line for the king is pruned before it is
+            // played: any attackers' move, and a soldier's move from off the king's lines.
+            if late
+                && if side == Side::Attackers {
+                    !may_threaten_king(board, mv)
+                } else {
+                    !on_king_lines(board, mv.from())
+                }
+            {
+                i += 1;
+                continue;
+            }
+
+            let mut child = *board;
+            let taken = child.play(&rules, mv);
+            let (threat, ext) = self.threat_and_extension(board, &child, ply);
+            // A capture threat is not reduced either. (An escape threat may be: exempting it
+            // too cost games, see docs/strength.md.)
+            let no_reduce = threat && side == Side::Attackers;
+            // Late move pruning: near the leaves of a non-PV node, once enough moves have been
+            // searched, the remaining quiet moves (no capture, no threat) are skipped.
+            if late && !threat && taken.is_empty() {
+                i += 1;
+                continue;
+            }
+            self.path.push(child.hash());
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+            } else {
+                // Late move reductions for quiet moves.
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && !no_reduce {
+                    r = lmr(depth, i);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.pv[ply][ply] = mv;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for p in ply + 1..child_len {
+                        self.pv[ply][p] = self.pv[ply + 1][p];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(side, mv, depth, ply, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if moves.is_empty() {
+            // No move: the side to move loses. (At the root every move being excluded or
+            // outside `searchmoves` never reaches here: the caller checks first.)
+            return -(MATE - ply as i32);
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if ply > 0 || self.excluded.is_empty() {
+            self.shared.tt.store(
+                key,
+                Entry {
+                    mv: best_move.or(tt_move),
+                    score: score_to_tt(best, ply) as i16,
+                    eval: static_eval.map_or(NO_EVAL, |e| e.clamp(-30000, 30000) as i16),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    age: 0,
+                },
+            );
+        }
+        best
+    }
+
+    /// Ends the principal variation at `ply` with the winning move `mv`.
+    fn end_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        self.pv_len[ply] = ply + 1;
+    }
+
+    fn order_score(
+        &self,
+        board: &Board,
+        mv: Move,
+        tt_move: Option<Move>,
+        captures: Bitboard,
+        blocks: Bitboard,
+        ply: usize,
+    ) -> i32 {
+        if Some(mv) == tt_move {
+            return 1 << 30;
+        }
+        let to = mv.to();
+        let is_king = board.king() == Some(mv.from());
+        if is_king && to.is_edge() {
+            return 1 << 29;
+        }
+        if captures.has(to) {
+            return (1 << 28) + near_king_bonus(board, to);
+        }
+        if blocks.has(to)
+            || (is_king && !blocks.is_empty() && board.side_to_move() == Side::Defenders)
+        {
+            return 1 << 27;
+        }
+        if self.killers[ply][0] == Some(mv) {
+            return KILLER_SCORE;
+        }
+        if self.killers[ply][1] == Some(mv) {
+            return KILLER_SCORE - 1;
+        }
+        self.history[history_index(board.side_to_move(), mv)]
+    }
+
+    /// [`Worker::order_score`] of a move of the quiet stage: neither a capture nor a block, and
+    /// neither the table's move nor a killer (those were tried before).
+    /// Attackers' moves to `approaches` (see [`Board::king_threat_approaches`]) come first.
+    #[inline]
+    fn quiet_score(&self, board: &Board, mv: Move, approaches: Bitboard) -> i32 {
+        if board.king() == Some(mv.from()) && mv.to().is_edge() {
+            return 1 << 29;
+        }
+        let h = self.history[history_index(board.side_to_move(), mv)];
+        if approaches.has(mv.to()) {
+            return APPROACH_SCORE + h;
+        }
+        h
+    }
+
+    fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[history_index(side, mv)];
+        *h += bonus - *h * bonus / 16384;
+        for &m in tried {
+            let h = &mut self.history[history_index(side, m)];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
+    /// a king one move from the edge. (Quiet king moves that open a line were tried here too
+    /// and lost games: see docs/strength.md.)
+    fn qsearch(&mut self, board: &Board, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        let rules = self.rules;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.is_won(&rules) {
+            return -(MATE - ply as i32);
+        }
+        if rules.move_limit > 0 && board.plies() >= rules.move_limit {
+            return 0;
+        }
+        if ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
+            return evaluate(board, &rules);
+        }
+        let side = board.side_to_move();
+        let king_moves = board.king_moves(&rules);
+        let open = king_moves & Bitboard::EDGE;
+        if side == Side::Defenders && !open.is_empty() {
+            return MATE - ply as i32 - 1;
+        }
+        if side == Side::Attackers && self.king_in_danger(board) {
+            return MATE - ply as i32 - 1;
+        }
+        if !board.has_move(&rules) {
+            return -(MATE - ply as i32);
+        }
+        let mut moves = MoveList::new();
+        if side == Side::Defenders && self.king_in_danger(board) {
+            // The king can be taken next move: only a parry saves the defenders.
+            parries(board, &rules, &mut moves);
+            let lost = -(MATE - ply as i32 - 2);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
+        }
+        if side == Side::Attackers && !open.is_empty() {
+            let captures = board.capture_targets(&rules);
+            // The king sees the edge: only a block or his capture can save the attackers.
+            let king_ring = board
+                .king()
+                .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
+            board.legal_moves_to(
+                &rules,
+                escape_paths(board) | (captures & king_ring),
+                &mut moves,
+            );
+            let lost = -(MATE - ply as i32 - 2);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
+        }
+
+        let stand = self.evaluate(board);
+        if stand >= beta {
+            return stand;
+        }
+        board.legal_moves_to(&rules, board.capture_targets(&rules), &mut moves);
+        if !rules.king_armed && side == Side::Defenders {
+            // An unarmed king arriving on a capture square captures nothing.
+            let king = board.king();
+            moves.retain(|m| Some(m.from()) != king);
+        }
+        self.qsearch_moves(board, &moves, stand, alpha.max(stand), beta, ply, qply)
+    }
+
+    /// Searches `moves` in quiescence, starting from the score `best` already in hand; returns
+    /// the best score (0 once stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn qsearch_moves(
+        &mut self,
+        board: &Board,
+        moves: &[Move],
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        for &mv in moves {
+            let mut child = *board;
+            child.play(&self.rules, mv);
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+const KILLER_SCORE: i32 = 1 << 26;
+/// Ordering of attackers' quiet moves that may threaten the king: after the killers, before
+/// the other quiet moves (history scores stay far below it).
+const APPROACH_SCORE: i32 = 1 << 24;
+
+/// Reverse futility pruning: deepest remaining depth, and margin per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 120;
+/// Late move pruning applies up to this depth.
+const LMP_DEPTH: i32 = 3;
+/// How many moves are searched at `depth` before late quiet moves are pruned.
+fn lmp_count(depth: i32) -> usize {
+    (4 + 3 * depth * depth) as usize
+}
+
+/// Move generation stages of an interior node (after the table's move).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Captures,
+    Killers,
+    Quiets,
+    Done,
+}
+
+/// Stored in the table's evaluation field when the position was not evaluated.
+const NO_EVAL: i16 = i16::MIN;
+
+#[inline]
+fn history_index(side: Side, mv: Move) -> usize {
+    side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+}
+
+/// Is `sq` the king's square or on his rank or file? Only a move from such a square can
+/// open a line for him without capturing.
+#[inline]
+fn on_king_lines(board: &Board, sq: Square) -> bool {
+    board
+        .king()
+        .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
+}
+
+/// Could the attackers' move `mv` create a threat to capture the king? Only a move from or to
+/// a rank or file through a square next to the king can: it arrives beside him, or on a line
+/// to the square that would complete the capture, or leaves such a line or square open.
+/// (A cheap filter: [`Worker::threat_and_extension`] decides.)
+#[inline]
+fn may_threaten_king(board: &Board, mv: Move) -> bool {
+    let Some(k) = board.king() else {
+        return false;
+    };
+    let near = |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
+    near(mv.from()) || near(mv.to())
+}
+
+/// Late move reduction in plies.
+#[inline]
+fn lmr(depth: i32, index: usize) -> i32 {
+    let d = (depth as f32).ln();
+    let i = (index as f32).ln();
+    (0.5 + d * i / 2.2) as i32
+}
+
+/// Extra ordering for captures next to the king.
+fn near_king_bonus(board: &Board, to: Square) -> i32 {
+    match board.king() {
+        Some(k) if Bitboard::from_square(k).neighbours().has(to) => 100,
+        _ => 0,
+    }
+}
+
+/// The squares between the king and the edge along his open lines, edge squares included.
+fn escape_paths(board: &Board) -> Bitboard {
+    let Some(k) = board.king() else {
+        return Bitboard::EMPTY;
+    };
+    let occ = board.occupied();
+    let mut paths = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let mut ray = Bitboard::EMPTY;
+        let mut sq = k;
+        let mut open = true;
+        while let Some(n) = sq.step(d) {
+            if occ.has(n) {
+                open = false;
+                break;
+            }
+            ray.set(n);
+            sq = n;
+        }
+        if open {
+            paths |= ray;
+        }
+    }
+    paths
+}
+
+/// The defenders' moves that may parry a threatened capture of the king, appended to `moves`,
+/// the moves that capture or stand in the way, then the king's other moves.
+fn parry_candidates(board: &Board, rules: &Rules, moves: &mut MoveList) {
+    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
+    board.legal_moves_to(rules, targets, moves);
+    if let Some(k) = board.king() {
+        let king_targets = board.king_moves(rules) - targets;
+        moves.extend(king_targets.map(|to| Move::new(k, to)));
+    }
+}
+
+/// The defenders' moves that stop every capture of the king threatened on `board`, appended
+/// to `moves`. Every parry moves the king, captures, or stands in the way: those moves are
+/// tried, and kept where the threat is gone.
+fn parries(board: &Board, rules: &Rules, moves: &mut MoveList) {
+    let first = moves.len();
+    parry_candidates(board, rules, moves);
+    let mut keep = first;
+    for j in first..moves.len() {
+        let mut child = *board;
+        child.play(rules, moves[j]);
+        if !child.king_in_danger(rules) {
+            moves[keep] = moves[j];
+            keep += 1;
+        }
+    }
+    moves.truncate(keep);
+}
+
+/// Do the defenders, whose king is in danger on `board`, have one parry at most? (The count
+/// stops at the second.)
+fn at_most_one_parry(board: &Board, rules: &Rules) -> bool {
+    let mut moves = MoveList::new();
+    parry_candidates(board, rules, &mut moves);
+    let mut found = false;
+    for m in moves {
+        let mut child = *board;
+        child.play(rules, m);
+        if !child.king_in_danger(rules) {
+            if found {
+                return false;
+            }
+            found = true;
+        }
+    }
+    true
+}

@@ -1,0 +1,282 @@
+//! `konakis bench --tactics`: a solve-time benchmark over a suite of king tactics, as chess
+//! engines keep test suites. Each position of the suite was classified by an exhaustive solver
+//! (tests/tactics.rs writes and checks the file): the attackers capture the king by force in
+//! exactly 1, 2 or 3 moves, or the defenders must parry a capture threatened for the next
+//! move. For each, the tool reports the search time and the iteration depth from which the
+//! engine's best move is one of the solver's and, for a forced capture, its score is the mate,
+//! and stay so to the end of the search.
+
+use crate::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};
+use konakis_core::board::{Board, Game};
+use konakis_core::rules::Rules;
+use konakis_core::types::Move;
+use std::fmt;
+use std::sync::mpsc;
+
+/// The suite: one position per line, `options ; position ; kind ; moves` (see [`Tactic`]).
+pub const SUITE: &str = include_str!("tactics.txt");
+
+/// What the solver found in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The side to move (the attackers) captures the king by force with its n-th move, and
+    /// not sooner.
+    Capture(u32),
+    /// The side to move (the defenders) must stop a capture of the king next move; the
+    /// listed moves are exactly those that do.
+    Parry,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::Capture(n) => write!(f, "capture {n}"),
+            Kind::Parry => f.write_str("parry"),
+        }
+    }
+}
+
+/// One position of the suite.
+#[derive(Clone, Debug)]
+pub struct Tactic {
+    /// Rule options, `Name=Value` separated by spaces (`-` in the file for the defaults).
+    pub options: String,
+    /// The rules those options give.
+    pub rules: Rules,
+    /// The position.
+    pub board: Board,
+    /// What the solver found.
+    pub kind: Kind,
+    /// The right moves: every move that keeps the forced capture, or every parry.
+    pub moves: Vec<Move>,
+}
+
+impl Tactic {
+    /// The line of the suite file for this position.
+    pub fn line(&self) -> String {
+        let options = if self.options.is_empty() {
+            "-"
+        } else {
+            &self.options
+        };
+        let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
+        format!(
+            "{options} ; {} ; {} ; {}",
+            self.board.to_fen(),
+            self.kind,
+            moves.join(" ")
+        )
+    }
+
+    /// Parses one line of the suite file.
+    pub fn parse(line: &str) -> Result<Tactic, String> {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let [options, fen, kind, moves] = fields[..] else {
+            return Err(format!(
+                "'{line}': expected 'options ; position ; kind ; moves'"
+            ));
+        };
+        let options = if options == "-" { "" } else { options };
+        let mut rules = Rules::default();
+        for pair in options.split_whitespace() {
+            rules.set_pair(pair).map_err(|e| format!("'{line}': {e}"))?;
+        }
+        let board = Board::from_fen(fen).map_err(|e| format!("'{line}': {e}"))?;
+        let kind = match kind.split_whitespace().collect::<Vec<_>>()[..] {
+            ["parry"] => Kind::Parry,
+            ["capture", n] => Kind::Capture(
+                n.parse()
+                    .map_err(|_| format!("'{line}': '{n}' is not a number of moves"))?,
+            ),
+            _ => return Err(format!("'{line}': the kind is 'capture N' or 'parry'")),
+        };
+        let moves = moves
+            .split_whitespace()
+            .map(|m| board.parse_move(&rules, m))
+            .collect::<Result<Vec<Move>, String>>()
+            .map_err(|e| format!("'{line}': {e}"))?;
+        if moves.is_empty() {
+            return Err(format!("'{line}': no right move listed"));
+        }
+        Ok(Tactic {
+            options: options.to_string(),
+            rules,
+            board,
+            kind,
+            moves,
+        })
+    }
+
+    /// Does this iteration's report show the position solved: a right move first in the
+    /// principal variation, with the mate score for a forced capture?
+    pub fn solved_by(&self, info: &Info) -> bool {
+        let right_move = info.pv.first().is_some_and(|m| self.moves.contains(m));
+        right_move
+            && match self.kind {
+                Kind::Capture(n) => matches!(info.score, Score::Mate(m) if m >= 1 && m as u32 <= n),
+                Kind::Parry => true,
+            }
+    }
+}
+
+/// Every position of a suite file (blank lines and `#` comments skipped).
+pub fn parse_suite(text: &str) -> Result<Vec<Tactic>, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(Tactic::parse)
+        .collect()
+}
+
+/// When a search solved a position: the time and depth of the first iteration from which
+/// every later one (and the best move played) was right. `None` if it never settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solve {
+    /// Milliseconds from `go` to the first iteration of the right run.
+    pub time_ms: u64,
+    /// Its iteration depth.
+    pub depth: u32,
+}
+
+/// The depth `solve` searches a position to: four plies past the nominal depth the target
+/// allows (2 per move + 2), so that a right answer must also stay right.
+pub fn search_depth(kind: Kind) -> u32 {
+    match kind {
+        Kind::Capture(n) => 2 * n + 6,
+        Kind::Parry => 8,
+    }
+}
+
+/// Searches `tactic` from an empty table to [`search_depth`] (or for at most `max_ms`) and
+/// says when it was solved.
+pub fn solve(engine: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
+    engine.clear();
+    let game = Game::new(tactic.rules, tactic.board);
+    let limits = Limits {
+        depth: Some(search_depth(tactic.kind)),
+        movetime: Some(max_ms),
+        ..Limits::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    engine
+        .go(&game, limits, move |r| {
+            let _ = tx.send(r);
+        })
+        .ok()?;
+    let mut infos = Vec::new();
+    let mut best = None;
+    for report in rx {
+        match report {
+            Report::Info(info) if info.multipv == 1 => infos.push(info),
+            Report::BestMove { best: b, .. } => {
+                best = b;
+                break;
+            }
+            _ => {}
+        }
+    }
+    engine.wait();
+    if !best.is_some_and(|b| tactic.moves.contains(&b)) {
+        return None;
+    }
+    let settled = infos.iter().rposition(|i| !tactic.solved_by(i));
+    let first = match settled {
+        Some(k) => infos.get(k + 1)?,
+        None => infos.first()?,
+    };
+    Some(Solve {
+        time_ms: first.time_ms,
+        depth: first.depth,
+    })
+}
+
+/// The value at quantile `q` (0..=1) of sorted `values`, by the nearest rank.
+fn quantile(values: &[u64], q: f64) -> u64 {
+    if values.is_empty() {
+        return 0;
+    }
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    values[rank - 1]
+}
+
+/// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
+/// Fails only when the engine cannot be set up (its table, its threads).
+pub fn run(settings: Settings, max_ms: u64) -> Result<(), EngineError> {
+    let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
+    let mut engine = Engine::try_new(settings)?;
+    let (mut times, mut depths, mut unsolved) = (Vec::new(), Vec::new(), 0);
+    for (i, t) in suite.iter().enumerate() {
+        let solve = solve(&mut engine, t, max_ms);
+        let shown = match solve {
+            Some(s) => format!("{:>5} ms  depth {:>2}", s.time_ms, s.depth),
+            None => "  not solved      ".to_string(),
+        };
+        eprintln!(
+            "tactic {:>3}/{}: {shown}  {:<9}  {}  {}",
+            i + 1,
+            suite.len(),
+            t.kind.to_string(),
+            t.board.to_fen(),
+            if t.options.is_empty() {
+                "-"
+            } else {
+                &t.options
+            }
+        );
+        match solve {
+            Some(s) => {
+                times.push(s.time_ms);
+                depths.push(s.depth as u64);
+            }
+            None => unsolved += 1,
+        }
+    }
+    times.sort_unstable();
+    depths.sort_unstable();
+    eprintln!();
+    println!("Solved: {} of {}", times.len(), suite.len());
+    println!(
+        "Time to solve (ms): median {}, 90th percentile {}, maximum {}",
+        quantile(&times, 0.5),
+        quantile(&times, 0.9),
+        times.last().copied().unwrap_or(0)
+    );
+    println!(
+        "Depth to solve: median {}, 90th percentile {}, maximum {}",
+        quantile(&depths, 0.5),
+        quantile(&depths, 0.9),
+        depths.last().copied().unwrap_or(0)
+    );
+    if unsolved > 0 {
+        println!("Not solved: {unsolved}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_take_the_nearest_rank() {
+        let v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(quantile(&v, 0.5), 5);
+        assert_eq!(quantile(&v, 0.9), 9);
+        assert_eq!(quantile(&v, 1.0), 10);
+        assert_eq!(quantile(&[], 0.5), 0);
+    }
+
+    #[test]
+    fn suite_lines_round_trip_and_bad_lines_say_what_is_wrong() {
+        let suite = parse_suite(SUITE).unwrap();
+        assert!(!suite.is_empty());
+        for t in &suite {
+            let again = Tactic::parse(&t.line()).unwrap();
+            assert_eq!(again.line(), t.line());
+        }
+        let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; capture 1").unwrap_err();
+        assert!(e.contains("expected"), "{e}");
+        let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; mate 1 ; e5e6").unwrap_err();
+        assert!(e.contains("kind"), "{e}");
+    }
+}

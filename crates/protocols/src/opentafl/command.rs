@@ -1,0 +1,275 @@
+//! The host's OTEP lines, each parsed into a [`HostCommand`] (or an error message) before the
+//! engine acts on it.
+
+use super::notation::{self, parse_move, parse_position_record};
+use konakis_core::board::Board;
+use konakis_core::types::{BySide, Move, Side};
+
+/// One line from the host.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostCommand {
+    /// `rules <rules string>`: kept as text, since refusing rules is a fatal error (`error -1`)
+    /// rather than a bad line.
+    Rules(String),
+    /// `clock …`.
+    Clock(Clock),
+    /// `play attackers|defenders`.
+    Play(Side),
+    /// `opponent-move <move> <record>`: the move (`None` when it cannot be read: the record
+    /// decides then), as written, and the board of the record, attackers to move (who is to
+    /// move follows from the move).
+    OpponentMove {
+        /// The move, if it could be read.
+        mv: Option<Move>,
+        /// The move as written.
+        text: String,
+        /// The board after it.
+        board: Board,
+    },
+    /// `move <record>`: the board after the engine's move, attackers to move.
+    Confirm(Board),
+    /// `position <record>`: a board, attackers to move.
+    Position(Board),
+    /// `side attackers|defenders`.
+    Side(Side),
+    /// `analyze <lines> <seconds>`.
+    Analyze {
+        /// How many moves to give.
+        lines: usize,
+        /// How long to think.
+        seconds: f64,
+    },
+    /// `error <code> [text]` from the host.
+    Error(String),
+    /// `finish <code>`.
+    Finish,
+    /// `goodbye`.
+    Goodbye,
+    /// An empty line, or a line that needs nothing done (`hello`, `start`, `simple-moves`).
+    Nothing,
+    /// A first word the engine does not know.
+    Unknown(String),
+}
+
+fn side(command: &str, text: &str) -> Result<Side, String> {
+    match text {
+        "attackers" => Ok(Side::Attackers),
+        "defenders" => Ok(Side::Defenders),
+        _ => Err(format!(
+            "{command}: expected attackers or defenders, got '{}'",
+            notation::quote(text)
+        )),
+    }
+}
+
+fn record(command: &str, text: &str) -> Result<Board, String> {
+    parse_position_record(text, Side::Attackers).map_err(|e| format!("{command}: {e}"))
+}
+
+/// Parses one line from the host; the error is the text of an `error 0` line.
+pub fn parse(line: &str) -> Result<HostCommand, String> {
+    let line = line.trim();
+    let (word, rest) = line.split_once([' ', '\t']).unwrap_or((line, ""));
+    let rest = rest.trim();
+    Ok(match word {
+        "" | "hello" | "start" | "simple-moves" => HostCommand::Nothing,
+        "rules" => HostCommand::Rules(rest.to_string()),
+        "clock" => HostCommand::Clock(parse_clock(rest)?),
+        "play" => HostCommand::Play(side("play", rest)?),
+        "side" => HostCommand::Side(side("side", rest)?),
+        "opponent-move" => {
+            let Some((text, rec)) = rest.split_once(' ') else {
+                return Err(format!(
+                    "opponent-move: expected <move> <position record>, got '{}'",
+                    notation::quote(rest)
+                ));
+            };
+            HostCommand::OpponentMove {
+                mv: parse_move(text).ok().map(|m| m.mv),
+                text: text.to_string(),
+                board: record("opponent-move", rec.trim())?,
+            }
+        }
+        "move" => {
+            if !rest.starts_with('/') {
+                return Err(format!(
+                    "move: expected a position record, got '{}'",
+                    notation::quote(rest)
+                ));
+            }
+            HostCommand::Confirm(record("move", rest)?)
+        }
+        "position" => HostCommand::Position(record("position", rest)?),
+        "analyze" => {
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let parsed = match fields.as_slice() {
+                [n, secs] => n.parse::<usize>().ok().filter(|n| *n >= 1).zip(
+                    secs.parse::<f64>()
+                        .ok()
+                        .filter(|s| s.is_finite() && *s > 0.0),
+                ),
+                _ => None,
+            };
+            let Some((lines, seconds)) = parsed else {
+                return Err(format!(
+                    "analyze: expected <number of moves> <seconds>, got '{}'",
+                    notation::quote(rest)
+                ));
+            };
+            HostCommand::Analyze { lines, seconds }
+        }
+        "error" => HostCommand::Error(rest.to_string()),
+        "finish" => HostCommand::Finish,
+        "goodbye" => HostCommand::Goodbye,
+        other => HostCommand::Unknown(other.to_string()),
+    })
+}
+
+/// The clocks of a `clock` line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Clock {
+    /// Milliseconds left: main time, or the current overtime period when `overtime` is set;
+    /// negative when the game has no main time.
+    pub ms: BySide<i64>,
+    /// The side is in overtime (the `*` mark).
+    pub overtime: BySide<bool>,
+    /// The length of an overtime period in milliseconds (0: none).
+    pub period_ms: u64,
+    /// Overtime periods left.
+    pub periods: BySide<u32>,
+}
+
+/// Parses the arguments of `clock <att ms>[*] <def ms>[*] <overtime s> <att n> <def n>`.
+pub fn parse_clock(args: &str) -> Result<Clock, String> {
+    let fields: Vec<&str> = args.split_whitespace().collect();
+    if fields.len() != 5 {
+        return Err(format!(
+            "clock: expected 5 fields (<att ms>[*] <def ms>[*] <overtime s> <att overtimes> \
+             <def overtimes>), got {}",
+            fields.len()
+        ));
+    }
+    let time = |text: &str| -> Result<(i64, bool), String> {
+        let (num, star) = match text.strip_suffix('*') {
+            Some(n) => (n, true),
+            None => (text, false),
+        };
+        num.parse::<i64>()
+            .map(|ms| (ms, star))
+            .map_err(|_| format!("clock: '{}' is not a time in ms", notation::quote(text)))
+    };
+    let number = |text: &str| -> Result<f64, String> {
+        text.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
+            .ok_or_else(|| format!("clock: '{}' is not a count", notation::quote(text)))
+    };
+    let (att, att_ot) = time(fields[0])?;
+    let (def, def_ot) = time(fields[1])?;
+    Ok(Clock {
+        ms: BySide::new(att, def),
+        overtime: BySide::new(att_ot, def_ot),
+        period_ms: (number(fields[2])? * 1000.0) as u64,
+        periods: BySide::new(number(fields[3])? as u32, number(fields[4])? as u32),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_lines_parse_with_overtime_marks_and_trailing_spaces() {
+        let c = parse_clock("29469 30000 3 3 3 ").unwrap();
+        assert_eq!(c.ms, BySide::new(29_469, 30_000));
+        assert_eq!(c.overtime, BySide::new(false, false));
+        assert_eq!(c.period_ms, 3_000);
+        assert_eq!(c.periods, BySide::new(3, 3));
+        assert_eq!(parse_clock("1 2 2.5 1 1").unwrap().period_ms, 2_500);
+        let c = parse_clock("3000* 1129* 3 3 2").unwrap();
+        assert_eq!(c.overtime, BySide::new(true, true));
+        assert_eq!(c.periods[Side::Defenders], 2);
+        for bad in [
+            "",
+            "1 2 3 4",
+            "1 2 3 4 5 6",
+            "x 2 3 4 5",
+            "1 2* 3 -4 5",
+            "1** 2 3 4 5",
+        ] {
+            assert!(parse_clock(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn lines_become_commands() {
+        assert_eq!(
+            parse("play attackers"),
+            Ok(HostCommand::Play(Side::Attackers))
+        );
+        assert_eq!(
+            parse("  side defenders "),
+            Ok(HostCommand::Side(Side::Defenders))
+        );
+        assert_eq!(parse(""), Ok(HostCommand::Nothing));
+        assert_eq!(parse("simple-moves off"), Ok(HostCommand::Nothing));
+        assert_eq!(parse("goodbye"), Ok(HostCommand::Goodbye));
+        assert_eq!(parse("finish 3"), Ok(HostCommand::Finish));
+        assert_eq!(parse("wibble 1"), Ok(HostCommand::Unknown("wibble".into())));
+        assert_eq!(
+            parse("analyze 3 1.5"),
+            Ok(HostCommand::Analyze {
+                lines: 3,
+                seconds: 1.5
+            })
+        );
+        let record = "/4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        let board = parse_position_record(record, Side::Attackers).unwrap();
+        assert_eq!(
+            parse(&format!("opponent-move d1-d2 {record}")),
+            Ok(HostCommand::OpponentMove {
+                mv: Some(Move::parse("d1d2").unwrap()),
+                text: "d1-d2".into(),
+                board
+            })
+        );
+        // OpenTafl types a captured king: the move is still read.
+        assert!(matches!(
+            parse(&format!("opponent-move d1-d2xKf4 {record}")),
+            Ok(HostCommand::OpponentMove { mv: Some(_), .. })
+        ));
+        // An unreadable move leaves the record to decide.
+        assert!(matches!(
+            parse(&format!("opponent-move ?? {record}")),
+            Ok(HostCommand::OpponentMove { mv: None, .. })
+        ));
+        assert_eq!(
+            parse(&format!("move {record}")),
+            Ok(HostCommand::Confirm(board))
+        );
+        assert_eq!(
+            parse(&format!("position {record}")),
+            Ok(HostCommand::Position(board))
+        );
+    }
+
+    #[test]
+    fn bad_lines_name_the_command() {
+        for (line, want) in [
+            ("play", "play:"),
+            ("play sideways", "play:"),
+            ("side up", "side:"),
+            ("clock 1 2", "clock:"),
+            ("opponent-move d1-d2", "opponent-move:"),
+            ("opponent-move d1-d2 /9/", "opponent-move:"),
+            ("move d1-d2", "move:"),
+            ("position /3ttt3/", "position:"),
+            ("analyze 0 3", "analyze:"),
+            ("analyze 2 -1", "analyze:"),
+            ("analyze 2", "analyze:"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.starts_with(want), "{line}: {e}");
+        }
+    }
+}

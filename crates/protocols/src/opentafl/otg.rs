@@ -1,0 +1,335 @@
+//! `.otg` game records: read, write, and replay under Konakis' referee.
+//!
+//! A record is `[key:value]` tag lines, a blank line, then numbered turns, one per line:
+//! `1. d1-d2 f5-f8`, moves in OpenTafl's full notation (`Ke5-f5`, `h7-f7xf8`). Anything in
+//! square brackets among the turns is a comment (OpenTafl writes the clocks there). The `rules`
+//! tag holds the rules string, whose `start:` or `starti:` is the position the turns start from;
+//! `result` is `1` when the attackers won, `-1` when the defenders won, `0` for a draw.
+//!
+//! Several games may follow one another in a file (the match runner appends them): a tag line
+//! after turns starts the next game.
+
+use super::notation::{self, NotationError, OtMove, full_move};
+use super::rules_string::parse_rules;
+use konakis_core::board::{Board, Game, Status};
+use konakis_core::rules::Rules;
+use konakis_core::types::{Move, Piece, Side, Square};
+use std::fmt::Write;
+
+/// One game of an `.otg` file.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct OtgGame {
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// The moves, in order.
+    pub moves: Vec<OtMove>,
+}
+
+impl OtgGame {
+    /// The value of tag `key`, if present.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A tag line's key and value: `[key:value]` with a key of letters, digits, `-` and `_`.
+fn tag_line(line: &str) -> Option<(&str, &str)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (key, value) = inner.split_once(':')?;
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if key.is_empty() || !key.chars().all(word) {
+        return None;
+    }
+    Some((key, value))
+}
+
+/// Reads every game of an `.otg` file. Errors give the line and the text at fault.
+pub fn parse_otg(text: &str) -> Result<Vec<OtgGame>, NotationError> {
+    let mut games = Vec::new();
+    let mut game = OtgGame::default();
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if !in_comment && let Some((key, value)) = tag_line(line) {
+            if !game.moves.is_empty() {
+                games.push(std::mem::take(&mut game));
+            }
+            game.tags.push((key.to_string(), value.to_string()));
+            continue;
+        }
+        // Turns, with comments in brackets (which may span lines) taken out.
+        let mut body = String::with_capacity(line.len());
+        for c in line.chars() {
+            match (in_comment, c) {
+                (false, '[') => in_comment = true,
+                (true, ']') => in_comment = false,
+                (false, c) => body.push(c),
+                (true, _) => {}
+            }
+        }
+        for token in body.split_whitespace() {
+            if let Some(n) = token.strip_suffix('.')
+                && !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+            {
+                continue;
+            }
+            let mv = notation::parse_move(token)
+                .map_err(|e| NotationError(format!("line {}: {e}", i + 1)))?;
+            game.moves.push(mv);
+        }
+    }
+    if !game.tags.is_empty() || !game.moves.is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// A tag value made safe for a tag line: no brackets (they end a tag), no `|` (OpenTafl reads
+/// it as a clock separator), no line breaks.
+pub fn tag_value(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            '|' => '/',
+            '\n' | '\r' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
+/// The numbered turns of a game from `start`: `1. d1-d2 f5-f8 ` per line, the first move of
+/// each turn by the side to move in `start`. The moves must be legal.
+pub fn turns(start: &Board, rules: &Rules, moves: &[Move]) -> String {
+    let mut s = String::new();
+    let mut board = *start;
+    for (turn, pair) in moves.chunks(2).enumerate() {
+        let _ = write!(s, "{}.", turn + 1);
+        for &mv in pair {
+            let played = notation::play(&mut board, rules, mv);
+            let _ = write!(s, " {}", full_move(mv, &played));
+        }
+        s.push_str(" \n");
+    }
+    s
+}
+
+/// Where the rules of a replay came from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RulesSource {
+    /// The `rules` tag alone (OpenTafl's records).
+    RulesTag,
+    /// The `konakis-rules` tag, which `konakis match` writes beside the rules string with
+    /// every option (the move limit and repetition count included).
+    KonakisTag,
+}
+
+/// A game replayed by Konakis' referee.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The rules it was refereed under.
+    pub rules: Rules,
+    /// Where they came from.
+    pub source: RulesSource,
+    /// The start position.
+    pub start: Board,
+    /// Every move in full notation, as the referee sees it.
+    pub moves: Vec<String>,
+    /// The referee's status after the last move.
+    pub status: Status,
+    /// The game.
+    pub game: Game,
+}
+
+/// The winner a `result` tag names: `Some(Some(side))`, `Some(None)` for a draw, `None` when
+/// the tag is absent or says nothing (`?`).
+pub fn result_tag(game: &OtgGame) -> Option<Option<Side>> {
+    match game.tag("result")?.trim() {
+        "1" => Some(Some(Side::Attackers)),
+        "-1" => Some(Some(Side::Defenders)),
+        "0" => Some(None),
+        _ => None,
+    }
+}
+
+/// The set of squares a move's record lists as captured, and the referee's.
+fn capture_set(squares: &[Square]) -> Vec<Square> {
+    let mut v = squares.to_vec();
+    v.sort_by_key(|s| s.index());
+    v.dedup();
+    v
+}
+
+/// Replays a game: the rules from its `rules` tag (or its `konakis-rules` tag when present), the
+/// start position from the rules string (with the ply count of a `start` tag that `konakis
+/// match` wrote beside it), then every move, which must be legal, must not come
+/// after the end of the game, and must capture what the record says it captures.
+pub fn replay(record: &OtgGame) -> Result<Replay, String> {
+    let text = record
+        .tag("rules")
+        .ok_or("the record has no rules tag (OpenTafl's rules string)")?;
+    let parsed = parse_rules(text).map_err(|e| format!("rules tag: {e}"))?;
+    let (rules, source) = match record.tag("konakis-rules") {
+        None => (parsed.rules, RulesSource::RulesTag),
+        Some(pairs) => {
+            let mut r = Rules::default();
+            for pair in pairs.split_whitespace() {
+                r.set_pair(pair)
+                    .map_err(|e| format!("konakis-rules tag: {e}"))?;
+            }
+            (r, RulesSource::KonakisTag)
+        }
+    };
+    // `konakis match` also writes the start as a Konakis position string, whose ply count
+    // (an opening's moves) counts for the move limit.
+    let start = match (source, record.tag("start").map(Board::from_fen)) {
+        (RulesSource::KonakisTag, Some(Ok(b))) if b.hash() == parsed.start.hash() => b,
+        _ => parsed.start,
+    };
+    let mut game = Game::new(rules, start);
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let turn = i / 2 + 1;
+        let written = format!(
+            "{}{}{}",
+            if m.king { "K" } else { "" },
+            notation::simple_move(m.mv),
+            if m.captures.is_empty() {
+                String::new()
+            } else {
+                let c: Vec<String> = m.captures.iter().map(|c| c.to_string()).collect();
+                format!("x{}", c.join("/"))
+            }
+        );
+        let at = |msg: String| format!("turn {turn}, move {} ({written}): {msg}", i + 1);
+        let mut board = *game.board();
+        if m.king && board.king() != Some(m.mv.from()) {
+            return Err(at(format!("the king is not on {}", m.mv.from())));
+        }
+        if game.status().is_over() {
+            return Err(at(format!(
+                "comes after the end of the game ({})",
+                game.status()
+            )));
+        }
+        board
+            .check_move(&rules, m.mv)
+            .map_err(|e| at(e.to_string()))?;
+        // A typed capture (`xKf4`) must name the piece that stood there.
+        for c in &m.captures {
+            let Some(letter) = c.piece else { continue };
+            let found = game.board().piece_at(c.square);
+            let named = match letter {
+                't' => Some(Piece::Attacker),
+                'T' => Some(Piece::Defender),
+                'K' => Some(Piece::King),
+                _ => None,
+            };
+            if named.is_none() {
+                return Err(at(format!(
+                    "'{letter}{}' captures a piece Tablut does not have",
+                    c.square
+                )));
+            }
+            if found != named {
+                let what = match found {
+                    Some(Piece::Attacker) => "an attacker stands there",
+                    Some(Piece::Defender) => "a defender stands there",
+                    Some(Piece::King) => "the king stands there",
+                    None => "it is empty",
+                };
+                return Err(at(format!(
+                    "'{letter}{}' does not name the piece on {}: {what}",
+                    c.square, c.square
+                )));
+            }
+        }
+        let played = notation::play(&mut board, &rules, m.mv);
+        let listed: Vec<Square> = m.captures.iter().map(|c| c.square).collect();
+        let referee: Vec<Square> = played
+            .captured
+            .into_iter()
+            .chain(played.king_captured)
+            .collect();
+        if capture_set(&listed) != capture_set(&referee) {
+            let list = |v: &[Square]| {
+                if v.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    v.iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            };
+            return Err(at(format!(
+                "the record captures {}, Konakis' referee captures {}",
+                list(&capture_set(&listed)),
+                list(&capture_set(&referee))
+            )));
+        }
+        game.play(m.mv).map_err(|e| at(e.to_string()))?;
+        moves.push(full_move(m.mv, &played));
+    }
+    Ok(Replay {
+        rules,
+        source,
+        start,
+        moves,
+        status: game.status(),
+        game,
+    })
+}
+
+/// Describes a result tag's winner.
+pub fn describe_winner(w: Option<Side>) -> &'static str {
+    match w {
+        Some(Side::Attackers) => "attackers won",
+        Some(Side::Defenders) => "defenders won",
+        None => "draw",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_and_turns_are_read_and_comments_skipped() {
+        let text = "[date:2026.11.29]\n[rules:dim:9 esc:e cor: start:/9/]\n\n\
+                    1. d1-d2 f5-f8 \n[0 5/3 0i |0 1/3 0i ]\n\n2. e8-c8 Ke5-f5 \n";
+        let games = parse_otg(text).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.tag("date"), Some("2026.11.29"));
+        assert_eq!(g.tag("rules"), Some("dim:9 esc:e cor: start:/9/"));
+        let moves: Vec<String> = g.moves.iter().map(|m| m.mv.to_string()).collect();
+        assert_eq!(moves, ["d1d2", "f5f8", "e8c8", "e5f5"]);
+        assert!(g.moves[3].king);
+    }
+
+    #[test]
+    fn a_tag_after_turns_starts_the_next_game() {
+        let text = "[result:1]\n\n1. d1-d2 \n\n[result:0]\n\n1. e8-c8 \n";
+        let games = parse_otg(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].tag("result"), Some("0"));
+        assert_eq!(games[1].moves.len(), 1);
+    }
+
+    #[test]
+    fn bad_moves_name_their_line() {
+        let e = parse_otg("[result:1]\n\n1. d1-d2 zz \n").unwrap_err();
+        assert!(e.0.starts_with("line 3:"), "{e}");
+    }
+
+    #[test]
+    fn tag_values_cannot_break_the_layout() {
+        assert_eq!(tag_value("a[b]c|d\ne"), "a(b)c/d e");
+    }
+}

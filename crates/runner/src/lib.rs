@@ -1,0 +1,15 @@
+//! # konakis-runner
+//!
+//! The tools that play many games: the match and tournament runner ([`matches`](mod@matches)), the openings
+//! generator ([`openings`]) and the evaluation tuner that learns from self-play ([`tune`]).
+//!
+//! It depends on `konakis-core`, `konakis-engine` and `konakis-protocols` (whose bridges the
+//! match runner's players speak); command lines, Ctrl-C and exit codes belong to the
+//! `konakis` binary.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod matches;
+pub mod openings;
+pub mod tune;

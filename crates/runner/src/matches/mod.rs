@@ -1,0 +1,340 @@
+//! `konakis match`: engine-versus-engine matches and tournaments for any engine that speaks
+//! the protocol, refereed by the library's rules.
+//!
+//! - [`options`]: the flags as given (the binary parses the cutechess-style command line,
+//!   `--engine name=… cmd=… tc=…`, into them).
+//! - [`config`]: the checked settings and the openings file.
+//! - [`engine`]: a child process with deadlines on every reply.
+//! - [`player`]: the protocols an engine may speak, behind one trait; [`uci`] is the line
+//!   protocol of protocol.md, [`otep`] the OpenTafl Engine Protocol.
+//! - [`game`]: one refereed game: clocks, faults, adjudication.
+//! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
+//! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
+//!
+//! The schedule is a list of games in pairs (one opening, sides swapped). `--concurrency`
+//! worker threads take games from it in order; each keeps its own processes of the engines it
+//! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
+//! results, writes each record as its game ends, runs the SPRT and shows progress.
+
+pub mod challenge;
+pub mod config;
+pub mod engine;
+pub mod game;
+pub mod options;
+pub mod otep;
+pub mod player;
+pub mod record;
+pub mod report;
+pub mod stats;
+pub mod tally;
+pub mod uci;
+
+pub use options::MatchOptions;
+
+use config::{Config, Opening, OpeningOrder, load_openings};
+use engine::Log;
+use game::{Context, Job, Outcome};
+use konakis_core::types::BySide;
+use stats::SprtVerdict;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+use tally::Tally;
+
+/// How long an engine gets to quit before it is killed at the end.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// How a match that ran ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Every planned game was played (or the SPRT decided).
+    Completed,
+    /// `interrupted` was set: the games under way were abandoned, and the summary and the
+    /// records cover the finished ones.
+    Interrupted,
+}
+
+/// What a worker tells the main thread.
+enum Message {
+    Done(Box<Outcome>),
+    Note(String),
+}
+
+/// The games of the match in order: for each pair number, each pairing plays the pair's
+/// opening twice, the first engine attacking first.
+pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
+    let pairings = config.pairings();
+    let pairs = config.games_per_pairing / 2;
+    let (order, start) = match &config.openings {
+        Some((_, order, start)) => (*order, *start),
+        None => (OpeningOrder::Sequential, 0),
+    };
+    let mut shuffled: Vec<usize> = Vec::new();
+    let mut rng = config.seed ^ 0x6b6f_6e61_6b69_7321;
+    let mut jobs = Vec::with_capacity(pairs * pairings.len() * 2);
+    for p in 0..pairs {
+        let opening = match order {
+            OpeningOrder::Sequential => (start + p) % openings,
+            OpeningOrder::Random => {
+                if p % openings == 0 {
+                    // A fresh Fisher–Yates shuffle each time the file is used up.
+                    shuffled = (0..openings).collect();
+                    for i in (1..openings).rev() {
+                        let j =
+                            (konakis_core::zobrist::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
+                        shuffled.swap(i, j);
+                    }
+                }
+                shuffled[p % openings]
+            }
+        };
+        for (k, &(a, b)) in pairings.iter().enumerate() {
+            let pair = p * pairings.len() + k;
+            for sides in [BySide::new(a, b), BySide::new(b, a)] {
+                jobs.push(Job {
+                    number: jobs.len() + 1,
+                    pair,
+                    pairing: k,
+                    opening,
+                    sides,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Starts every engine once before the match: a command that cannot start or does not answer
+/// `uci` stops the match before any game. Returns warnings about options the engine does not
+/// announce.
+fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, String> {
+    let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = config
+            .engines
+            .iter()
+            .map(|spec| {
+                let log = log.clone();
+                scope.spawn(move || player::preflight(config, spec, log))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("engine check panicked".into()))
+            })
+            .collect()
+    });
+    let mut warnings = Vec::new();
+    for r in results {
+        warnings.extend(r?);
+    }
+    Ok(warnings)
+}
+
+/// Runs `konakis match`. Once the match is about to start, `arm` is called (the binary
+/// installs its Ctrl-C handler there); from then on, `interrupt` set stops the match.
+/// An error is a bad command line, an engine that cannot start, or a file that cannot be
+/// written.
+pub fn run(
+    args: &MatchOptions,
+    interrupt: &AtomicBool,
+    arm: impl FnOnce(),
+) -> Result<Finish, String> {
+    let config = Config::from_args(args)?;
+    let openings = match &config.openings {
+        Some((path, ..)) => load_openings(path, config.rules)?,
+        None => vec![Opening::startpos(config.rules)],
+    };
+    let log = match &config.log {
+        Some(p) => Some(Arc::new(Log::create(p)?)),
+        None => None,
+    };
+    for w in preflight(&config, log.clone())? {
+        eprintln!("{w}");
+    }
+    let mut records = match &config.records {
+        Some(p) => Some(record::RecordsTarget::open(p)?),
+        None => None,
+    };
+    if let Some(p) = &config.json {
+        std::fs::write(p, "{}\n")
+            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+    }
+
+    let jobs = schedule(&config, openings.len());
+    let planned = jobs.len();
+    let pairings = config.pairings();
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    eprintln!(
+        "Match: {} ({}), {} games, concurrency {}, openings: {}{}",
+        names.join(", "),
+        if config.gauntlet && config.engines.len() > 2 {
+            "gauntlet"
+        } else {
+            "round robin"
+        },
+        planned,
+        config.concurrency,
+        match &config.openings {
+            None => "start position".to_string(),
+            Some((p, order, _)) => format!(
+                "{} ({} lines, {})",
+                p.display(),
+                openings.len(),
+                match order {
+                    OpeningOrder::Random => format!("random order, seed {}", config.seed),
+                    OpeningOrder::Sequential => "in order".to_string(),
+                }
+            ),
+        },
+        if config.rules == konakis_core::rules::Rules::default() {
+            String::new()
+        } else {
+            format!(", rules {}", config.rules)
+        }
+    );
+
+    // From here an interruption stops the match (the summary and records cover the finished
+    // games).
+    arm();
+
+    let ctx = Arc::new(Context {
+        config: config.clone(),
+        openings: openings.clone(),
+        stop: AtomicBool::new(false),
+        log,
+    });
+    let jobs = Arc::new(jobs);
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = channel::<Message>();
+    let workers: Vec<_> = (0..config.concurrency.min(planned))
+        .map(|w| {
+            let (ctx, jobs, next, tx) = (
+                Arc::clone(&ctx),
+                Arc::clone(&jobs),
+                Arc::clone(&next),
+                tx.clone(),
+            );
+            std::thread::Builder::new()
+                .name(format!("match-worker-{w}"))
+                .spawn(move || worker(&ctx, &jobs, &next, &tx))
+                .map_err(|e| format!("cannot start a worker thread: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    drop(tx);
+
+    let mut tally = Tally::new(config.engines.len(), pairings.len());
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut progress = report::Progress::new(planned);
+    let mut sprt_state: Option<(f64, SprtVerdict)> =
+        config.sprt.map(|_| (0.0, SprtVerdict::Continue));
+    let mut interrupted = false;
+    let mut record_error: Option<String> = None;
+    loop {
+        if interrupt.load(Ordering::SeqCst) && !interrupted {
+            interrupted = true;
+            ctx.stop.store(true, Ordering::SeqCst);
+            progress.note("Interrupted: stopping the games in progress (Ctrl-C again to quit now)");
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Message::Note(text)) => progress.note(&text),
+            Ok(Message::Done(o)) => {
+                let o = *o;
+                tally.add(&o, pairings[o.job.pairing]);
+                if let Some(w) = records.as_mut() {
+                    let text = record::otg(
+                        &config,
+                        &openings[o.job.opening],
+                        &o,
+                        game::shared_time_control(&config, &o.job),
+                    );
+                    if let Err(e) = w.write(o.job.number, &text) {
+                        record_error = Some(e);
+                        ctx.stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                if let (Some(sprt), Some((llr, verdict))) = (config.sprt, sprt_state.as_mut())
+                    && *verdict == SprtVerdict::Continue
+                {
+                    let (l, v) = sprt.judge(&tally.pairings[0]);
+                    *llr = l;
+                    *verdict = v;
+                    if v != SprtVerdict::Continue {
+                        ctx.stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                let status = report::status_line(
+                    &config,
+                    &tally,
+                    config.sprt.zip(sprt_state.map(|(l, _)| l)),
+                );
+                progress.game_done(&report::game_line(&config, &o), status);
+                outcomes.push(o);
+            }
+            Err(RecvTimeoutError::Timeout) => progress.tick(),
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    progress.finish();
+
+    let sprt = config.sprt.zip(sprt_state).map(|(s, (l, v))| (s, l, v));
+    print!(
+        "{}",
+        report::summary(&config, &tally, planned, interrupted, sprt)
+    );
+    let _ = std::io::stdout().flush();
+    if let Some(p) = &config.json {
+        let text = record::json(
+            &config,
+            &openings,
+            &tally,
+            &record::JsonExtras {
+                planned,
+                interrupted,
+                sprt,
+                games: &outcomes,
+            },
+        );
+        std::fs::write(p, text)
+            .map_err(|e| format!("cannot write JSON file {}: {e}", p.display()))?;
+    }
+    if let Some(e) = record_error {
+        return Err(e);
+    }
+    Ok(if interrupted {
+        Finish::Interrupted
+    } else {
+        Finish::Completed
+    })
+}
+
+/// A worker: plays games from the schedule until it is used up or the match stops, then
+/// ends its engines.
+fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc::Sender<Message>) {
+    let mut slots: Vec<Option<Box<dyn player::Player>>> =
+        ctx.config.engines.iter().map(|_| None).collect();
+    let note = |text: String| {
+        let _ = tx.send(Message::Note(text));
+    };
+    while !ctx.stop.load(Ordering::SeqCst) {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        let Some(&job) = jobs.get(i) else { break };
+        match game::play(ctx, job, &mut slots, &note) {
+            Some(o) => {
+                if tx.send(Message::Done(Box::new(o))).is_err() {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    for e in slots.into_iter().flatten() {
+        e.quit(QUIT_GRACE);
+    }
+}

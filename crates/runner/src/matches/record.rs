@@ -1,0 +1,459 @@
+//! Game records in OpenTafl's `.otg` format and the JSON summary.
+//!
+//! `.otg` (see OPENTAFL.md): `[key:value]` tags, a blank line, then numbered turns
+//! `1. d1-d2 f5-f8` where a king's move starts with `K` and captures follow as `xf8` or
+//! `xe2/d1`. The `result` tag is 1 when the attackers won, -1 when the defenders won and 0
+//! for a draw (OpenTafl's sample game, which the defenders won, carries -1). The runner adds
+//! tags of its own for the engines, the opening, the Konakis rule options and the reason.
+//! Several games in one file are separated by a blank line; OpenTafl opens one game per file,
+//! which [`RecordsTarget::PerGame`] writes.
+
+use super::config::{Config, Opening, TimeControl, seconds_text};
+use super::game::Outcome;
+use super::stats::{Sprt, SprtVerdict, sprt_bounds};
+use super::tally::{Tally, Wdl};
+use konakis_core::types::{Move, Side};
+use konakis_protocols::opentafl::otg::{tag_value as tag, turns};
+use konakis_protocols::opentafl::rules_string::{StartKey, format_rules};
+use std::fmt::Write;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_date(secs / 86_400);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The Gregorian date of a day counted from 1970-01-01.
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let mut year = 1970;
+    let mut days = days;
+    loop {
+        let len = if is_leap(year) { 366 } else { 365 };
+        if days < len {
+            break;
+        }
+        days -= len;
+        year += 1;
+    }
+    let months = [
+        31,
+        if is_leap(year) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    let mut month = 1;
+    for len in months {
+        if days < len {
+            break;
+        }
+        days -= len;
+        month += 1;
+    }
+    (year, month, days + 1)
+}
+
+fn is_leap(y: u64) -> bool {
+    (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400)
+}
+
+/// Where `--records` puts the games.
+pub enum RecordsTarget {
+    /// One file, every game appended (`konakis replay` reads them all; OpenTafl shows the
+    /// first only).
+    File(std::io::BufWriter<std::fs::File>),
+    /// One file per game, the form OpenTafl opens: `DIR/game-0001.otg` for a directory
+    /// (`--records DIR/`), or the name with `{game}` replaced by the game's number.
+    PerGame(PathBuf),
+}
+
+impl RecordsTarget {
+    /// Opens `path`: a directory (an existing one, or a name ending in `/`, created) or a name
+    /// holding `{game}` gives a file per game; any other name one file for all.
+    pub fn open(path: &Path) -> Result<RecordsTarget, String> {
+        let text = path.to_string_lossy();
+        let is_dir =
+            text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir();
+        if is_dir {
+            std::fs::create_dir_all(path)
+                .map_err(|e| format!("cannot create records directory {}: {e}", path.display()))?;
+            return Ok(RecordsTarget::PerGame(path.to_path_buf()));
+        }
+        if text.contains("{game}") {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+                && !dir.is_dir()
+            {
+                return Err(format!(
+                    "records directory {} does not exist",
+                    dir.display()
+                ));
+            }
+            return Ok(RecordsTarget::PerGame(path.to_path_buf()));
+        }
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create records file {}: {e}", path.display()))?;
+        Ok(RecordsTarget::File(std::io::BufWriter::new(f)))
+    }
+
+    /// The file game `number` goes to when each game has its own.
+    pub fn game_path(pattern: &Path, number: usize) -> PathBuf {
+        let text = pattern.to_string_lossy();
+        if text.contains("{game}") {
+            PathBuf::from(text.replace("{game}", &format!("{number:04}")))
+        } else {
+            pattern.join(format!("game-{number:04}.otg"))
+        }
+    }
+
+    /// Writes one game's record.
+    pub fn write(&mut self, number: usize, text: &str) -> Result<(), String> {
+        match self {
+            RecordsTarget::File(w) => w
+                .write_all(text.as_bytes())
+                .and_then(|_| w.flush())
+                .map_err(|e| format!("cannot write the records file: {e}")),
+            RecordsTarget::PerGame(pattern) => {
+                let path = RecordsTarget::game_path(pattern, number);
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write the record {}: {e}", path.display()))
+            }
+        }
+    }
+}
+
+/// The `time-control` tag as OpenTafl reads it (`<seconds> <overtime> <increment>i`, all whole
+/// seconds), when a clock can be said that way; the `konakis-time-control` tag keeps the exact
+/// control (fractions of a second included) either way.
+fn time_control_tags(tc: TimeControl) -> String {
+    let exact = format!(
+        "{} 0/0 {}i",
+        seconds_text(tc.base_ms),
+        seconds_text(tc.inc_ms)
+    );
+    let mut s = String::new();
+    if tc.base_ms.is_multiple_of(1000) && tc.inc_ms.is_multiple_of(1000) {
+        let _ = writeln!(s, "[time-control:{exact}]");
+    }
+    let _ = writeln!(s, "[konakis-time-control:{exact}]");
+    s
+}
+
+/// The `.otg` text of one game.
+pub fn otg(
+    config: &Config,
+    opening: &Opening,
+    o: &Outcome,
+    time_control: Option<TimeControl>,
+) -> String {
+    let rules = &config.rules;
+    let start = *opening.game.start_board();
+    let names = |side: Side| config.engines[o.job.sides[side]].name.as_str();
+    let result = match o.ending.winner() {
+        Some(Side::Attackers) => 1,
+        Some(Side::Defenders) => -1,
+        None => 0,
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "[date:{}]", today());
+    let _ = writeln!(s, "[result:{result}]");
+    let _ = writeln!(s, "[compiler:Konakis match]");
+    if let Some(tc) = time_control {
+        s.push_str(&time_control_tags(tc));
+    }
+    let _ = writeln!(
+        s,
+        "[rules:{}]",
+        format_rules(rules, &start, StartKey::StartI)
+    );
+    let _ = writeln!(s, "[konakis-rules:{rules}]");
+    let _ = writeln!(s, "[game:{}]", o.job.number);
+    let _ = writeln!(s, "[attackers:{}]", tag(names(Side::Attackers)));
+    let _ = writeln!(s, "[defenders:{}]", tag(names(Side::Defenders)));
+    let _ = writeln!(s, "[opening:{}]", tag(&opening.text));
+    let _ = writeln!(s, "[start:{}]", start.to_fen());
+    let _ = writeln!(s, "[termination:{}]", o.ending.category());
+    let _ = writeln!(s, "[reason:{}]", tag(&o.reason));
+    let _ = writeln!(s, "[plies:{}]", o.plies);
+    s.push('\n');
+    let all: Vec<Move> = opening.moves.iter().chain(&o.moves).copied().collect();
+    s.push_str(&turns(&start, rules, &all));
+    s.push('\n');
+    s
+}
+
+/// A JSON string literal.
+pub fn json_str(text: &str) -> String {
+    let mut s = String::with_capacity(text.len() + 2);
+    s.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' => s.push_str("\\n"),
+            '\r' => s.push_str("\\r"),
+            '\t' => s.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(s, "\\u{:04x}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// A JSON number; `null` when not finite.
+pub fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        let r = (x * 1e4).round() / 1e4;
+        format!("{r}")
+    } else {
+        "null".into()
+    }
+}
+
+fn json_wdl(w: &Wdl) -> String {
+    format!(
+        "{{\"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}}}",
+        w.games(),
+        w.wins,
+        w.draws,
+        w.losses,
+        w.score().map_or("null".into(), json_num)
+    )
+}
+
+/// Everything the JSON file holds beyond the config and the tally.
+pub struct JsonExtras<'a> {
+    /// Games in the schedule.
+    pub planned: usize,
+    /// Stopped by Ctrl-C.
+    pub interrupted: bool,
+    /// The SPRT and its last LLR and verdict.
+    pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+    /// Finished games, in any order.
+    pub games: &'a [Outcome],
+}
+
+/// The JSON summary and games.
+pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras) -> String {
+    let mut s = String::from("{\n");
+    let _ = writeln!(s, "  \"rules\": {},", json_str(&config.rules.to_string()));
+    let _ = writeln!(s, "  \"games_planned\": {},", x.planned);
+    let _ = writeln!(s, "  \"games_played\": {},", tally.games);
+    let _ = writeln!(s, "  \"interrupted\": {},", x.interrupted);
+    let _ = writeln!(s, "  \"seed\": {},", config.seed);
+    let (over, samples) = tally.overhead;
+    let per_move = if samples > 0 {
+        over.as_secs_f64() * 1e6 / samples as f64
+    } else {
+        f64::NAN
+    };
+    let _ = writeln!(s, "  \"overhead_us_per_move\": {},", json_num(per_move));
+    let avg = |plies: u64, games: u64| {
+        if games > 0 {
+            json_num(plies as f64 / games as f64)
+        } else {
+            "null".into()
+        }
+    };
+    let _ = writeln!(
+        s,
+        "  \"sides\": {{\"attackers_wins\": {}, \"defenders_wins\": {}, \"draws\": {}, \
+         \"avg_plies\": {}}},",
+        tally.sides[0],
+        tally.sides[1],
+        tally.sides[2],
+        avg(tally.plies, tally.games)
+    );
+    s.push_str("  \"engines\": [\n");
+    for (i, (spec, e)) in config.engines.iter().zip(&tally.engines).enumerate() {
+        let elo = e.penta.elo();
+        let _ = write!(
+            s,
+            "    {{\"name\": {}, \"cmd\": {}, \"limits\": {}, \"games\": {}, \"wins\": {}, \
+             \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_error\": {}, \
+             \"los\": {}, \"pairs\": {}, \"pentanomial\": {:?}, \"as_attackers\": {}, \
+             \"as_defenders\": {}, \"avg_plies\": {}, \"time_forfeits\": {}, \"crashes\": {}, \
+             \"illegal_moves\": {}, \"protocol_errors\": {}}}",
+            json_str(&spec.name),
+            json_str(&spec.cmd.display().to_string()),
+            json_str(&spec.limits.describe()),
+            e.all.games(),
+            e.all.wins,
+            e.all.draws,
+            e.all.losses,
+            e.all.score().map_or("null".into(), json_num),
+            elo.map_or("null".into(), |x| json_num(x.elo)),
+            elo.map_or("null".into(), |x| json_num(x.error)),
+            elo.map_or("null".into(), |x| json_num(x.los)),
+            e.penta.pairs(),
+            e.penta.0,
+            json_wdl(&e.by_side[Side::Attackers]),
+            json_wdl(&e.by_side[Side::Defenders]),
+            avg(e.plies, e.all.games()),
+            e.faults[0],
+            e.faults[1],
+            e.faults[2],
+            e.faults[3],
+        );
+        s.push_str(if i + 1 < config.engines.len() {
+            ",\n"
+        } else {
+            "\n"
+        });
+    }
+    s.push_str("  ],\n");
+    match x.sprt {
+        None => s.push_str("  \"sprt\": null,\n"),
+        Some((sprt, llr, verdict)) => {
+            let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+            let v = match verdict {
+                SprtVerdict::H0 => "H0",
+                SprtVerdict::H1 => "H1",
+                SprtVerdict::Continue => "none",
+            };
+            let _ = writeln!(
+                s,
+                "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \
+                 \"llr\": {}, \"lower\": {}, \"upper\": {}, \"verdict\": \"{v}\"}},",
+                json_num(sprt.elo0),
+                json_num(sprt.elo1),
+                json_num(sprt.alpha),
+                json_num(sprt.beta),
+                json_num(llr),
+                json_num(lower),
+                json_num(upper)
+            );
+        }
+    }
+    let mut games: Vec<&Outcome> = x.games.iter().collect();
+    games.sort_by_key(|o| o.job.number);
+    s.push_str("  \"games\": [\n");
+    for (i, o) in games.iter().enumerate() {
+        let opening = &openings[o.job.opening];
+        let name = |side: Side| json_str(&config.engines[o.job.sides[side]].name);
+        let list = |moves: &[Move]| {
+            let v: Vec<String> = moves.iter().map(|m| format!("\"{m}\"")).collect();
+            format!("[{}]", v.join(", "))
+        };
+        let (result, winner) = match o.ending.winner() {
+            Some(side) => (side.name(), name(side)),
+            None => ("draw", "null".into()),
+        };
+        let _ = write!(
+            s,
+            "    {{\"game\": {}, \"pair\": {}, \"attackers\": {}, \"defenders\": {}, \
+             \"opening\": {}, \"start\": {}, \"opening_moves\": {}, \"moves\": {}, \
+             \"times_ms\": {:?}, \"scores\": [{}], \"result\": \"{result}\", \
+             \"winner\": {winner}, \"termination\": \"{}\", \"reason\": {}, \"plies\": {}, \
+             \"duration_ms\": {}}}",
+            o.job.number,
+            o.job.pair + 1,
+            name(Side::Attackers),
+            name(Side::Defenders),
+            json_str(&opening.text),
+            json_str(&opening.game.start_board().to_fen()),
+            list(&opening.moves),
+            list(&o.moves),
+            o.times_ms,
+            o.scores
+                .iter()
+                .map(|s| s.map_or("null".into(), |v| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            o.ending.category(),
+            json_str(&o.reason),
+            o.plies,
+            o.duration.as_millis()
+        );
+        s.push_str(if i + 1 < games.len() { ",\n" } else { "\n" });
+    }
+    s.push_str("  ]\n}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_control_tags_say_whole_seconds_to_opentafl_and_keep_the_exact_clock() {
+        let tc = |base_ms, inc_ms| TimeControl {
+            moves: None,
+            base_ms,
+            inc_ms,
+        };
+        assert_eq!(
+            time_control_tags(tc(60_000, 1_000)),
+            "[time-control:60 0/0 1i]\n[konakis-time-control:60 0/0 1i]\n"
+        );
+        // OpenTafl would read 10 0/0 0.1i as 10 s without increment.
+        assert_eq!(
+            time_control_tags(tc(10_000, 100)),
+            "[konakis-time-control:10 0/0 0.1i]\n"
+        );
+        assert_eq!(
+            time_control_tags(tc(500, 10)),
+            "[konakis-time-control:0.5 0/0 0.01i]\n"
+        );
+    }
+
+    #[test]
+    fn per_game_record_names() {
+        let p = RecordsTarget::game_path(Path::new("out/g{game}.otg"), 7);
+        assert_eq!(p, PathBuf::from("out/g0007.otg"));
+        let p = RecordsTarget::game_path(Path::new("dir"), 12);
+        assert_eq!(p, PathBuf::from("dir/game-0012.otg"));
+    }
+    use konakis_core::board::Board;
+    use konakis_core::rules::Rules;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(59), (1970, 3, 1));
+        // 2000-02-29 is day 11016; 2026-11-29 is day 20786.
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_786), (2026, 11, 29));
+    }
+
+    /// The first twelve turns of OpenTafl's sample game, with its capture `h7-f7xf8`, come out
+    /// as OpenTafl wrote them.
+    #[test]
+    fn turns_match_the_sample_game() {
+        let rules = Rules::opentafl();
+        let text = "d1-d2 f5-f8 e8-c8 e5-f5 b5-b7 e4-h4 h5-h7 f5-f2 i4-i2 f2-g2 f1-g1 g5-h5 \
+                    i6-g6 g2-g3 i5-i3 g3-f3 i2-f2 f3-f4 a4-b4 h4-h2 i3-i4 e3-i3 h7-f7 h5-i5";
+        let moves: Vec<Move> = text
+            .split_whitespace()
+            .map(|m| Move::parse(m).unwrap())
+            .collect();
+        let got = turns(&Board::start(&rules), &rules, &moves);
+        assert!(
+            got.starts_with("1. d1-d2 f5-f8 \n2. e8-c8 Ke5-f5 \n"),
+            "{got}"
+        );
+        assert!(got.ends_with("12. h7-f7xf8 h5-i5xi4 \n"), "{got}");
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+        assert_eq!(json_num(f64::INFINITY), "null");
+        assert_eq!(json_num(0.123456), "0.1235");
+    }
+}

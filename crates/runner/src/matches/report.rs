@@ -1,0 +1,304 @@
+//! What the runner shows: a progress bar on stderr (plain lines when stderr is not a
+//! terminal) and the final table on stdout.
+
+use super::config::Config;
+use super::game::{Fault, Outcome};
+use super::stats::{Sprt, SprtVerdict, sprt_bounds};
+use super::tally::{Tally, Wdl};
+use konakis_core::types::Side;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// The progress display.
+pub struct Progress {
+    tty: bool,
+    total: usize,
+    started: Instant,
+    last_draw: Option<Instant>,
+    status: String,
+    done: usize,
+}
+
+impl Progress {
+    /// A display for `total` games; a bar when stderr is a terminal.
+    pub fn new(total: usize) -> Progress {
+        Progress {
+            tty: std::io::stderr().is_terminal(),
+            total,
+            started: Instant::now(),
+            last_draw: None,
+            status: String::new(),
+            done: 0,
+        }
+    }
+
+    /// Prints a line of its own (above the bar).
+    pub fn note(&mut self, text: &str) {
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let _ = write!(err, "\r\x1b[2K{text}\n");
+            drop(err);
+            self.draw(true);
+        } else {
+            let _ = writeln!(err, "{text}");
+        }
+    }
+
+    /// A game has finished: `line` describes it, `status` is the running score.
+    pub fn game_done(&mut self, line: &str, status: String) {
+        self.done += 1;
+        self.status = status;
+        if self.tty {
+            self.draw(true);
+        } else {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "{line}");
+            let _ = writeln!(err, "  {}/{} done | {}", self.done, self.total, self.status);
+        }
+    }
+
+    /// Redraws the bar now and then (for the clock).
+    pub fn tick(&mut self) {
+        if self.tty {
+            self.draw(false);
+        }
+    }
+
+    fn draw(&mut self, force: bool) {
+        let now = Instant::now();
+        if !force
+            && self
+                .last_draw
+                .is_some_and(|t| now - t < Duration::from_millis(500))
+        {
+            return;
+        }
+        self.last_draw = Some(now);
+        const WIDTH: usize = 24;
+        let filled = (self.done * WIDTH).checked_div(self.total).unwrap_or(0);
+        let bar: String = (0..WIDTH)
+            .map(|i| if i < filled { '#' } else { '-' })
+            .collect();
+        let secs = self.started.elapsed().as_secs();
+        let _ = write!(
+            std::io::stderr().lock(),
+            "\r\x1b[2K[{bar}] {}/{} {}:{:02}:{:02} {}",
+            self.done,
+            self.total,
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60,
+            self.status
+        );
+    }
+
+    /// Removes the bar.
+    pub fn finish(&mut self) {
+        if self.tty {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+        }
+    }
+}
+
+/// `+12.3` style, `inf` when unbounded.
+fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+fn unsigned(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or("-".into(), |s| format!("{:.1}%", 100.0 * s))
+}
+
+/// The running score for the progress display: the first engine's score and Elo, and the
+/// LLR when an SPRT runs.
+pub fn status_line(config: &Config, tally: &Tally, sprt: Option<(Sprt, f64)>) -> String {
+    let e = &tally.engines[0];
+    let mut s = format!(
+        "{} {}-{}-{} {}",
+        config.engines[0].name,
+        e.all.wins,
+        e.all.draws,
+        e.all.losses,
+        percent(e.all.score())
+    );
+    if let Some(elo) = e.penta.elo() {
+        s.push_str(&format!(
+            " Elo {} ±{}",
+            signed(elo.elo),
+            unsigned(elo.error)
+        ));
+    }
+    if let Some((sprt, llr)) = sprt {
+        let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
+        s.push_str(&format!(" LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+    }
+    s
+}
+
+/// One line on a finished game.
+pub fn game_line(config: &Config, o: &Outcome) -> String {
+    let name = |side: Side| config.engines[o.job.sides[side]].name.as_str();
+    format!(
+        "Game {} ({} attacking, {} defending, opening {}): {} [{} plies]",
+        o.job.number,
+        name(Side::Attackers),
+        name(Side::Defenders),
+        o.job.opening + 1,
+        o.reason,
+        o.plies
+    )
+}
+
+fn wdl(w: &Wdl) -> String {
+    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+}
+
+/// The final summary.
+pub fn summary(
+    config: &Config,
+    tally: &Tally,
+    planned: usize,
+    interrupted: bool,
+    sprt: Option<(Sprt, f64, SprtVerdict)>,
+) -> String {
+    let mut s = String::new();
+    let width = config
+        .engines
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    s.push_str(&format!(
+        "\n{} of {} games played{}; rules {}\n\n",
+        tally.games,
+        planned,
+        if interrupted { " (interrupted)" } else { "" },
+        config.rules
+    ));
+    s.push_str(&format!(
+        "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
+        "Engine", "Games", "Wins", "Draws", "Losses", "Score", "Elo", "±95%", "LOS", "Pairs"
+    ));
+    for (spec, e) in config.engines.iter().zip(&tally.engines) {
+        let elo = e.penta.elo();
+        s.push_str(&format!(
+            "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
+            spec.name,
+            e.all.games(),
+            e.all.wins,
+            e.all.draws,
+            e.all.losses,
+            percent(e.all.score()),
+            elo.map_or("-".into(), |x| signed(x.elo)),
+            elo.map_or("-".into(), |x| unsigned(x.error)),
+            elo.map_or("-".into(), |x| format!("{:.1}%", 100.0 * x.los)),
+            e.penta.pairs()
+        ));
+    }
+    s.push_str(&format!(
+        "\n{:<width$}  {:>13} {:>7}  {:>13} {:>7} {:>7} {:>5} {:>5} {:>7} {:>8}\n",
+        "Engine",
+        "as attackers",
+        "score",
+        "as defenders",
+        "score",
+        "plies",
+        "time",
+        "crash",
+        "illegal",
+        "protocol"
+    ));
+    for (spec, e) in config.engines.iter().zip(&tally.engines) {
+        let att = &e.by_side[Side::Attackers];
+        let def = &e.by_side[Side::Defenders];
+        let plies = if e.all.games() > 0 {
+            format!("{:.1}", e.plies as f64 / e.all.games() as f64)
+        } else {
+            "-".into()
+        };
+        s.push_str(&format!(
+            "{:<width$}  {:>13} {:>7}  {:>13} {:>7} {:>7} {:>5} {:>5} {:>7} {:>8}\n",
+            spec.name,
+            wdl(att),
+            percent(att.score()),
+            wdl(def),
+            percent(def.score()),
+            plies,
+            e.fault(Fault::Time),
+            e.fault(Fault::Crash),
+            e.fault(Fault::Illegal),
+            e.fault(Fault::Protocol),
+        ));
+    }
+    s.push_str("(W-D-L; time = time forfeits, crash = crashes, illegal = illegal moves)\n");
+    if tally.games > 0 {
+        let g = tally.games as f64;
+        s.push_str(&format!(
+            "\nSides: attackers won {:.1}%, defenders won {:.1}%, draws {:.1}%; {:.1} plies on \
+             average\n",
+            100.0 * tally.sides[0] as f64 / g,
+            100.0 * tally.sides[1] as f64 / g,
+            100.0 * tally.sides[2] as f64 / g,
+            tally.plies as f64 / g
+        ));
+    }
+    if config.engines.len() == 2 {
+        let p = tally.engines[0].penta.0;
+        s.push_str(&format!(
+            "Pairs for {}: LL {}, LD {}, DD/WL {}, WD {}, WW {}{}\n",
+            config.engines[0].name,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            match tally.unpaired() {
+                0 => String::new(),
+                n => format!(" ({n} game(s) without their pair: in W-D-L only)"),
+            }
+        ));
+    }
+    if let Some((sprt, llr, verdict)) = sprt {
+        let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
+        let first = &config.engines[0].name;
+        let v = match verdict {
+            SprtVerdict::H1 => format!(
+                "H1 accepted: {first} is stronger, by about {} Elo or more",
+                sprt.elo1
+            ),
+            SprtVerdict::H0 => format!(
+                "H0 accepted: {first} is not stronger by more than about {} Elo",
+                sprt.elo0
+            ),
+            SprtVerdict::Continue => "no verdict (neither bound reached)".into(),
+        };
+        s.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}]: {v}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    let (over, n) = tally.overhead;
+    if n > 0 {
+        s.push_str(&format!(
+            "Runner overhead: {:.1} µs per move ({} moves)\n",
+            over.as_secs_f64() * 1e6 / n as f64,
+            n
+        ));
+    }
+    s
+}

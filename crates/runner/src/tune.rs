@@ -1,0 +1,239 @@
+//! `konakis tune`: fit the evaluation's weights to game results.
+//!
+//! Two steps. `konakis tune selfplay` plays games of Konakis against itself (a few random
+//! opening plies, then short node-limited searches) on all cores and writes every quiet
+//! position with the game's result. `konakis tune fit` then fits the weights of the linear
+//! evaluation by minimising the squared error between the result and a logistic function of the
+//! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
+
+use konakis_core::board::{Game, Status};
+use konakis_core::rules::Rules;
+use konakis_core::types::Side;
+use konakis_engine::eval::{FEATURE_COUNT, FEATURES, Features, features, weights};
+use konakis_engine::search::{Engine, Limits, Settings};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::fs;
+use std::io::Write;
+
+/// The rules from `Name=Value` options.
+pub fn rules_from(options: &[String]) -> Result<Rules, String> {
+    let mut rules = Rules::default();
+    for pair in options {
+        rules.set_pair(pair).map_err(|e| e.to_string())?;
+    }
+    Ok(rules)
+}
+
+/// One self-play game: its quiet positions and its result (attackers' score).
+fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<String>, f64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = Game::start(rules);
+    for _ in 0..random_plies {
+        let moves = game.board().legal_moves(&rules);
+        if moves.is_empty() || game.status().is_over() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    let mut engine = Engine::new(Settings {
+        hash_mib: 4,
+        ..Settings::default()
+    });
+    let mut positions = Vec::new();
+    while !game.status().is_over() {
+        let board = *game.board();
+        // Positions where the king already sees the edge are decided by search, not judgement.
+        if (board.king_moves(&rules) & konakis_core::Bitboard::EDGE).is_empty() {
+            positions.push(board.to_fen());
+        }
+        let (best, _) = engine.search_sync(
+            &game,
+            Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        );
+        match best {
+            Some(mv) if game.play(mv).is_ok() => {}
+            _ => break,
+        }
+    }
+    let result = match game.status() {
+        Status::Win(Side::Attackers, _) => 1.0,
+        Status::Win(Side::Defenders, _) => 0.0,
+        _ => 0.5,
+    };
+    (positions, result)
+}
+
+/// Plays `games` games of self-play and writes their quiet positions with the results to
+/// `out` (see the module docs).
+pub fn selfplay(
+    rules: Rules,
+    games: usize,
+    nodes: u64,
+    random_plies: usize,
+    seed: u64,
+    out: &str,
+) -> Result<(), String> {
+    let results: Vec<(Vec<String>, f64)> = (0..games)
+        .into_par_iter()
+        .map(|g| {
+            play_one(
+                rules,
+                nodes,
+                random_plies,
+                seed.wrapping_mul(1_000_003) + g as u64,
+            )
+        })
+        .collect();
+    let mut file = fs::File::create(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+    let (mut att, mut def, mut draw, mut lines) = (0, 0, 0, 0);
+    let plies: usize = results.iter().map(|(p, _)| p.len()).sum();
+    eprintln!(
+        "{:.1} recorded positions per game",
+        plies as f64 / games.max(1) as f64
+    );
+    for (positions, result) in &results {
+        match *result {
+            r if r > 0.75 => att += 1,
+            r if r < 0.25 => def += 1,
+            _ => draw += 1,
+        }
+        for p in positions {
+            writeln!(file, "{p};{result}").map_err(|e| e.to_string())?;
+            lines += 1;
+        }
+    }
+    eprintln!(
+        "{games} games: attackers {att}, defenders {def}, draws {draw}; {lines} positions in {out}"
+    );
+    Ok(())
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of the prediction `sigmoid(k * eval / 400)` against the results.
+fn error(data: &[(Features, f64)], weights: &[f64; FEATURE_COUNT], k: f64) -> f64 {
+    let sum: f64 = data
+        .par_iter()
+        .map(|(f, r)| {
+            let e: f64 = f.iter().zip(weights).map(|(&a, b)| a as f64 * b).sum();
+            let p = sigmoid(k * e / 400.0);
+            (r - p) * (r - p)
+        })
+        .sum();
+    sum / data.len() as f64
+}
+
+/// Fits the weights to the data file at `path` and prints them (see the module docs).
+pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let mut data: Vec<(Features, f64)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let (fen, result) = line
+            .split_once(';')
+            .ok_or_else(|| format!("{path}:{}: no ';'", n + 1))?;
+        let board = konakis_core::board::Board::from_fen(fen)
+            .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+        let result: f64 = result
+            .trim()
+            .parse()
+            .map_err(|_| format!("{path}:{}: bad result", n + 1))?;
+        data.push((features(&board, &rules), result));
+    }
+    if data.is_empty() {
+        return Err(format!("{path} holds no positions"));
+    }
+    let mut w: [f64; FEATURE_COUNT] = weights(&rules).map(|x| x as f64);
+    // The scale K that best fits the current weights.
+    let mut k = 1.0;
+    let mut best = error(&data, &w, k);
+    for step in [0.5, 0.1, 0.02] {
+        loop {
+            let mut improved = false;
+            for cand in [k - step, k + step] {
+                if cand > 0.0 {
+                    let e = error(&data, &w, cand);
+                    if e < best {
+                        best = e;
+                        k = cand;
+                        improved = true;
+                    }
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{} positions; K = {k:.2}; error with the current weights {best:.6}",
+        data.len()
+    );
+    // Gradient descent with per-feature scaling (Adam-like step sizes).
+    let n = data.len() as f64;
+    let mut m = [0.0f64; FEATURE_COUNT];
+    let mut v = [0.0f64; FEATURE_COUNT];
+    let (b1, b2, lr) = (0.9, 0.999, 1.0);
+    for it in 1..=iterations {
+        let grad = data
+            .par_iter()
+            .fold(
+                || [0.0f64; FEATURE_COUNT],
+                |mut g, (f, r)| {
+                    let e: f64 = f.iter().zip(&w).map(|(&a, b)| a as f64 * b).sum();
+                    let p = sigmoid(k * e / 400.0);
+                    let d = (p - r) * p * (1.0 - p) * k / 400.0;
+                    for i in 0..FEATURE_COUNT {
+                        g[i] += d * f[i] as f64;
+                    }
+                    g
+                },
+            )
+            .reduce(
+                || [0.0f64; FEATURE_COUNT],
+                |mut a, b| {
+                    for i in 0..FEATURE_COUNT {
+                        a[i] += b[i];
+                    }
+                    a
+                },
+            );
+        for i in 0..FEATURE_COUNT {
+            let g = 2.0 * grad[i] / n;
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(it as i32));
+            let vh = v[i] / (1.0 - b2.powi(it as i32));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-8);
+        }
+        if it % 500 == 0 || it == iterations {
+            eprintln!("iteration {it}: error {:.6}", error(&data, &w, k));
+        }
+    }
+    // Printed with the attacking soldier as the unit (100), as the evaluation's scale is
+    // defined; the fit's K absorbs the scale.
+    let scale = if w[0] > 0.0 { 100.0 / w[0] } else { 1.0 };
+    let w = w.map(|x| x * scale);
+    eprintln!(
+        "scale {scale:.3} (K for the printed weights: {:.2})",
+        k / scale
+    );
+    for (name, x) in FEATURES.iter().zip(&w) {
+        println!("{name:>24}: {:>6}", x.round() as i32);
+    }
+    let list: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i32)).collect();
+    println!(
+        "pub const WEIGHTS: [i32; FEATURE_COUNT] = [{}];",
+        list.join(", ")
+    );
+    Ok(())
+}

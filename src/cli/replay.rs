@@ -1,0 +1,102 @@
+//! `konakis replay`: reads an `.otg` file and replays every game in it under Konakis' referee,
+//! printing the moves, the result and its reason.
+
+use clap::Args;
+use konakis::board::Status;
+use konakis::opentafl::notation;
+use konakis::opentafl::otg::{RulesSource, describe_winner, parse_otg, replay, result_tag};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `konakis replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The `.otg` file (OpenTafl's game record; `konakis match --records` writes them too).
+    pub file: PathBuf,
+}
+
+/// Runs `konakis replay`. The exit status is 0 when every game replays and ends as its
+/// `result` tag says (or the tag says nothing), 1 otherwise.
+pub fn run(args: ReplayArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", args.file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let games = match parse_otg(&text) {
+        Ok(g) if g.is_empty() => {
+            eprintln!("error: {} holds no game", args.file.display());
+            return ExitCode::FAILURE;
+        }
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.file.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut ok = true;
+    for (i, record) in games.iter().enumerate() {
+        if games.len() > 1 {
+            if i > 0 {
+                println!();
+            }
+            println!("game {} of {}", i + 1, games.len());
+        }
+        let r = match replay(record) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("error: {e}");
+                ok = false;
+                continue;
+            }
+        };
+        let source = match r.source {
+            RulesSource::RulesTag => "from the rules tag",
+            RulesSource::KonakisTag => "from the konakis-rules tag",
+        };
+        println!("rules: {} ({source})", r.rules);
+        println!(
+            "start: {} ({} to move)",
+            notation::position_record(&r.start),
+            r.start.side_to_move()
+        );
+        for (turn, pair) in r.moves.chunks(2).enumerate() {
+            println!("{}. {}", turn + 1, pair.join(" "));
+        }
+        let plies = r.moves.len();
+        match r.status {
+            Status::Ongoing => println!("result: none by the rules after {plies} plies"),
+            s => println!("result: {s} (after {plies} plies)"),
+        }
+        if let Some(tagged) = result_tag(record) {
+            let referee = match r.status {
+                Status::Win(side, _) => Some(Some(side)),
+                Status::Draw(_) => Some(None),
+                Status::Ongoing => None,
+            };
+            match referee {
+                Some(w) if w == tagged => {
+                    println!("result tag: {} (agrees)", describe_winner(tagged))
+                }
+                Some(_) => {
+                    println!(
+                        "result tag: {} (disagrees with the referee)",
+                        describe_winner(tagged)
+                    );
+                    ok = false;
+                }
+                None => println!(
+                    "result tag: {} (decided off the board: resignation, time or adjudication)",
+                    describe_winner(tagged)
+                ),
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
