@@ -244,6 +244,13 @@ pub fn protocol_line(data: &[u8]) {
                 {
                     check_board(b, &Rules::default());
                 }
+                if let Command::SetOption {
+                    name,
+                    value: Some(value),
+                } = &command
+                {
+                    check_rule_option(name, value);
+                }
                 if let Some(written) = command_line(&command) {
                     let back = protocol::parse(&written);
                     assert!(
@@ -253,6 +260,33 @@ pub fn protocol_line(data: &[u8]) {
                 }
             }
             Err(e) => assert_peer_line("protocol", line, e),
+        }
+    }
+}
+
+/// A rule option set by name (`Rules::set`, which a `setoption` for a rule option reaches)
+/// reads back through `Rules::get`: setting the value read gives the same rules.
+fn check_rule_option(name: &str, value: &str) {
+    for start in [Rules::default(), Rules::ashton()] {
+        let mut rules = start;
+        match rules.set(name, value) {
+            Ok(()) => {
+                let shown = rules
+                    .get(name)
+                    .unwrap_or_else(|| panic!("{name:?} was set but has no value"));
+                let mut again = start;
+                again
+                    .set(name, &shown)
+                    .unwrap_or_else(|e| panic!("{name:?} = {value:?} -> {shown:?}: {e}"));
+                assert_eq!(again, rules, "{name:?} = {value:?} -> {shown:?}");
+            }
+            Err(e) => {
+                let _ = e.to_string();
+                assert_eq!(
+                    rules, start,
+                    "a refused {name:?} = {value:?} changed the rules"
+                );
+            }
         }
     }
 }
