@@ -228,39 +228,39 @@ fn command_line(command: &Command) -> Option<String> {
     }
 }
 
-/// Target `protocol_line`: the line protocol's commands (`protocol::command::parse`), one per
-/// input line. Errors are one ASCII line (they go out as `info string error: …`); a command
-/// with values, written back as a line, reads back to the same command.
+/// Target `protocol_line`: a line of the line protocol (`protocol::command::parse`). Errors
+/// are one ASCII line (they go out as `info string error: …`); a command with values, written
+/// back as a line, reads back to the same command.
 pub fn protocol_line(data: &[u8]) {
     let input = text(data);
-    for line in input.split('\n') {
-        match protocol::parse(line) {
-            Ok(None) => assert!(line.split_whitespace().next().is_none()),
-            Ok(Some(command)) => {
-                if let Command::Position {
-                    start: Start::Board(b),
-                    ..
-                } = &command
-                {
-                    check_board(b, &Rules::default());
-                }
-                if let Command::SetOption {
-                    name,
-                    value: Some(value),
-                } = &command
-                {
-                    check_rule_option(name, value);
-                }
-                if let Some(written) = command_line(&command) {
-                    let back = protocol::parse(&written);
-                    assert!(
-                        matches!(&back, Ok(Some(c)) if *c == command),
-                        "{line:?} -> {command:?} -> {written:?} -> {back:?}"
-                    );
-                }
+    // A line reader hands over one line at a time: the text up to the first line break.
+    let line = input.split('\n').next().unwrap_or_default();
+    match protocol::parse(line) {
+        Ok(None) => assert!(line.split_whitespace().next().is_none()),
+        Ok(Some(command)) => {
+            if let Command::Position {
+                start: Start::Board(b),
+                ..
+            } = &command
+            {
+                check_board(b, &Rules::default());
             }
-            Err(e) => assert_peer_line("protocol", line, e),
+            if let Command::SetOption {
+                name,
+                value: Some(value),
+            } = &command
+            {
+                check_rule_option(name, value);
+            }
+            if let Some(written) = command_line(&command) {
+                let back = protocol::parse(&written);
+                assert!(
+                    matches!(&back, Ok(Some(c)) if *c == command),
+                    "{line:?} -> {command:?} -> {written:?} -> {back:?}"
+                );
+            }
         }
+        Err(e) => assert_peer_line("protocol", line, e),
     }
 }
 
@@ -317,42 +317,42 @@ fn check_record(board: &Board, side: Side) {
     assert_eq!(inverted, record);
 }
 
-/// Target `otep_line`: the host's OTEP lines (`opentafl::command::parse`, clocks included),
-/// one per input line. Errors are one ASCII line (they go out as `error 0 …`); clocks, records
+/// Target `otep_line`: a line from an OTEP host (`opentafl::command::parse`, clocks included).
+/// Errors are one ASCII line (they go out as `error 0 …`); clocks, records
 /// and moves read back from what writes them; a `rules` line's string goes through the rules
 /// string check.
 pub fn otep_line(data: &[u8]) {
     let input = text(data);
-    for line in input.split('\n') {
-        match otep::parse(line) {
-            Ok(HostCommand::Clock(clock)) => {
-                let written = clock_args(&clock);
-                let back = otep::parse_clock(&written)
-                    .unwrap_or_else(|e| panic!("{line:?} -> {written:?}: {e}"));
-                assert_eq!(back.ms, clock.ms, "{line:?}");
-                assert_eq!(back.overtime, clock.overtime, "{line:?}");
-                assert_eq!(back.periods, clock.periods, "{line:?}");
-                assert!(
-                    back.period_ms.abs_diff(clock.period_ms) <= 1,
-                    "{line:?} -> {written:?}: {} ms, then {} ms",
-                    clock.period_ms,
-                    back.period_ms
-                );
-            }
-            Ok(HostCommand::OpponentMove { mv, text, board }) => {
-                assert_eq!(mv, notation::parse_move(&text).ok().map(|m| m.mv));
-                check_record(&board, Side::Attackers);
-            }
-            Ok(HostCommand::Confirm(board) | HostCommand::Position(board)) => {
-                check_record(&board, Side::Attackers);
-            }
-            Ok(HostCommand::Rules(rules)) => check_rules_string(&rules),
-            Ok(HostCommand::Analyze { lines, seconds }) => {
-                assert!(lines >= 1 && seconds.is_finite() && seconds > 0.0);
-            }
-            Ok(_) => {}
-            Err(e) => assert_peer_line("OTEP", line, e),
+    // A line reader hands over one line at a time: the text up to the first line break.
+    let line = input.split('\n').next().unwrap_or_default();
+    match otep::parse(line) {
+        Ok(HostCommand::Clock(clock)) => {
+            let written = clock_args(&clock);
+            let back = otep::parse_clock(&written)
+                .unwrap_or_else(|e| panic!("{line:?} -> {written:?}: {e}"));
+            assert_eq!(back.ms, clock.ms, "{line:?}");
+            assert_eq!(back.overtime, clock.overtime, "{line:?}");
+            assert_eq!(back.periods, clock.periods, "{line:?}");
+            assert!(
+                back.period_ms.abs_diff(clock.period_ms) <= 1,
+                "{line:?} -> {written:?}: {} ms, then {} ms",
+                clock.period_ms,
+                back.period_ms
+            );
         }
+        Ok(HostCommand::OpponentMove { mv, text, board }) => {
+            assert_eq!(mv, notation::parse_move(&text).ok().map(|m| m.mv));
+            check_record(&board, Side::Attackers);
+        }
+        Ok(HostCommand::Confirm(board) | HostCommand::Position(board)) => {
+            check_record(&board, Side::Attackers);
+        }
+        Ok(HostCommand::Rules(rules)) => check_rules_string(&rules),
+        Ok(HostCommand::Analyze { lines, seconds }) => {
+            assert!(lines >= 1 && seconds.is_finite() && seconds > 0.0);
+        }
+        Ok(_) => {}
+        Err(e) => assert_peer_line("OTEP", line, e),
     }
 }
 
