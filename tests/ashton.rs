@@ -6,70 +6,14 @@
 //! empty camp square and `.` any other empty square. The helper checks that `*` and `.` are
 //! used on the right squares, so every picture shows where the camps are.
 
-use konakis::{Bitboard, Board, DrawReason, Game, Move, Rules, Side, Square, Status, WinReason};
+mod common;
+
+use common::board::{from_camp_picture, mv, set, sq};
+use konakis::{Bitboard, Board, DrawReason, Game, Rules, Side, Square, Status, WinReason};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-fn sq(name: &str) -> Square {
-    name.parse()
-        .unwrap_or_else(|e| panic!("bad square in test: {e}"))
-}
-
-fn mv(text: &str) -> Move {
-    Move::parse(text).unwrap_or_else(|e| panic!("bad move in test: {e}"))
-}
-
-/// The set of the squares named in `names`, separated by spaces.
-fn set(names: &str) -> Bitboard {
-    names.split_whitespace().map(sq).collect()
-}
-
-/// The board drawn in `picture` (see the module comment), `side` to move.
-fn board(picture: &str, side: Side) -> Board {
-    let rows: Vec<Vec<char>> = picture
-        .lines()
-        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
-        .filter(|r| !r.is_empty())
-        .collect();
-    assert_eq!(rows.len(), 9, "a picture has 9 rows:{picture}");
-    let mut ranks = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), 9, "row {} has 9 cells:{picture}", i + 1);
-        let mut text = String::new();
-        let mut empty = 0;
-        for (file, &c) in row.iter().enumerate() {
-            let here = Square::from_coords(file as u8, 8 - i as u8).unwrap();
-            let camp = Bitboard::CAMPS.has(here);
-            match c {
-                '.' | '*' | '+' => {
-                    assert_eq!(c == '*', camp, "'{c}' on {here}:{picture}");
-                    assert_eq!(
-                        c == '+',
-                        here == Square::THRONE,
-                        "'{c}' on {here}:{picture}"
-                    );
-                    empty += 1;
-                }
-                'b' | 'w' | 'K' => {
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push(c);
-                }
-                other => panic!("'{other}' is not a picture cell:{picture}"),
-            }
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
-        ranks.push(text);
-    }
-    let fen = format!("{} {}", ranks.join("/"), side.letter());
-    Board::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
 
 /// The squares the piece on `from` may move to.
 fn dests(b: &Board, from: &str) -> Bitboard {
@@ -132,7 +76,7 @@ const OUTSIDE: &str = "
 
 #[test]
 fn white_soldiers_and_the_king_never_enter_or_cross_a_camp() {
-    let b = board(OUTSIDE, Side::Defenders);
+    let b = from_camp_picture(OUTSIDE, Side::Defenders);
     // c2 stops at d2, before the camp square e2; f2 and beyond stay out of reach.
     assert_eq!(dests(&b, "c2"), set("a2 b2 d2 c1 c3 c4 c5 c6 c7 c8 c9"));
     // The king on h2: e2 stops him going west, h5 going north.
@@ -143,14 +87,14 @@ fn white_soldiers_and_the_king_never_enter_or_cross_a_camp() {
 
 #[test]
 fn a_black_soldier_outside_the_camps_never_enters_or_crosses_one() {
-    let b = board(OUTSIDE, Side::Attackers);
+    let b = from_camp_picture(OUTSIDE, Side::Attackers);
     // g8: e8 stops it going west; file g has no camp.
     assert_eq!(dests(&b, "g8"), set("f8 h8 i8 g9 g7 g6 g5 g4 g3 g2 g1"));
 }
 
 #[test]
 fn a_black_soldier_that_left_its_camp_can_never_go_back() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -171,7 +115,7 @@ fn a_black_soldier_that_left_its_camp_can_never_go_back() {
 
 #[test]
 fn a_black_soldier_in_its_camp_moves_within_it_and_out_across_it() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -194,7 +138,7 @@ fn a_black_soldier_in_its_camp_moves_within_it_and_out_across_it() {
         dests(&b, "a4"),
         set("a3 a2 a1 a5 a6 a7 a8 a9 b4 c4 d4 e4 f4 g4 h4")
     );
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -215,7 +159,7 @@ fn a_black_soldier_in_its_camp_moves_within_it_and_out_across_it() {
 fn the_four_cross_board_lines_stop_short_of_the_far_camp() {
     // The server refuses camp-to-camp moves more than 5 squares apart: a4-i4, a6-i6, d1-d9
     // and f1-f9 are the only such lines. The far camp squares are empty here.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -249,13 +193,13 @@ fn the_throne_blocks_everyone_and_the_king_never_returns_to_it() {
         . . . . . . . . .
         . . . . * . . . .
         . . . * * * . . .";
-    let b = board(picture, Side::Defenders);
+    let b = from_camp_picture(picture, Side::Defenders);
     // The king on e6: e5 below is the throne, a6, i6 and e8 are camps.
     assert_eq!(dests(&b, "e6"), set("b6 c6 d6 f6 g6 h6 e7"));
     // e4 neither stops on the throne nor crosses it; a4, i4 and e2 are camps.
     assert_eq!(dests(&b, "e4"), set("b4 c4 d4 f4 g4 h4 e3"));
     // Black on c5 stops before the throne.
-    let b = board(picture, Side::Attackers);
+    let b = from_camp_picture(picture, Side::Attackers);
     assert_eq!(dests(&b, "c5"), set("d5 c9 c8 c7 c6 c4 c3 c2 c1"));
 }
 
@@ -267,7 +211,7 @@ fn the_throne_blocks_everyone_and_the_king_never_returns_to_it() {
 /// not on d3) on h7.
 fn white_sandwich(mover: char, d3: char) -> Board {
     let h7 = if mover == 'K' || d3 == 'K' { '.' } else { 'K' };
-    board(
+    from_camp_picture(
         &format!(
             "
             . . . * * * . . .
@@ -311,16 +255,16 @@ fn white_captures_black_against_the_throne_empty_or_with_the_king_on_it() {
             . . . * * * . . ."
         )
     };
-    let empty = board(&picture('+', 'K'), Side::Defenders);
+    let empty = from_camp_picture(&picture('+', 'K'), Side::Defenders);
     assert_eq!(play(&empty, "d3e3").1, set("e4"));
-    let king_on_it = board(&picture('K', '.'), Side::Defenders);
+    let king_on_it = from_camp_picture(&picture('K', '.'), Side::Defenders);
     assert_eq!(play(&king_on_it, "d3e3").1, set("e4"));
 }
 
 #[test]
 fn white_captures_black_against_a_camp_square_empty_or_held_by_black() {
     // Quirk 4: c1 dies against the empty camp square d1, c5 against b5 with black on it.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . K .
@@ -339,7 +283,7 @@ fn white_captures_black_against_a_camp_square_empty_or_held_by_black() {
 
 #[test]
 fn a_black_soldier_on_a_camp_square_is_taken_only_between_white_pieces() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -357,7 +301,7 @@ fn a_black_soldier_on_a_camp_square_is_taken_only_between_white_pieces() {
     assert_eq!(play(&b, "f3e3").1, Bitboard::EMPTY);
     assert_eq!(play(&b, "c2c1").1, Bitboard::EMPTY);
     // Between two white pieces it is taken like any soldier.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -375,7 +319,7 @@ fn a_black_soldier_on_a_camp_square_is_taken_only_between_white_pieces() {
 
 #[test]
 fn moving_between_two_enemies_is_safe() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -417,15 +361,15 @@ fn black_captures_white_against_a_black_soldier() {
         )
     };
     assert_eq!(
-        play(&board(&picture('b'), Side::Attackers), "b2b3").1,
+        play(&from_camp_picture(&picture('b'), Side::Attackers), "b2b3").1,
         set("c3")
     );
     assert_eq!(
-        play(&board(&picture('.'), Side::Attackers), "b2b3").1,
+        play(&from_camp_picture(&picture('.'), Side::Attackers), "b2b3").1,
         Bitboard::EMPTY
     );
     assert_eq!(
-        play(&board(&picture('w'), Side::Attackers), "b2b3").1,
+        play(&from_camp_picture(&picture('w'), Side::Attackers), "b2b3").1,
         Bitboard::EMPTY
     );
 }
@@ -448,11 +392,11 @@ fn black_captures_white_against_a_camp_square_empty_or_occupied() {
     };
     // c3 to c2: d2 lies between c2 and the camp square e2.
     assert_eq!(
-        play(&board(&picture('*'), Side::Attackers), "c3c2").1,
+        play(&from_camp_picture(&picture('*'), Side::Attackers), "c3c2").1,
         set("d2")
     );
     assert_eq!(
-        play(&board(&picture('b'), Side::Attackers), "c3c2").1,
+        play(&from_camp_picture(&picture('b'), Side::Attackers), "c3c2").1,
         set("d2")
     );
 }
@@ -475,10 +419,17 @@ fn black_captures_white_against_the_throne_even_with_the_king_on_it() {
         )
     };
     assert_eq!(
-        play(&board(&picture('+', 'K'), Side::Attackers), "d3e3").1,
+        play(
+            &from_camp_picture(&picture('+', 'K'), Side::Attackers),
+            "d3e3"
+        )
+        .1,
         set("e4")
     );
-    let (after, taken) = play(&board(&picture('K', '.'), Side::Attackers), "d3e3");
+    let (after, taken) = play(
+        &from_camp_picture(&picture('K', '.'), Side::Attackers),
+        "d3e3",
+    );
     assert_eq!(taken, set("e4"));
     assert_eq!(after.king(), Some(Square::THRONE));
 }
@@ -505,16 +456,16 @@ fn the_king_on_the_throne_is_taken_by_four() {
     };
     // e3 to e4 completes the four.
     assert!(king_taken_by(
-        &board(&picture('b'), Side::Attackers),
+        &from_camp_picture(&picture('b'), Side::Attackers),
         "e3e4"
     ));
     // Three and a white soldier, or three and an empty square: not taken.
     assert!(!king_taken_by(
-        &board(&picture('w'), Side::Attackers),
+        &from_camp_picture(&picture('w'), Side::Attackers),
         "e3e4"
     ));
     assert!(!king_taken_by(
-        &board(&picture('.'), Side::Attackers),
+        &from_camp_picture(&picture('.'), Side::Attackers),
         "e3e4"
     ));
 }
@@ -536,15 +487,15 @@ fn the_king_beside_the_throne_is_taken_by_three() {
         )
     };
     assert!(king_taken_by(
-        &board(&picture('b'), Side::Attackers),
+        &from_camp_picture(&picture('b'), Side::Attackers),
         "d3e3"
     ));
     assert!(!king_taken_by(
-        &board(&picture('.'), Side::Attackers),
+        &from_camp_picture(&picture('.'), Side::Attackers),
         "d3e3"
     ));
     // The king on d5 between c5 (arriving) and the empty throne: not taken, he needs three.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -577,15 +528,15 @@ fn away_from_the_throne_the_king_is_taken_by_two_in_line() {
         )
     };
     assert!(king_taken_by(
-        &board(&picture('b'), Side::Attackers),
+        &from_camp_picture(&picture('b'), Side::Attackers),
         "b2b3"
     ));
     assert!(!king_taken_by(
-        &board(&picture('.'), Side::Attackers),
+        &from_camp_picture(&picture('.'), Side::Attackers),
         "b2b3"
     ));
     assert!(!king_taken_by(
-        &board(&picture('w'), Side::Attackers),
+        &from_camp_picture(&picture('w'), Side::Attackers),
         "b2b3"
     ));
 }
@@ -594,7 +545,7 @@ fn away_from_the_throne_the_king_is_taken_by_two_in_line() {
 fn away_from_the_throne_a_camp_square_beyond_the_king_is_the_second_attacker() {
     // e2 below a king on e3: empty or held by black, it counts.
     for e2 in ['*', 'b'] {
-        let b = board(
+        let b = from_camp_picture(
             &format!(
                 "
                 . . . * * * . . .
@@ -614,7 +565,7 @@ fn away_from_the_throne_a_camp_square_beyond_the_king_is_the_second_attacker() {
         assert!(!king_taken_by(&b, "d4d3"), "king e3 from d3");
     }
     // A king on d2: d1 below and e2 beside are camp squares.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -639,7 +590,7 @@ fn away_from_the_throne_a_camp_square_beyond_the_king_is_the_second_attacker() {
 
 #[test]
 fn a_king_who_moves_between_two_attackers_is_not_taken() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -663,7 +614,7 @@ fn a_king_who_moves_between_two_attackers_is_not_taken() {
 
 #[test]
 fn the_king_escapes_on_any_edge_square_and_his_move_still_captures() {
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -695,7 +646,7 @@ fn the_king_escapes_on_any_edge_square_and_his_move_still_captures() {
 #[test]
 fn a_side_without_a_legal_move_loses() {
     // The server has no such rule: the player cannot send a legal move and loses on time.
-    let b = board(
+    let b = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .
@@ -732,7 +683,7 @@ fn the_first_repetition_of_a_position_reached_by_a_move_draws() {
 fn the_position_a_game_was_set_up_from_is_not_remembered() {
     // The server remembers positions after moves only: from a set-up position, coming back
     // to it once is not yet a draw; coming back a second time is.
-    let start = board(
+    let start = from_camp_picture(
         "
         . . . * * * . . .
         . . . . * . . . .

@@ -9,6 +9,10 @@
 //! Konakis on the line protocol, both colours), the runner's refusals, and
 //! `tests/engines/fake_agent.py`, an agent that breaks the protocol in a chosen way.
 
+mod common;
+
+use common::KONAKIS;
+use common::matches::{read_json, run, scratch, text};
 use konakis::challenge::exit;
 use konakis::challenge::state::{MoveMessage, State, Turn, parse_move};
 use konakis::challenge::wire::{read_frame, write_frame};
@@ -17,8 +21,6 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
 
 /// What the player printed and how it ended.
 struct Finished {
@@ -379,14 +381,6 @@ fn bad_options_are_refused_before_connecting() {
     }
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("konakis-challenge-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// `--engine` settings for `konakis tablut-challenge` as a challenge agent of the runner,
 /// thinking 100 ms a move (2 s less a 1,900 ms margin) on a port the runner chooses.
 fn wire_engine(name: &str) -> Vec<String> {
@@ -434,15 +428,11 @@ fn loopback_games_through_the_wire_protocol_in_both_colours_are_legal_and_consis
         .iter()
         .map(|s| s.to_string()),
     );
-    let out = Command::new(KONAKIS)
-        .args(&args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args);
+    let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap())
-        .unwrap_or_else(|e| panic!("{e}\n{stderr}"));
+    let v = read_json(&json);
     let games = v["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{stderr}");
     let mut wire_sides = Vec::new();
@@ -556,7 +546,7 @@ fn fake_agent_match(agent_args: &[&str], json: &std::path::Path) -> (serde_json:
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{agent_args:?}: {stderr}");
-    let v = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let v = read_json(json);
     (v, stderr)
 }
 

@@ -6,65 +6,18 @@
 //! The misbehaving engines are one Python script, `tests/engines/fake_engine.py`, that plays
 //! random legal moves with rules code of its own and breaks the protocol in a chosen way.
 
+mod common;
+
+use common::KONAKIS;
+use common::matches::{assert_no_faults, fake_engine, p, read_json, run, run_match, scratch, text};
 use konakis::tools::matches::stats::{
     Pentanomial, elo_of_score, most_likely_with_mean, normal_cdf, score_of_elo, sprt_bounds,
 };
 use konakis::{Game, Move, Rules, Status};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
-
-fn fake() -> String {
-    format!(
-        "{}/tests/engines/fake_engine.py",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("konakis-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(KONAKIS)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("konakis runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Runs a match that must succeed and returns its JSON.
-fn run_match(args: &[&str], json: &Path) -> Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "match failed ({:?})\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    read_json(json)
-}
-
-fn read_json(path: &Path) -> Value {
-    let t = std::fs::read_to_string(path).unwrap();
-    serde_json::from_str(&t).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{t}"))
-}
-
-fn p(path: &Path) -> String {
-    path.display().to_string()
-}
 
 // ---------------------------------------------------------------------------------------------
 // Records
@@ -408,16 +361,7 @@ fn real_match_tallies_records_and_json_agree() {
     assert_eq!(engines[0]["pairs"], 4);
     assert_eq!(engines[0]["limits"], "depth=3");
     assert_eq!(engines[1]["limits"], "nodes=300");
-    for e in engines {
-        for k in [
-            "time_forfeits",
-            "crashes",
-            "illegal_moves",
-            "protocol_errors",
-        ] {
-            assert_eq!(e[k], 0, "{k}");
-        }
-    }
+    assert_no_faults(&v, "the real match");
     // Pairs share an opening, with the sides swapped.
     let games = v["games"].as_array().unwrap();
     for pair in games.chunks(2) {
@@ -528,7 +472,7 @@ fn fault_match_timed(
 ) -> Value {
     let dir = scratch(name);
     let (otg, json) = (dir.join("g.otg"), dir.join("r.json"));
-    let cmd = format!("cmd={}", fake());
+    let cmd = format!("cmd={}", fake_engine());
     let mut args = vec!["match", "--engine", "name=bad", &cmd];
     let fault_args: Vec<String> = fault.iter().map(|f| format!("arg={f}")).collect();
     args.extend(fault_args.iter().map(String::as_str));
@@ -641,16 +585,7 @@ fn too_slow_for_its_clock_loses_and_the_margin_is_honoured() {
 #[test]
 fn garbage_lines_are_ignored() {
     let v = fault_match("garbage", &["--fault", "garbage"], &["depth=1"], "2");
-    for e in v["engines"].as_array().unwrap() {
-        for k in [
-            "time_forfeits",
-            "crashes",
-            "illegal_moves",
-            "protocol_errors",
-        ] {
-            assert_eq!(e[k], 0, "{k}");
-        }
-    }
+    assert_no_faults(&v, "garbage");
     for g in v["games"].as_array().unwrap() {
         assert_eq!(g["termination"], "rules");
     }
@@ -659,16 +594,7 @@ fn garbage_lines_are_ignored() {
 #[test]
 fn a_repeated_bestmove_is_not_taken_for_the_next_answer() {
     let v = fault_match("twice", &["--fault", "twice"], &["depth=1"], "2");
-    for e in v["engines"].as_array().unwrap() {
-        for k in [
-            "time_forfeits",
-            "crashes",
-            "illegal_moves",
-            "protocol_errors",
-        ] {
-            assert_eq!(e[k], 0, "{k}");
-        }
-    }
+    assert_no_faults(&v, "twice");
 }
 
 #[test]
@@ -711,7 +637,7 @@ fn bad_input_stops_before_the_first_game() {
     let otg = dir.join("never.otg");
     let bad_openings = dir.join("openings.txt");
     std::fs::write(&bad_openings, "startpos moves d1d3\nstartpos moves d1d9\n").unwrap();
-    let fake = format!("cmd={}", fake());
+    let fake = format!("cmd={}", fake_engine());
     let no_uciok = [fake.as_str(), "arg=--fault", "arg=no-uciok"];
     let exits = [fake.as_str(), "arg=--fault", "arg=exit"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -779,7 +705,7 @@ fn sprt_stops_at_a_bound_and_says_which() {
     let dir = scratch("sprt");
     let json = dir.join("r.json");
     let strong = format!("cmd={KONAKIS}");
-    let weak = format!("cmd={}", fake());
+    let weak = format!("cmd={}", fake_engine());
     for (first, second, verdict) in [(&strong, &weak, "H1"), (&weak, &strong, "H0")] {
         let v = run_match(
             &[
@@ -821,7 +747,7 @@ fn sprt_stops_at_a_bound_and_says_which() {
 fn adjudication_resign_and_draw() {
     let dir = scratch("adjudicate");
     let json = dir.join("r.json");
-    let cmd = format!("cmd={}", fake());
+    let cmd = format!("cmd={}", fake_engine());
     let v = run_match(
         &[
             "match",
@@ -949,7 +875,7 @@ fn working_directory_relative_command_and_log() {
 fn round_robin_and_gauntlet_schedules() {
     let dir = scratch("schedules");
     let json = dir.join("r.json");
-    let cmd = format!("cmd={}", fake());
+    let cmd = format!("cmd={}", fake_engine());
     let three = [
         "match",
         "--engine",

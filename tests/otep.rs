@@ -5,6 +5,11 @@
 //!
 //! The files in `tests/data/opentafl/` were recorded from OpenTafl itself (see OPENTAFL.md).
 
+mod common;
+
+use common::KONAKIS;
+use common::matches::{assert_no_faults, read_json, run, scratch, text};
+use common::process::Process;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
@@ -13,9 +18,7 @@ use konakis::opentafl::rules_string::{RulesStringError, StartKey, format_rules, 
 use konakis::{Board, Game, Move, Rules, Side, Status, WinReason};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -42,44 +45,19 @@ fn rules_strings() -> Vec<String> {
         .collect()
 }
 
-/// A line from `konakis otep`, checked to be ASCII.
-fn ascii(line: String) -> String {
-    assert!(line.is_ascii(), "non-ASCII line to the host: {line:?}");
-    line
-}
-
-/// A running `konakis otep`.
+/// A running `konakis otep`: the shared process harness (which checks every line written to
+/// the host to be ASCII: OTEP is US-ASCII, and OpenTafl decodes with the platform charset),
+/// with OTEP's waits.
 struct Otep {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    process: Process,
 }
 
 impl Otep {
     fn start(args: &[&str]) -> Otep {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
-            .arg("otep")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("konakis otep starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let mut command = Command::new(KONAKIS);
+        command.arg("otep").args(args);
         let mut otep = Otep {
-            child,
-            stdin,
-            lines,
+            process: Process::spawn(command),
         };
         assert_eq!(
             otep.next(Duration::from_secs(5)),
@@ -90,73 +68,31 @@ impl Otep {
     }
 
     fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
-        stdin.flush().unwrap();
+        self.process.send(line);
     }
 
-    /// The next line; every line written to the host must be ASCII (OTEP is US-ASCII, and
-    /// OpenTafl decodes with the platform charset).
+    /// The next line.
     fn next(&mut self, timeout: Duration) -> String {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => ascii(l),
-            Err(RecvTimeoutError::Timeout) => panic!("no line within {timeout:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("konakis otep closed its output"),
-        }
+        self.process.next_line(timeout)
     }
 
     /// Lines up to and including the first that starts with `prefix`.
     fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match self.lines.recv_timeout(left) {
-                Ok(l) => ascii(l),
-                Err(_) => panic!("no '{prefix}' line within {timeout:?}; got {seen:#?}"),
-            };
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
+        self.process
+            .until_within(|l| l.starts_with(prefix), timeout)
     }
 
     /// Every line that arrives within `wait`.
     fn quiet(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        while let Ok(l) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(ascii(l));
-        }
-        seen
+        self.process.quiet(wait)
     }
 
     /// Waits for the process to exit; its status.
     fn exits_within(&mut self, timeout: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("konakis otep did not exit within {timeout:?}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Otep {
-    fn drop(&mut self) {
-        self.stdin.take();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.exit_within(timeout).unwrap_or_else(|| {
+            self.process.kill();
+            panic!("konakis otep did not exit within {timeout:?}")
+        })
     }
 }
 
@@ -299,7 +235,7 @@ fn opentafls_saved_king_capture_replays_to_its_result() {
     );
     assert_eq!(result_tag(&records[0]), Some(Some(Side::Attackers)));
     assert_eq!(r.moves.last().map(String::as_str), Some("d5-f5xKf4"));
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+    let out = Command::new(KONAKIS)
         .arg("replay")
         .arg(format!("{DATA}/opentafl-saved-king-capture.otg"))
         .output()
@@ -532,7 +468,7 @@ fn the_sample_game_replays_with_its_captures() {
     assert_eq!(r.moves[47], "Kf5-i5");
 
     // The command prints the moves and the result, and agrees with the tag.
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+    let out = Command::new(KONAKIS)
         .args(["replay", &format!("{DATA}/sample-game.otg")])
         .output()
         .unwrap();
@@ -756,9 +692,8 @@ fn finish_and_goodbye_during_a_search() {
 #[test]
 fn match_records_replay_with_their_results() {
     let _serial = serial();
-    let dir = std::env::temp_dir().join(format!("konakis-otep-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let dir = scratch("records");
+    let konakis = KONAKIS;
     let openings = dir.join("openings.txt");
     let out = Command::new(konakis)
         .args([
@@ -813,15 +748,10 @@ fn match_records_replay_with_their_results() {
 
 /// Runs `konakis match` with `args`; its exit status and stderr.
 fn run_match(args: &[String]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["match"];
+    all.extend(args.iter().map(String::as_str));
+    let out = run(&all);
+    (out.status.success(), text(&out.stderr))
 }
 
 /// `konakis` over the line protocol against `konakis otep` over OTEP through the runner, each
@@ -831,9 +761,8 @@ fn run_match(args: &[String]) -> (bool, String) {
 #[test]
 fn the_runner_plays_otep_engines() {
     let _serial = serial();
-    let dir = std::env::temp_dir().join(format!("konakis-otep-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let dir = scratch("match");
+    let konakis = KONAKIS;
     let tablut = "--rules Encirclement=true --rules ThroneHostile=true \
                   --rules KingReentersThrone=false --rules MoveLimit=120";
     // Short clocks: the margin (500 ms) is what keeps a loaded machine from a time forfeit,
@@ -868,18 +797,10 @@ fn the_runner_plays_otep_engines() {
         args.extend(rules.split(' ').map(String::from));
         let (ok, stderr) = run_match(&args);
         assert!(ok, "{limits}: {stderr}");
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let v = read_json(&json);
         assert_eq!(v["games_played"], 2, "{v}");
+        assert_no_faults(&v, limits);
         for e in v["engines"].as_array().unwrap() {
-            for fault in [
-                "time_forfeits",
-                "crashes",
-                "illegal_moves",
-                "protocol_errors",
-            ] {
-                assert_eq!(e[fault], 0, "{limits}: {} {fault}: {v}", e["name"]);
-            }
             assert_eq!(e["as_attackers"]["games"], 1, "{v}");
             assert_eq!(e["as_defenders"]["games"], 1, "{v}");
         }
@@ -937,7 +858,7 @@ fn the_runner_plays_otep_engines() {
 #[test]
 fn the_runner_refuses_what_otep_cannot_say() {
     let _serial = serial();
-    let konakis = env!("CARGO_BIN_EXE_konakis");
+    let konakis = KONAKIS;
     let base = |extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = [
             "--engine",
@@ -980,8 +901,7 @@ fn the_runner_refuses_what_otep_cannot_say() {
 #[test]
 fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
     let _serial = serial();
-    let dir = std::env::temp_dir().join(format!("konakis-otep-refuse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("refuse");
     let json = dir.join("r.json");
     let script = "echo hello; while read -r l; do case \"$l\" in \
                   rules*) echo 'error -1 unsupported rule: esc:e (a test)';; \
@@ -989,7 +909,7 @@ fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
     let args: Vec<String> = [
         "--engine".to_string(),
         "name=line".into(),
-        format!("cmd={}", env!("CARGO_BIN_EXE_konakis")),
+        format!("cmd={}", KONAKIS),
         "--engine".into(),
         "name=refuser".into(),
         "cmd=/bin/sh".into(),
@@ -1006,8 +926,7 @@ fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
     .into();
     let (ok, stderr) = run_match(&args);
     assert!(ok, "{stderr}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = read_json(&json);
     assert_eq!(v["engines"][1]["protocol_errors"], 2, "{v}");
     assert_eq!(v["engines"][0]["wins"], 2, "{v}");
     for g in v["games"].as_array().unwrap() {

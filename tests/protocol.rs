@@ -2,14 +2,18 @@
 //! command with their exact replies, response times while searching, legal answers in many
 //! random positions under several rule sets, a flood of malformed input, and bench.
 
+mod common;
+
+use common::KONAKIS;
+use common::process::Process;
 use konakis::perft::divide;
 use konakis::{Board, Game, Move, Rules, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::io::Write;
+use std::ops::{Deref, DerefMut};
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const START: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0";
@@ -22,14 +26,23 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A running `konakis` with its input, its output as a stream of lines, and its error output
-/// gathered for a panic check.
+/// A running `konakis`: the shared process harness, with the line protocol's exchanges.
 struct Konakis {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    stderr_reader: Option<std::thread::JoinHandle<()>>,
+    process: Process,
+}
+
+impl Deref for Konakis {
+    type Target = Process;
+
+    fn deref(&self) -> &Process {
+        &self.process
+    }
+}
+
+impl DerefMut for Konakis {
+    fn deref_mut(&mut self) -> &mut Process {
+        &mut self.process
+    }
 }
 
 impl Konakis {
@@ -38,7 +51,7 @@ impl Konakis {
     }
 
     fn with_args(args: &[&str]) -> Konakis {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_konakis"));
+        let mut command = Command::new(KONAKIS);
         command.args(args);
         Konakis::with_command(command)
     }
@@ -54,79 +67,14 @@ impl Konakis {
         command
             .arg(format!("--as={bytes}"))
             .arg("--")
-            .arg(env!("CARGO_BIN_EXE_konakis"))
+            .arg(KONAKIS)
             .args(args);
         Some(Konakis::with_command(command))
     }
 
-    fn with_command(mut command: Command) -> Konakis {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("konakis starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if buf.last() == Some(&b'\n') {
-                            buf.pop();
-                        }
-                        let line = String::from_utf8(buf.clone()).expect("output is UTF-8");
-                        if tx.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let mut err = child.stderr.take().unwrap();
-        let sink = Arc::clone(&stderr);
-        let stderr_reader = std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = err.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-        let stdin = child.stdin.take();
+    fn with_command(command: Command) -> Konakis {
         Konakis {
-            child,
-            stdin,
-            lines,
-            stderr,
-            stderr_reader: Some(stderr_reader),
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("input still open");
-        stdin.write_all(bytes).expect("konakis reads its input");
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    /// The next line within `timeout`; every line Konakis writes to its peer must be ASCII.
-    fn next_within(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => {
-                assert!(l.is_ascii(), "non-ASCII output: {l:?}");
-                Some(l)
-            }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+            process: Process::spawn(command),
         }
     }
 
@@ -182,37 +130,9 @@ impl Konakis {
 
     /// Closes the input and waits for the process to end (at most `limit`).
     fn close_and_wait(&mut self, limit: Duration) -> std::process::ExitStatus {
-        drop(self.stdin.take());
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                start.elapsed() < limit,
-                "konakis did not exit within {limit:?}"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-
-    /// All the error output, once the process has ended.
-    fn final_stderr(&mut self) -> String {
-        if let Some(reader) = self.stderr_reader.take() {
-            let _ = reader.join();
-        }
-        self.stderr_text()
-    }
-
-    fn stderr_text(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
-    }
-}
-
-impl Drop for Konakis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.close_input();
+        self.exit_within(limit)
+            .unwrap_or_else(|| panic!("konakis did not exit within {limit:?}"))
     }
 }
 
@@ -375,19 +295,13 @@ fn uci_announces_identity_and_every_option() {
 #[test]
 fn version_and_help_work() {
     let _serial = serial();
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-        .arg("--version")
-        .output()
-        .unwrap();
+    let out = Command::new(KONAKIS).arg("--version").output().unwrap();
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         format!("konakis {}", env!("CARGO_PKG_VERSION"))
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-        .arg("--help")
-        .output()
-        .unwrap();
+    let out = Command::new(KONAKIS).arg("--help").output().unwrap();
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("bench") && help.contains("perft"), "{help}");
@@ -1329,10 +1243,7 @@ fn ten_thousand_bad_lines_do_not_hurt() {
         count("info string error")
     );
     assert_eq!(k.sync(), Vec::<String>::new());
-    assert!(
-        k.child.try_wait().unwrap().is_none(),
-        "konakis is still running"
-    );
+    assert!(k.is_running(), "konakis is still running");
     // Back to the reference rules, then the start position's perft.
     for line in rule_options(&Rules::default()) {
         k.send(&line);
@@ -1501,7 +1412,7 @@ fn bench_gives_the_same_count_every_time() {
         ],
     );
     // The command line gives the same count as the protocol.
-    let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
+    let out = Command::new(KONAKIS)
         .args(["bench", "--depth", "5"])
         .output()
         .unwrap();
@@ -1630,10 +1541,7 @@ fn a_hash_the_system_refuses_is_one_error_line_everywhere() {
         &["otep", "--hash", "16385"][..],
         &["bench", "--hash", "16385"][..],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_konakis"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = Command::new(KONAKIS).args(args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("1..=16384"), "{args:?}: {err}");
@@ -1785,7 +1693,7 @@ fn end_of_input_stops_whatever_runs_and_the_process_ends() {
 fn quit_and_end_of_input_end_the_process_while_nobody_reads_its_output() {
     let _serial = serial();
     for ending in ["quit", "end of input"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_konakis"))
+        let mut child = Command::new(KONAKIS)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1871,7 +1779,7 @@ fn the_docs_name_the_rules_section_and_every_rule_option() {
         !readme.contains("RULES.md"),
         "the repository has no RULES.md"
     );
-    let help = Command::new(env!("CARGO_BIN_EXE_konakis"))
+    let help = Command::new(KONAKIS)
         .args(["match", "--help"])
         .output()
         .unwrap();

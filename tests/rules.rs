@@ -5,6 +5,9 @@
 //! `b` an attacker, `w` a defender, `K` the king, `.` an empty square and `+` the empty throne
 //! (e5). The helpers turn a picture into a position string and read it with `Board::from_fen`.
 
+mod common;
+
+use common::board::{assert_placement, from_picture, from_picture_at, mv, set, sq};
 use konakis::perft::perft;
 use konakis::{
     Bitboard, Board, DrawReason, Game, GameError, KingCapture, Move, Piece, Rules, Side, Square,
@@ -14,89 +17,6 @@ use konakis::{
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-fn sq(name: &str) -> Square {
-    name.parse()
-        .unwrap_or_else(|e| panic!("bad square in test: {e}"))
-}
-
-fn mv(text: &str) -> Move {
-    Move::parse(text).unwrap_or_else(|e| panic!("bad move in test: {e}"))
-}
-
-/// The set of the named squares.
-fn set(names: &[&str]) -> Bitboard {
-    names.iter().map(|n| sq(n)).collect()
-}
-
-/// The placement field of a position string, read from a picture (see the module comment).
-fn placement(picture: &str) -> String {
-    let rows: Vec<Vec<char>> = picture
-        .lines()
-        .map(|line| {
-            line.chars()
-                .filter(|c| !c.is_whitespace())
-                .collect::<Vec<_>>()
-        })
-        .filter(|row| !row.is_empty())
-        .collect();
-    assert_eq!(rows.len(), 9, "a picture has 9 rows:{picture}");
-    let mut out = String::new();
-    for (i, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), 9, "row {} has 9 cells:{picture}", i + 1);
-        let mut empty = 0u32;
-        for (file, &c) in row.iter().enumerate() {
-            match c {
-                '.' => empty += 1,
-                '+' => {
-                    assert!(
-                        i == 4 && file == 4,
-                        "'+' marks only the throne e5:{picture}"
-                    );
-                    empty += 1;
-                }
-                'b' | 'w' | 'K' => {
-                    if empty > 0 {
-                        out.push(char::from_digit(empty, 10).expect("at most 9"));
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-                other => panic!("'{other}' is not a picture cell:{picture}"),
-            }
-        }
-        if empty > 0 {
-            out.push(char::from_digit(empty, 10).expect("at most 9"));
-        }
-        if i < 8 {
-            out.push('/');
-        }
-    }
-    out
-}
-
-/// The board drawn in `picture`, `side` to move, `plies` already played.
-fn pos_at(picture: &str, side: Side, plies: u32) -> Board {
-    let text = format!("{} {} {}", placement(picture), side.letter(), plies);
-    Board::from_fen(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// The board drawn in `picture`, `side` to move, no plies played.
-fn pos(picture: &str, side: Side) -> Board {
-    pos_at(picture, side, 0)
-}
-
-/// Asserts that the pieces stand as drawn in `picture`.
-fn assert_placement(board: &Board, picture: &str) {
-    let fen = board.to_fen();
-    let have = fen.split(' ').next().expect("a placement field");
-    assert_eq!(
-        have,
-        placement(picture),
-        "placement differs; the board is\n{}",
-        board.diagram()
-    );
-}
 
 /// The legal moves, cross-checked: `count_moves` agrees and `check_move` accepts each one.
 fn moves(board: &Board, rules: &Rules) -> Vec<Move> {
@@ -210,7 +130,7 @@ const KING_CAPTURED: Status = Status::Win(Side::Attackers, WinReason::KingCaptur
 #[test]
 fn attackers_capture_a_soldier_along_a_rank() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -223,7 +143,7 @@ fn attackers_capture_a_soldier_along_a_rank() {
             . . . . b . . . .",
             Side::Attackers,
         );
-        assert_eq!(play(&mut b, &rules, "e1e3"), set(&["d3"]));
+        assert_eq!(play(&mut b, &rules, "e1e3"), set("d3"));
         assert_placement(
             &b,
             "
@@ -244,7 +164,7 @@ fn attackers_capture_a_soldier_along_a_rank() {
 #[test]
 fn attackers_capture_a_soldier_along_a_file() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -257,7 +177,7 @@ fn attackers_capture_a_soldier_along_a_file() {
             . . . . . . . . .",
             Side::Attackers,
         );
-        assert_eq!(play(&mut b, &rules, "a5c5"), set(&["c4"]));
+        assert_eq!(play(&mut b, &rules, "a5c5"), set("c4"));
         assert_eq!(b.piece_at(sq("c4")), None);
         assert_eq!(b.piece_at(sq("c3")), Some(Piece::Attacker));
         assert_eq!(b.piece_at(sq("c5")), Some(Piece::Attacker));
@@ -268,7 +188,7 @@ fn attackers_capture_a_soldier_along_a_file() {
 #[test]
 fn defenders_capture_a_soldier_along_a_rank() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -281,7 +201,7 @@ fn defenders_capture_a_soldier_along_a_rank() {
             . . . . w . . . .",
             Side::Defenders,
         );
-        assert_eq!(play(&mut b, &rules, "e1e3"), set(&["d3"]));
+        assert_eq!(play(&mut b, &rules, "e1e3"), set("d3"));
         assert_placement(
             &b,
             "
@@ -301,7 +221,7 @@ fn defenders_capture_a_soldier_along_a_rank() {
 #[test]
 fn defenders_capture_a_soldier_along_a_file() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -314,16 +234,16 @@ fn defenders_capture_a_soldier_along_a_file() {
             . . . . . . . . .",
             Side::Defenders,
         );
-        assert_eq!(play(&mut b, &rules, "a5c5"), set(&["c4"]));
+        assert_eq!(play(&mut b, &rules, "a5c5"), set("c4"));
         assert_eq!(b.attackers(), Bitboard::EMPTY);
-        assert_eq!(b.defenders(), set(&["c3", "c5"]));
+        assert_eq!(b.defenders(), set("c3 c5"));
     }
 }
 
 #[test]
 fn one_move_captures_two_soldiers() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -336,9 +256,9 @@ fn one_move_captures_two_soldiers() {
             . . . . . . b . .",
             Side::Attackers,
         );
-        assert_eq!(play(&mut b, &rules, "g1g3"), set(&["f3", "h3"]));
+        assert_eq!(play(&mut b, &rules, "g1g3"), set("f3 h3"));
         assert_eq!(b.defenders(), Bitboard::EMPTY);
-        assert_eq!(b.attackers(), set(&["e3", "g3", "i3"]));
+        assert_eq!(b.attackers(), set("e3 g3 i3"));
     }
 }
 
@@ -346,7 +266,7 @@ fn one_move_captures_two_soldiers() {
 fn one_move_captures_three_soldiers_for_either_side() {
     for rules in presets() {
         // Defenders take three attackers.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . w . . . . . .
             . . . . . . . . .
@@ -359,11 +279,11 @@ fn one_move_captures_three_soldiers_for_either_side() {
             . . . . . . . . .",
             Side::Defenders,
         );
-        assert_eq!(play(&mut b, &rules, "c9c7"), set(&["b7", "d7", "c6"]));
+        assert_eq!(play(&mut b, &rules, "c9c7"), set("b7 d7 c6"));
         assert_eq!(b.attackers(), Bitboard::EMPTY);
 
         // Attackers take three defenders.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . b . . . . . .
             . . . . . . . . .
@@ -376,7 +296,7 @@ fn one_move_captures_three_soldiers_for_either_side() {
             . . . . . . . . .",
             Side::Attackers,
         );
-        assert_eq!(play(&mut b, &rules, "c9c7"), set(&["b7", "d7", "c6"]));
+        assert_eq!(play(&mut b, &rules, "c9c7"), set("b7 d7 c6"));
         assert_eq!(b.defenders(), Bitboard::EMPTY);
         assert_eq!(b.king(), Some(sq("h3")));
     }
@@ -385,7 +305,7 @@ fn one_move_captures_three_soldiers_for_either_side() {
 #[test]
 fn the_board_edge_never_captures() {
     for rules in presets() {
-        let b = pos(
+        let b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -407,7 +327,7 @@ fn the_board_edge_never_captures() {
         assert_eq!(x.piece_at(sq("d1")), Some(Piece::Defender));
 
         // A defender beside an attacker on file i.
-        let mut x = pos(
+        let mut x = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -424,7 +344,7 @@ fn the_board_edge_never_captures() {
         assert_eq!(x.piece_at(sq("i5")), Some(Piece::Attacker));
 
         // A soldier on an edge square is still taken between two enemies along that edge.
-        let mut x = pos(
+        let mut x = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -437,14 +357,14 @@ fn the_board_edge_never_captures() {
             . . . . . . . . .",
             Side::Attackers,
         );
-        assert_eq!(play(&mut x, &rules, "a7a4"), set(&["a3"]));
+        assert_eq!(play(&mut x, &rules, "a7a4"), set("a3"));
     }
 }
 
 #[test]
 fn two_soldiers_in_a_row_are_not_captured() {
     for rules in presets() {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -458,9 +378,9 @@ fn two_soldiers_in_a_row_are_not_captured() {
             Side::Attackers,
         );
         assert_eq!(play(&mut b, &rules, "e1e3"), Bitboard::EMPTY);
-        assert_eq!(b.defenders(), set(&["c3", "d3"]));
+        assert_eq!(b.defenders(), set("c3 d3"));
 
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -474,7 +394,7 @@ fn two_soldiers_in_a_row_are_not_captured() {
             Side::Defenders,
         );
         assert_eq!(play(&mut b, &rules, "e1e3"), Bitboard::EMPTY);
-        assert_eq!(b.attackers(), set(&["c3", "d3"]));
+        assert_eq!(b.attackers(), set("c3 d3"));
     }
 }
 
@@ -482,7 +402,7 @@ fn two_soldiers_in_a_row_are_not_captured() {
 fn moving_between_two_enemies_is_safe() {
     for rules in presets() {
         // A defender steps between two attackers.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -497,13 +417,13 @@ fn moving_between_two_enemies_is_safe() {
         );
         assert_eq!(play(&mut b, &rules, "d1d3"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("d3")), Some(Piece::Defender));
-        assert_eq!(b.attackers(), set(&["c3", "e3"]));
+        assert_eq!(b.attackers(), set("c3 e3"));
         // The attackers' next move elsewhere does not take it either.
         play(&mut b, &rules, "c3c2");
         assert_eq!(b.piece_at(sq("d3")), Some(Piece::Defender));
 
         // An attacker steps between two defenders, on a file.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -518,12 +438,12 @@ fn moving_between_two_enemies_is_safe() {
         );
         assert_eq!(play(&mut b, &rules, "a3c3"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("c3")), Some(Piece::Attacker));
-        assert_eq!(b.defenders(), set(&["c4", "c2"]));
+        assert_eq!(b.defenders(), set("c4 c2"));
         play(&mut b, &rules, "c4d4");
         assert_eq!(b.piece_at(sq("c3")), Some(Piece::Attacker));
 
         // Stepping between two enemies while capturing a third: only the mover captures.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -536,9 +456,9 @@ fn moving_between_two_enemies_is_safe() {
             . . . w . . . . .",
             Side::Defenders,
         );
-        assert_eq!(play(&mut b, &rules, "d1d3"), set(&["d4"]));
+        assert_eq!(play(&mut b, &rules, "d1d3"), set("d4"));
         assert_eq!(b.piece_at(sq("d3")), Some(Piece::Defender));
-        assert_eq!(b.attackers(), set(&["c3", "e3"]));
+        assert_eq!(b.attackers(), set("c3 e3"));
     }
 }
 
@@ -546,7 +466,7 @@ fn moving_between_two_enemies_is_safe() {
 fn only_enemy_soldiers_are_captured_and_only_with_a_friendly_partner() {
     for rules in presets() {
         // West of d3: the mover's own soldier. East: an enemy soldier backed by an enemy.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -560,10 +480,10 @@ fn only_enemy_soldiers_are_captured_and_only_with_a_friendly_partner() {
             Side::Attackers,
         );
         assert_eq!(play(&mut b, &rules, "d1d3"), Bitboard::EMPTY);
-        assert_eq!(b.attackers(), set(&["b3", "c3", "d3"]));
-        assert_eq!(b.defenders(), set(&["e3", "f3"]));
+        assert_eq!(b.attackers(), set("b3 c3 d3"));
+        assert_eq!(b.defenders(), set("e3 f3"));
 
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . K .
@@ -577,8 +497,8 @@ fn only_enemy_soldiers_are_captured_and_only_with_a_friendly_partner() {
             Side::Defenders,
         );
         assert_eq!(play(&mut b, &rules, "d1d3"), Bitboard::EMPTY);
-        assert_eq!(b.defenders(), set(&["b3", "c3", "d3"]));
-        assert_eq!(b.attackers(), set(&["e3", "f3"]));
+        assert_eq!(b.defenders(), set("b3 c3 d3"));
+        assert_eq!(b.attackers(), set("e3 f3"));
     }
 }
 
@@ -605,11 +525,11 @@ fn soldiers_never_stop_on_the_empty_throne() {
                 throne_passable: passable,
                 ..rules
             };
-            let att = pos(THRONE_EMPTY, Side::Attackers);
+            let att = from_picture(THRONE_EMPTY, Side::Attackers);
             let e = rejection(&att, &rules, "a5e5");
             assert!(e.contains("throne"), "{e}");
             assert!(is_legal(&att, &rules, "a5d5"));
-            let def = pos(THRONE_EMPTY, Side::Defenders);
+            let def = from_picture(THRONE_EMPTY, Side::Defenders);
             let e = rejection(&def, &rules, "e3e5");
             assert!(e.contains("throne"), "{e}");
             assert!(is_legal(&def, &rules, "e3e4"));
@@ -623,11 +543,11 @@ fn soldiers_cross_the_empty_throne_when_throne_passable() {
         throne_passable: true,
         ..Rules::default()
     };
-    let att = pos(THRONE_EMPTY, Side::Attackers);
+    let att = from_picture(THRONE_EMPTY, Side::Attackers);
     for to in ["f5", "g5", "h5", "i5"] {
         assert!(is_legal(&att, &rules, &format!("a5{to}")), "a5{to}");
     }
-    let def = pos(THRONE_EMPTY, Side::Defenders);
+    let def = from_picture(THRONE_EMPTY, Side::Defenders);
     for to in ["e6", "e7", "e8", "e9"] {
         assert!(is_legal(&def, &rules, &format!("e3{to}")), "e3{to}");
     }
@@ -641,13 +561,13 @@ fn soldiers_cannot_cross_the_empty_throne_when_not_throne_passable() {
             king_reenters_throne: king_reenters,
             ..Rules::default()
         };
-        let att = pos(THRONE_EMPTY, Side::Attackers);
+        let att = from_picture(THRONE_EMPTY, Side::Attackers);
         for to in ["f5", "g5", "h5", "i5"] {
             let e = rejection(&att, &rules, &format!("a5{to}"));
             assert!(e.contains("path is blocked"), "{e}");
         }
         assert!(is_legal(&att, &rules, "a5d5"));
-        let def = pos(THRONE_EMPTY, Side::Defenders);
+        let def = from_picture(THRONE_EMPTY, Side::Defenders);
         for to in ["e6", "e7", "e8", "e9"] {
             let e = rejection(&def, &rules, &format!("e3{to}"));
             assert!(e.contains("path is blocked"), "{e}");
@@ -681,7 +601,7 @@ fn king_crossing_and_stopping_on_the_empty_throne_follow_passable_and_reentry() 
             king_reenters_throne: reenters,
             ..Rules::default()
         };
-        let b = pos(picture, Side::Defenders);
+        let b = from_picture(picture, Side::Defenders);
         let what = format!("ThronePassable={passable} KingReentersThrone={reenters}");
         assert_eq!(is_legal(&b, &rules, "e3e5"), stop, "stop, {what}");
         assert_eq!(is_legal(&b, &rules, "e3e7"), cross, "cross, {what}");
@@ -714,7 +634,7 @@ fn king_returns_to_the_throne_only_when_king_reenters_throne() {
             king_reenters_throne: reenters,
             ..Rules::default()
         };
-        let mut game = Game::new(rules, pos(picture, Side::Defenders));
+        let mut game = Game::new(rules, from_picture(picture, Side::Defenders));
         // The king may always leave the throne.
         assert_eq!(game_play(&mut game, "e5e3"), Status::Ongoing);
         assert_eq!(game_play(&mut game, "a1a2"), Status::Ongoing);
@@ -756,13 +676,13 @@ fn occupied_throne_blocks_every_piece() {
                 king_reenters_throne: reenters,
                 ..Rules::default()
             };
-            let att = pos(picture, Side::Attackers);
+            let att = from_picture(picture, Side::Attackers);
             assert!(is_legal(&att, &rules, "a5d5"));
             let e = rejection(&att, &rules, "a5e5");
             assert!(e.contains("e5 is occupied"), "{e}");
             let e = rejection(&att, &rules, "a5g5");
             assert!(e.contains("path is blocked"), "{e}");
-            let def = pos(picture, Side::Defenders);
+            let def = from_picture(picture, Side::Defenders);
             assert!(is_legal(&def, &rules, "e3e4"));
             let e = rejection(&def, &rules, "e3e7");
             assert!(e.contains("path is blocked"), "{e}");
@@ -803,8 +723,8 @@ fn hostile_empty_throne_captures_soldiers_of_both_sides() {
             ..base
         };
         for (side, m, victim) in THRONE_SANDWICHES {
-            let mut b = pos(AROUND_EMPTY_THRONE, side);
-            assert_eq!(play(&mut b, &rules, m), set(&[victim]), "{m}");
+            let mut b = from_picture(AROUND_EMPTY_THRONE, side);
+            assert_eq!(play(&mut b, &rules, m), set(victim), "{m}");
             assert_eq!(b.piece_at(sq(victim)), None);
         }
     }
@@ -818,7 +738,7 @@ fn empty_throne_captures_nobody_when_not_hostile() {
             ..base
         };
         for (side, m, victim) in THRONE_SANDWICHES {
-            let mut b = pos(AROUND_EMPTY_THRONE, side);
+            let mut b = from_picture(AROUND_EMPTY_THRONE, side);
             assert_eq!(play(&mut b, &rules, m), Bitboard::EMPTY, "{m}");
             assert!(b.piece_at(sq(victim)).is_some());
         }
@@ -831,7 +751,7 @@ fn stepping_beside_the_hostile_throne_is_safe() {
         throne_hostile: true,
         ..Rules::default()
     };
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . K .
@@ -868,11 +788,11 @@ fn king_on_the_throne_is_not_a_hostile_empty_throne() {
             ..Rules::default()
         };
         // An attacker does not take the defender beside the occupied throne.
-        let mut b = pos(picture, Side::Attackers);
+        let mut b = from_picture(picture, Side::Attackers);
         assert_eq!(play(&mut b, &rules, "g1g5"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("f5")), Some(Piece::Defender));
         // Nor does an (unarmed king's) defender take the attacker beside it.
-        let mut b = pos(picture, Side::Defenders);
+        let mut b = from_picture(picture, Side::Defenders);
         assert_eq!(play(&mut b, &rules, "c1c5"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("d5")), Some(Piece::Attacker));
     }
@@ -915,8 +835,8 @@ fn throne_guard_capture_takes_the_last_guard_of_the_besieged_king() {
             ..Rules::default()
         };
         for (picture, m, guard) in [(GUARD_SOUTH, "h3e3", "e4"), (GUARD_WEST, "c1c5", "d5")] {
-            let mut b = pos(picture, Side::Attackers);
-            assert_eq!(play(&mut b, &rules, m), set(&[guard]), "{m}");
+            let mut b = from_picture(picture, Side::Attackers);
+            assert_eq!(play(&mut b, &rules, m), set(guard), "{m}");
             assert_eq!(b.king(), Some(Square::THRONE), "the king himself survives");
             assert_eq!(b.status(&rules), Status::Ongoing);
         }
@@ -932,7 +852,7 @@ fn without_throne_guard_capture_the_guard_survives() {
             ..Rules::default()
         };
         for (picture, m, guard) in [(GUARD_SOUTH, "h3e3", "e4"), (GUARD_WEST, "c1c5", "d5")] {
-            let mut b = pos(picture, Side::Attackers);
+            let mut b = from_picture(picture, Side::Attackers);
             assert_eq!(play(&mut b, &rules, m), Bitboard::EMPTY, "{m}");
             assert_eq!(b.piece_at(sq(guard)), Some(Piece::Defender));
         }
@@ -946,7 +866,7 @@ fn throne_guard_capture_needs_three_besiegers() {
         ..Rules::default()
     };
     // Only e6 and d5 besiege: the guard on e4 is safe.
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -962,7 +882,7 @@ fn throne_guard_capture_needs_three_besiegers() {
     assert_eq!(play(&mut b, &rules, "h3e3"), Bitboard::EMPTY);
     assert_eq!(b.piece_at(sq("e4")), Some(Piece::Defender));
     // Two guards (e4 and f5), two besiegers: neither guard falls.
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -976,7 +896,7 @@ fn throne_guard_capture_needs_three_besiegers() {
         Side::Attackers,
     );
     assert_eq!(play(&mut b, &rules, "h3e3"), Bitboard::EMPTY);
-    assert_eq!(b.defenders(), set(&["e4", "f5"]));
+    assert_eq!(b.defenders(), set("e4 f5"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -986,7 +906,7 @@ fn throne_guard_capture_needs_three_besiegers() {
 #[test]
 fn king_on_the_throne_is_captured_by_four_attackers() {
     for rules in [original(), english(), Rules::tafl_hub()] {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1010,7 +930,7 @@ fn king_on_the_throne_is_captured_by_four_attackers() {
 fn king_on_the_throne_survives_three_attackers_or_a_sandwich() {
     for rules in [original(), english()] {
         // Three sides.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1027,7 +947,7 @@ fn king_on_the_throne_survives_three_attackers_or_a_sandwich() {
         assert_eq!(b.king(), Some(Square::THRONE));
         assert_eq!(b.status(&rules), Status::Ongoing);
         // Two attackers sandwich him on a file.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1049,7 +969,7 @@ fn king_on_the_throne_survives_three_attackers_or_a_sandwich() {
 fn king_beside_the_throne_is_captured_by_three_attackers() {
     for rules in [original(), english()] {
         // The mover closes the side opposite the throne.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1066,7 +986,7 @@ fn king_beside_the_throne_is_captured_by_three_attackers() {
         assert_eq!(b.king(), None);
         assert_eq!(b.status(&rules), KING_CAPTURED);
         // The mover closes a side next to the throne.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1087,7 +1007,7 @@ fn king_beside_the_throne_is_captured_by_three_attackers() {
 #[test]
 fn king_beside_the_throne_survives_two_attackers_even_under_original() {
     for rules in [original(), english()] {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1119,7 +1039,7 @@ fn king_away_from_the_throne_is_sandwiched_along_a_rank_under_original() {
         . . . . . . . . .
         . . . . . . . w .";
     let rules = original();
-    let mut b = pos(picture, Side::Attackers);
+    let mut b = from_picture(picture, Side::Attackers);
     play(&mut b, &rules, "d9d7");
     assert_eq!(b.king(), None);
     assert_eq!(b.status(&rules), KING_CAPTURED);
@@ -1139,7 +1059,7 @@ fn king_away_from_the_throne_is_sandwiched_along_a_file_under_original() {
         . . . . . . . . .
         . . . . . . . w .";
     let rules = original();
-    let mut b = pos(picture, Side::Attackers);
+    let mut b = from_picture(picture, Side::Attackers);
     play(&mut b, &rules, "a6c6");
     assert_eq!(b.king(), None);
     assert_eq!(b.status(&rules), KING_CAPTURED);
@@ -1177,13 +1097,13 @@ fn king_away_from_the_throne_needs_four_attackers_under_english() {
             "a6c6",
         ),
     ] {
-        let mut b = pos(picture, Side::Attackers);
+        let mut b = from_picture(picture, Side::Attackers);
         play(&mut b, &rules, m);
         assert_eq!(b.king(), Some(sq("c7")), "{m}");
         assert_eq!(b.status(&rules), Status::Ongoing);
     }
     // Three attackers: not enough.
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . b . . . . . .
@@ -1199,7 +1119,7 @@ fn king_away_from_the_throne_needs_four_attackers_under_english() {
     play(&mut b, &rules, "c1c6");
     assert_eq!(b.king(), Some(sq("c7")));
     // Four attackers: captured.
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . b . . . . . .
@@ -1220,7 +1140,7 @@ fn king_away_from_the_throne_needs_four_attackers_under_english() {
 #[test]
 fn king_moving_into_an_enclosure_survives_under_original() {
     let rules = original();
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         b . . . . . . . .
@@ -1250,7 +1170,7 @@ fn king_moving_into_an_enclosure_survives_under_original() {
 #[test]
 fn king_moving_into_an_enclosure_survives_under_english() {
     let rules = english();
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . b . . . . . .
@@ -1273,7 +1193,7 @@ fn king_moving_into_an_enclosure_survives_under_english() {
 #[test]
 fn king_stepping_off_the_throne_into_three_attackers_survives() {
     for rules in [original(), english()] {
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1296,7 +1216,7 @@ fn king_stepping_off_the_throne_into_three_attackers_survives() {
 fn only_attackers_capture_the_king() {
     for rules in [original(), english()] {
         // A defender completing a "sandwich" of its own king does nothing.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1312,7 +1232,7 @@ fn only_attackers_capture_the_king() {
         assert_eq!(play(&mut b, &rules, "d1d7"), Bitboard::EMPTY);
         assert_eq!(b.king(), Some(sq("c7")));
         // A defender's move elsewhere leaves a king standing between two attackers alone.
-        let mut b = pos(
+        let mut b = from_picture(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1345,10 +1265,10 @@ fn the_moving_attacker_must_be_one_of_the_kings_captors() {
         . . . . . . . . .
         . . . . . . . . .
         . . . . . . . b .";
-    let mut b = pos(picture, Side::Attackers);
+    let mut b = from_picture(picture, Side::Attackers);
     play(&mut b, &rules, "h1h2");
     assert_eq!(b.king(), Some(sq("c7")), "a move far away");
-    let mut b = pos(picture, Side::Attackers);
+    let mut b = from_picture(picture, Side::Attackers);
     play(&mut b, &rules, "a8c8");
     assert_eq!(
         b.king(),
@@ -1358,7 +1278,7 @@ fn the_moving_attacker_must_be_one_of_the_kings_captors() {
 
     // English: four attackers already stand around him.
     let rules = english();
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . b . . . . w .
@@ -1408,8 +1328,8 @@ fn armed_king_captures_as_the_moving_piece() {
         king_armed: true,
         ..Rules::default()
     };
-    let mut b = pos(KING_HAMMER, Side::Defenders);
-    assert_eq!(play(&mut b, &rules, "c3f3"), set(&["g3"]));
+    let mut b = from_picture(KING_HAMMER, Side::Defenders);
+    assert_eq!(play(&mut b, &rules, "c3f3"), set("g3"));
     assert_eq!(b.attackers(), Bitboard::EMPTY);
 }
 
@@ -1419,8 +1339,8 @@ fn armed_king_captures_as_the_partner() {
         king_armed: true,
         ..Rules::default()
     };
-    let mut b = pos(KING_ANVIL, Side::Defenders);
-    assert_eq!(play(&mut b, &rules, "e1e3"), set(&["f3"]));
+    let mut b = from_picture(KING_ANVIL, Side::Defenders);
+    assert_eq!(play(&mut b, &rules, "e1e3"), set("f3"));
     assert_eq!(b.attackers(), Bitboard::EMPTY);
 }
 
@@ -1431,10 +1351,10 @@ fn unarmed_king_captures_neither_as_mover_nor_as_partner() {
             king_armed: false,
             ..base
         };
-        let mut b = pos(KING_HAMMER, Side::Defenders);
+        let mut b = from_picture(KING_HAMMER, Side::Defenders);
         assert_eq!(play(&mut b, &rules, "c3f3"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("g3")), Some(Piece::Attacker));
-        let mut b = pos(KING_ANVIL, Side::Defenders);
+        let mut b = from_picture(KING_ANVIL, Side::Defenders);
         assert_eq!(play(&mut b, &rules, "e1e3"), Bitboard::EMPTY);
         assert_eq!(b.piece_at(sq("f3")), Some(Piece::Attacker));
     }
@@ -1458,8 +1378,8 @@ fn armed_king_on_the_throne_is_a_partner_for_his_soldiers() {
             throne_hostile: hostile,
             ..Rules::default()
         };
-        let mut b = pos(picture, Side::Defenders);
-        assert_eq!(play(&mut b, &rules, "c1c5"), set(&["d5"]));
+        let mut b = from_picture(picture, Side::Defenders);
+        assert_eq!(play(&mut b, &rules, "c1c5"), set("d5"));
     }
 }
 
@@ -1487,7 +1407,7 @@ fn king_escapes_on_every_edge() {
             ("c3a3", "file a"),
             ("c3i3", "file i"),
         ] {
-            let start = pos(KING_IN_THE_OPEN, Side::Defenders);
+            let start = from_picture(KING_IN_THE_OPEN, Side::Defenders);
             let mut b = start;
             play(&mut b, &rules, m);
             assert_eq!(b.status(&rules), KING_ESCAPED, "{edge}");
@@ -1514,7 +1434,7 @@ fn king_escapes_on_every_edge() {
 fn a_board_already_won_has_no_legal_moves() {
     let rules = Rules::default();
     // The king already on an edge square, attackers to move.
-    let b = pos(
+    let b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -1541,7 +1461,7 @@ fn a_board_already_won_has_no_legal_moves() {
 #[test]
 fn attackers_without_a_legal_move_lose() {
     let rules = Rules::default();
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -1566,7 +1486,7 @@ fn attackers_without_a_legal_move_lose() {
 #[test]
 fn defenders_without_a_legal_move_lose() {
     let rules = Rules::default();
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .
@@ -1612,14 +1532,14 @@ fn encirclement_on_attackers_win_when_no_defender_reaches_the_edge() {
         encirclement: true,
         ..Rules::default()
     };
-    let mut b = pos(RING, Side::Attackers);
+    let mut b = from_picture(RING, Side::Attackers);
     assert_eq!(b.status(&rules), Status::Ongoing, "the gap still leads out");
     assert_eq!(play(&mut b, &rules, "e9e7"), Bitboard::EMPTY);
     assert!(b.is_encircled());
     let won = Status::Win(Side::Attackers, WinReason::Encircled);
     assert_eq!(b.status(&rules), won);
     assert!(moves(&b, &rules).is_empty(), "a won board has no moves");
-    let mut game = Game::new(rules, pos(RING, Side::Attackers));
+    let mut game = Game::new(rules, from_picture(RING, Side::Attackers));
     assert_eq!(game_play(&mut game, "e9e7"), won);
     assert!(Rules::opentafl().encirclement);
 }
@@ -1630,7 +1550,7 @@ fn encirclement_off_the_encircled_defenders_play_on() {
         encirclement: false,
         ..Rules::default()
     };
-    let mut b = pos(RING, Side::Attackers);
+    let mut b = from_picture(RING, Side::Attackers);
     play(&mut b, &rules, "e9e7");
     assert!(b.is_encircled());
     assert_eq!(b.status(&rules), Status::Ongoing);
@@ -1644,7 +1564,7 @@ fn encirclement_a_defender_on_an_edge_square_is_connected() {
         ..Rules::default()
     };
     // The defender on a1 is hemmed in by a2 and b1 but stands on the edge.
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . b . . . .
         . . . . . . . . .
@@ -1668,7 +1588,7 @@ fn encirclement_a_defender_outside_the_ring_reaching_the_edge_is_connected() {
         encirclement: true,
         ..Rules::default()
     };
-    let mut b = pos(
+    let mut b = from_picture(
         "
         . . . . b . . . .
         . . . . . . . . .
@@ -1710,7 +1630,7 @@ fn plies_until_repetition(repetition: u32) -> usize {
         repetition_draw: repetition,
         ..Rules::default()
     };
-    let mut game = Game::new(rules, pos(SHUFFLE, Side::Attackers));
+    let mut game = Game::new(rules, from_picture(SHUFFLE, Side::Attackers));
     assert_eq!(
         game.occurrences(),
         1,
@@ -1763,7 +1683,7 @@ fn repetition_needs_the_same_side_to_move() {
         "a1b1", "i9h9", "b1c1", "h9i9", "c1a1", "i9h9", "a1b1", "h9i9", "b1c1", "i9h9", "c1a1",
         "h9i9",
     ];
-    let start = pos(SHUFFLE, Side::Attackers);
+    let start = from_picture(SHUFFLE, Side::Attackers);
     let mut game = Game::new(rules, start);
     for (i, m) in moves.iter().enumerate() {
         let status = game_play(&mut game, m);
@@ -1793,7 +1713,7 @@ fn repetition_needs_the_same_side_to_move() {
 fn move_limit_draws_after_200_plies() {
     let rules = Rules::default();
     assert_eq!(rules.move_limit, 200);
-    let start = pos_at(SHUFFLE, Side::Attackers, 199);
+    let start = from_picture_at(SHUFFLE, Side::Attackers, 199);
     assert_eq!(start.status(&rules), Status::Ongoing);
     let mut game = Game::new(rules, start);
     assert_eq!(game.status(), Status::Ongoing);
@@ -1813,7 +1733,7 @@ fn move_limit_other_value() {
         move_limit: 10,
         ..Rules::default()
     };
-    let mut game = Game::new(rules, pos_at(SHUFFLE, Side::Attackers, 8));
+    let mut game = Game::new(rules, from_picture_at(SHUFFLE, Side::Attackers, 8));
     assert_eq!(game_play(&mut game, "a1b1"), Status::Ongoing);
     assert_eq!(
         game_play(&mut game, "i9h9"),
@@ -1827,10 +1747,10 @@ fn move_limit_zero_means_no_limit() {
         move_limit: 0,
         ..Rules::default()
     };
-    let mut game = Game::new(rules, pos_at(SHUFFLE, Side::Attackers, 199));
+    let mut game = Game::new(rules, from_picture_at(SHUFFLE, Side::Attackers, 199));
     assert_eq!(game_play(&mut game, "a1b1"), Status::Ongoing);
     assert_eq!(game_play(&mut game, "i9h9"), Status::Ongoing);
-    let far = pos_at(SHUFFLE, Side::Attackers, 9_999);
+    let far = from_picture_at(SHUFFLE, Side::Attackers, 9_999);
     assert_eq!(far.status(&rules), Status::Ongoing);
     let mut game = Game::new(rules, far);
     assert_eq!(game_play(&mut game, "a1b1"), Status::Ongoing);
@@ -1840,12 +1760,12 @@ fn move_limit_zero_means_no_limit() {
 fn wins_on_the_200th_ply_take_precedence_over_the_move_limit() {
     let rules = Rules::default();
     // Escape.
-    let mut game = Game::new(rules, pos_at(SHUFFLE, Side::Defenders, 199));
+    let mut game = Game::new(rules, from_picture_at(SHUFFLE, Side::Defenders, 199));
     assert_eq!(game_play(&mut game, "e5e9"), KING_ESCAPED);
     // King captured.
     let mut game = Game::new(
         rules,
-        pos_at(
+        from_picture_at(
             "
             . . . b . . . . .
             . . . . . . . . .
@@ -1864,7 +1784,7 @@ fn wins_on_the_200th_ply_take_precedence_over_the_move_limit() {
     // No legal move.
     let mut game = Game::new(
         rules,
-        pos_at(
+        from_picture_at(
             "
             . . . . . . . . .
             . . . . . . . . .
@@ -1888,7 +1808,7 @@ fn wins_on_the_200th_ply_take_precedence_over_the_move_limit() {
         encirclement: true,
         ..Rules::default()
     };
-    let mut game = Game::new(rules_enc, pos_at(RING, Side::Attackers, 199));
+    let mut game = Game::new(rules_enc, from_picture_at(RING, Side::Attackers, 199));
     assert_eq!(
         game_play(&mut game, "e9e7"),
         Status::Win(Side::Attackers, WinReason::Encircled)
@@ -1901,7 +1821,7 @@ fn repetition_is_reported_before_the_move_limit() {
         repetition_draw: 2,
         ..Rules::default()
     };
-    let mut game = Game::new(rules, pos_at(SHUFFLE, Side::Attackers, 196));
+    let mut game = Game::new(rules, from_picture_at(SHUFFLE, Side::Attackers, 196));
     for m in &CYCLE[..3] {
         assert_eq!(game_play(&mut game, m), Status::Ongoing);
     }
@@ -2082,7 +2002,7 @@ fn king_open_lines_counts_clear_lines_to_the_edge() {
     ];
     for (picture, want, what) in cases {
         assert_eq!(
-            pos(picture, Side::Attackers).king_open_lines(),
+            from_picture(picture, Side::Attackers).king_open_lines(),
             want,
             "{what}"
         );
@@ -2096,7 +2016,7 @@ fn king_open_lines_counts_clear_lines_to_the_edge() {
 #[test]
 fn check_move_says_why_a_move_is_illegal() {
     let rules = Rules::default();
-    let b = pos(
+    let b = from_picture(
         "
         . . . . . . . . .
         . . . . . . . . .

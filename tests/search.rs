@@ -1,5 +1,8 @@
 //! Tactics every build must solve, and search behaviour the protocol relies on.
 
+mod common;
+
+use common::board::picture_fen;
 use konakis::search::{Engine, Limits, Score, Settings};
 use konakis::{Board, Game, Move, Rules, Side};
 use std::time::{Duration, Instant};
@@ -17,33 +20,6 @@ fn search(fen: &str, rules: Rules, limits: Limits, threads: usize) -> (Move, Sco
         "{fen}: {best} is not legal"
     );
     (best, info.expect("at least one iteration").score)
-}
-
-/// A position string from a picture: nine rows (rank 9 first) of nine cells, `.` empty.
-fn pic(rows: &str, side: char) -> String {
-    let mut ranks = Vec::new();
-    for row in rows.split_whitespace() {
-        assert_eq!(row.len(), 9, "{row}");
-        let mut s = String::new();
-        let mut empty = 0;
-        for c in row.chars() {
-            if c == '.' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push(c);
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
-        ranks.push(s);
-    }
-    assert_eq!(ranks.len(), 9);
-    format!("{} {side}", ranks.join("/"))
 }
 
 fn within_a_second() -> Limits {
@@ -97,7 +73,7 @@ const RING_IN_ONE: &str = "..b......
 
 #[test]
 fn escape_in_one_is_found_and_played() {
-    let fen = &pic(ESCAPE_IN_ONE, 'w');
+    let fen = &picture_fen(ESCAPE_IN_ONE, Side::Defenders, 0);
     let rules = Rules::default();
     let start = Instant::now();
     let (mv, score) = search(fen, rules, within_a_second(), 1);
@@ -108,11 +84,11 @@ fn escape_in_one_is_found_and_played() {
 
 #[test]
 fn king_capture_in_one_is_found_under_both_rules() {
-    let original = &pic(SANDWICH_IN_ONE, 'b');
+    let original = &picture_fen(SANDWICH_IN_ONE, Side::Attackers, 0);
     let (mv, score) = search(original, Rules::default(), within_a_second(), 1);
     assert_eq!(score, Score::Mate(1), "{mv}");
     assert_eq!(mv.to_string(), "d7d3");
-    let english = &pic(RING_IN_ONE, 'b');
+    let english = &picture_fen(RING_IN_ONE, Side::Attackers, 0);
     let rules = Rules {
         king_capture: konakis::KingCapture::English,
         ..Rules::default()
@@ -128,7 +104,7 @@ fn king_capture_in_one_is_found_under_both_rules() {
 #[test]
 fn an_escape_threat_is_blocked() {
     // The king on c3 sees c1 (file c down); the attackers must put a piece on c2 or c1.
-    let fen = &pic(
+    let fen = &picture_fen(
         "...bbb...
          ....b....
          ....w....
@@ -138,7 +114,8 @@ fn an_escape_threat_is_blocked() {
          ..K.w....
          b...b....
          ...b.b...",
-        'b',
+        Side::Attackers,
+        0,
     );
     let rules = Rules::default();
     let (mv, score) = search(fen, rules, within_a_second(), 1);
@@ -160,7 +137,7 @@ const DOUBLE_THREAT_IN_TWO: &str = "...bbb...
 
 #[test]
 fn a_win_beyond_the_move_limit_scores_as_a_draw() {
-    let fen = &pic(DOUBLE_THREAT_IN_TWO, 'w');
+    let fen = &picture_fen(DOUBLE_THREAT_IN_TWO, Side::Defenders, 0);
     let depth = Limits {
         depth: Some(6),
         ..Limits::default()
@@ -184,7 +161,7 @@ fn a_win_beyond_the_move_limit_scores_as_a_draw() {
 fn escape_in_two_through_a_double_threat_is_found() {
     // The king on e5 steps to e3, from where rank 3 is open both ways: one block cannot stop
     // both escapes.
-    let fen = &pic(DOUBLE_THREAT_IN_TWO, 'w');
+    let fen = &picture_fen(DOUBLE_THREAT_IN_TWO, Side::Defenders, 0);
     let (mv, score) = search(fen, Rules::default(), within_a_second(), 1);
     assert!(matches!(score, Score::Mate(n) if n <= 2), "{mv}: {score:?}");
 }
@@ -197,9 +174,9 @@ fn two_threads_agree_on_won_and_lost_positions() {
         ..Limits::default()
     };
     for fen in [
-        pic(ESCAPE_IN_ONE, 'w'),
-        pic(SANDWICH_IN_ONE, 'b'),
-        pic(ESCAPE_IN_ONE, 'b'),
+        picture_fen(ESCAPE_IN_ONE, Side::Defenders, 0),
+        picture_fen(SANDWICH_IN_ONE, Side::Attackers, 0),
+        picture_fen(ESCAPE_IN_ONE, Side::Attackers, 0),
     ] {
         let (m1, s1) = search(&fen, rules, depth.clone(), 1);
         let (m2, s2) = search(&fen, rules, depth.clone(), 2);
@@ -233,7 +210,7 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
         repetition_draw: 2,
         ..Rules::default()
     };
-    let start = pic(
+    let start = picture_fen(
         "b........
          .........
          .........
@@ -243,7 +220,8 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
          .........
          .........
          ........b",
-        'b',
+        Side::Attackers,
+        0,
     );
     let game = Game::from_moves(rules, Some(&start), ["a9a8", "d5d4", "a8a9"]).unwrap();
     assert_eq!(game.board().side_to_move(), Side::Defenders);
@@ -270,7 +248,7 @@ fn under_ashton_returning_to_a_set_up_position_is_not_a_draw() {
     // position a game was set up from is no repetition. The search must agree with `Game`:
     // black's a8a9 returns to the set-up position, and its score is not the draw score.
     let rules = Rules::ashton();
-    let start = pic(
+    let start = picture_fen(
         "b........
          .b.....b.
          ......w..
@@ -280,7 +258,8 @@ fn under_ashton_returning_to_a_set_up_position_is_not_a_draw() {
          ..b...b..
          .b.....b.
          .........",
-        'w',
+        Side::Defenders,
+        0,
     );
     let game = Game::from_moves(rules, Some(&start), ["g7g8", "a9a8", "g8g7"]).unwrap();
     let back = Move::parse("a8a9").unwrap();

@@ -135,8 +135,21 @@ impl RulesStringError {
     }
 
     fn unsupported(key: &str, value: &str, reason: impl Into<String>) -> RulesStringError {
+        // The pair comes from the peer and goes back to it: anything but printable ASCII is
+        // escaped.
+        let printable = |text: &str| {
+            let mut s = String::with_capacity(text.len());
+            for c in text.chars() {
+                if c.is_ascii() && !c.is_ascii_control() {
+                    s.push(c);
+                } else {
+                    s.extend(c.escape_default());
+                }
+            }
+            s
+        };
         RulesStringError::Unsupported {
-            key_value: format!("{key}:{value}"),
+            key_value: format!("{}:{}", printable(key), printable(value)),
             reason: reason.into(),
         }
     }
@@ -834,6 +847,20 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("RepetitionDraw=2")
+        );
+    }
+
+    #[test]
+    fn a_refused_pair_is_written_in_ascii() {
+        let text = "dim:9 esc:e cor: na\u{e9}me:x\u{0} start:/9/9/9/9/4K4/9/9/9/9/";
+        let e = parse_rules(text).unwrap_err().to_string();
+        assert!(
+            e.is_ascii() && !e.chars().any(|c| c.is_ascii_control()),
+            "{e:?}"
+        );
+        assert!(
+            e.starts_with("unsupported rule: na\\u{e9}me:x\\u{0} ("),
+            "{e:?}"
         );
     }
 }

@@ -237,7 +237,8 @@ fn parse_move_token(text: &str) -> Result<Move, String> {
         return Err("is not a move (expected e.g. d1d3 or d1-d3)".to_string());
     }
     Move::parse(text).map_err(|e| match e.to_string().split_once(": ") {
-        Some((_, why)) => format!("is not a move: {why}"),
+        // The reason may repeat part of the text: escaped, like every echo of the input.
+        Some((_, why)) => format!("is not a move: {}", bounded_line(why, 80)),
         None => "is not a move (expected e.g. d1d3 or d1-d3)".to_string(),
     })
 }
@@ -470,5 +471,21 @@ mod tests {
         assert_eq!(ok("bench 5"), Command::Bench(Some(5)));
         assert!(bad("bench 0").contains("bench: depth"));
         assert!(bad("bench 5 6").contains("usage"));
+    }
+
+    #[test]
+    fn move_errors_escape_what_was_sent() {
+        for line in [
+            "go searchmoves e\u{0}-e2",
+            "position startpos moves \u{e9}-e2",
+            "position startpos moves e2-\u{7}",
+        ] {
+            let e = bad(line);
+            assert!(
+                e.is_ascii() && !e.chars().any(|c| c.is_ascii_control()),
+                "{line:?}: {e:?}"
+            );
+            assert!(e.contains("is not a square"), "{line:?}: {e:?}");
+        }
     }
 }

@@ -1,0 +1,84 @@
+//! Running `konakis` to completion, `konakis match` and what it writes, and scratch
+//! directories.
+
+use super::KONAKIS;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The fake line-protocol engine `tests/engines/fake_engine.py`.
+pub fn fake_engine() -> String {
+    format!(
+        "{}/tests/engines/fake_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// A fresh, empty scratch directory for one test: `konakis-<test program>-<pid>-<name>` in the
+/// system's temporary directory.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "konakis-{}-{}-{name}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `konakis` with `args` and no input, to completion.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(KONAKIS)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("konakis runs")
+}
+
+/// Bytes of output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A path as an argument.
+pub fn p(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Runs a `konakis` command (a match) that must succeed, and returns the JSON it wrote to
+/// `json`.
+pub fn run_match(args: &[&str], json: &Path) -> Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "match failed ({:?})\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    read_json(json)
+}
+
+/// The JSON in the file at `path`.
+pub fn read_json(path: &Path) -> Value {
+    let t = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&t).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{t}"))
+}
+
+/// The faults a match's JSON counts per engine.
+pub const FAULTS: [&str; 4] = [
+    "time_forfeits",
+    "crashes",
+    "illegal_moves",
+    "protocol_errors",
+];
+
+/// Asserts that no engine of the match's JSON `v` committed any fault.
+pub fn assert_no_faults(v: &Value, context: &str) {
+    for e in v["engines"].as_array().expect("an engines array") {
+        for fault in FAULTS {
+            assert_eq!(e[fault], 0, "{context}: {} {fault}: {v}", e["name"]);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! Helpers shared by the test programs; each program uses a part of them (`mod common;`).
+//!
+//! - [`process`]: a running `konakis` (or any command) with its input, its output as lines read
+//!   with timeouts and checked to be ASCII, and its error output;
+//! - [`board`]: squares, moves and square sets by name, and positions drawn as pictures;
+//! - [`matches`]: running `konakis` to completion, `konakis match` and its JSON, scratch
+//!   directories;
+//! - [`reference`]: the slow, obviously correct reference rules the random tests compare the
+//!   library against.
+
+#![allow(dead_code)]
+
+pub mod board;
+pub mod matches;
+pub mod process;
+pub mod reference;
+
+/// The `konakis` binary under test.
+pub const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
