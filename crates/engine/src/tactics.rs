@@ -349,8 +349,8 @@ mod tests {
             assert_eq!(again.line(), t.line());
         }
         let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; capture 1").unwrap_err();
-        assert!(e.contains("expected"), "{e}");
+        assert!(e.to_string().contains("expected"), "{e}");
         let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; mate 1 ; e5e6").unwrap_err();
-        assert!(e.contains("kind"), "{e}");
+        assert!(e.to_string().contains("kind"), "{e}");
     }
 }
