@@ -249,7 +249,7 @@ impl fmt::Display for Reason {
     }
 }
 
-/// A text that is not an integer in a range. `Display` completes "<word> …".
+/// A text that is not an integer in a range. `Display` completes "`<word> …`".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotInRange {
     /// The text as given.
@@ -273,7 +273,7 @@ impl fmt::Display for NotInRange {
 }
 
 /// A clock value that is not a number of milliseconds up to a year. `Display` completes
-/// "<word> …".
+/// "`<word> …`".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadMilliseconds {
     /// The text as given.
