@@ -9,8 +9,8 @@
 use crate::options::Config;
 use crate::search::driver::Driver;
 use crate::search::{EngineError, Info, Limits, Report, Score, Settings};
-use konakis_core::board::Board;
-use konakis_core::rules::Rules;
+use konakis_core::board::{Board, MoveError, PositionError};
+use konakis_core::rules::{Rules, RulesError};
 use konakis_core::types::Move;
 use std::fmt;
 
@@ -70,34 +70,39 @@ impl Tactic {
     }
 
     /// Parses one line of the suite file.
-    pub fn parse(line: &str) -> Result<Tactic, String> {
+    pub fn parse(line: &str) -> Result<Tactic, TacticError> {
+        let err = |problem| TacticError {
+            line: line.to_string(),
+            problem,
+        };
         let fields: Vec<&str> = line.split(';').map(str::trim).collect();
         let [options, fen, kind, moves] = fields[..] else {
-            return Err(format!(
-                "'{line}': expected 'options ; position ; kind ; moves'"
-            ));
+            return Err(err(TacticProblem::Fields));
         };
         let options = if options == "-" { "" } else { options };
         let mut rules = Rules::default();
         for pair in options.split_whitespace() {
-            rules.set_pair(pair).map_err(|e| format!("'{line}': {e}"))?;
+            rules
+                .set_pair(pair)
+                .map_err(|e| err(TacticProblem::Rules(e)))?;
         }
-        let board = Board::from_fen(fen).map_err(|e| format!("'{line}': {e}"))?;
+        let board = Board::from_fen(fen).map_err(|e| err(TacticProblem::Position(e)))?;
         let kind = match kind.split_whitespace().collect::<Vec<_>>()[..] {
             ["parry"] => Kind::Parry,
-            ["capture", n] => Kind::Capture(
-                n.parse()
-                    .map_err(|_| format!("'{line}': '{n}' is not a number of moves"))?,
-            ),
-            _ => return Err(format!("'{line}': the kind is 'capture N' or 'parry'")),
+            ["capture", n] => Kind::Capture(n.parse().map_err(|_| {
+                err(TacticProblem::MoveCount {
+                    text: n.to_string(),
+                })
+            })?),
+            _ => return Err(err(TacticProblem::Kind)),
         };
         let moves = moves
             .split_whitespace()
             .map(|m| board.parse_move(&rules, m))
             .collect::<Result<Vec<Move>, _>>()
-            .map_err(|e| format!("'{line}': {e}"))?;
+            .map_err(|e| err(TacticProblem::Move(e)))?;
         if moves.is_empty() {
-            return Err(format!("'{line}': no right move listed"));
+            return Err(err(TacticProblem::NoMove));
         }
         Ok(Tactic {
             options: options.to_string(),
@@ -120,8 +125,64 @@ impl Tactic {
     }
 }
 
-/// Every position of a suite file (blank lines and `#` comments skipped).
-pub fn parse_suite(text: &str) -> Result<Vec<Tactic>, String> {
+/// A line of a suite file that is not a position of the suite ([`Tactic::parse`]). Display
+/// quotes the line, then says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TacticError {
+    /// The line (trimmed).
+    pub line: String,
+    /// What is wrong with it.
+    pub problem: TacticProblem,
+}
+
+/// What is wrong with a line of a suite file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TacticProblem {
+    /// Not four fields separated by `;`.
+    Fields,
+    /// A rule option is unknown or has a bad value.
+    Rules(RulesError),
+    /// The position string does not parse.
+    Position(PositionError),
+    /// `capture N` with an N that is not a number.
+    MoveCount {
+        /// The text after `capture`.
+        text: String,
+    },
+    /// The kind is neither `capture N` nor `parry`.
+    Kind,
+    /// A right move is not a legal move of the position.
+    Move(MoveError),
+    /// No right move.
+    NoMove,
+}
+
+impl fmt::Display for TacticError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}': {}", self.line, self.problem)
+    }
+}
+
+impl fmt::Display for TacticProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TacticProblem::Fields => f.write_str("expected 'options ; position ; kind ; moves'"),
+            TacticProblem::Rules(e) => write!(f, "{e}"),
+            TacticProblem::Position(e) => write!(f, "{e}"),
+            TacticProblem::MoveCount { text } => write!(f, "'{text}' is not a number of moves"),
+            TacticProblem::Kind => f.write_str("the kind is 'capture N' or 'parry'"),
+            TacticProblem::Move(e) => write!(f, "{e}"),
+            TacticProblem::NoMove => f.write_str("no right move listed"),
+        }
+    }
+}
+
+impl std::error::Error for TacticError {}
+impl std::error::Error for TacticProblem {}
+
+/// Every position of a suite file (blank lines and `#` comments skipped); the error is that
+/// of the first line that is not a position.
+pub fn parse_suite(text: &str) -> Result<Vec<Tactic>, TacticError> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -254,6 +315,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_bad_suite_line_says_what_is_wrong_in_its_words() {
+        let fen = konakis_core::board::START_FEN;
+        let e = Tactic::parse(&format!("- ; {fen} ; capture x ; e2e3")).unwrap_err();
+        assert_eq!(e.problem, TacticProblem::MoveCount { text: "x".into() });
+        assert_eq!(
+            e.to_string(),
+            format!("'- ; {fen} ; capture x ; e2e3': 'x' is not a number of moves")
+        );
+        let e = parse_suite("# c\n\na ; b").unwrap_err();
+        assert_eq!(e.problem, TacticProblem::Fields);
+        assert_eq!(
+            e.to_string(),
+            "'a ; b': expected 'options ; position ; kind ; moves'"
+        );
+    }
+
+    #[test]
     fn quantiles_take_the_nearest_rank() {
         let v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         assert_eq!(quantile(&v, 0.5), 5);
@@ -271,8 +349,8 @@ mod tests {
             assert_eq!(again.line(), t.line());
         }
         let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; capture 1").unwrap_err();
-        assert!(e.contains("expected"), "{e}");
+        assert!(e.to_string().contains("expected"), "{e}");
         let e = Tactic::parse("- ; 9/9/9/9/4K4/9/9/9/9 b ; mate 1 ; e5e6").unwrap_err();
-        assert!(e.contains("kind"), "{e}");
+        assert!(e.to_string().contains("kind"), "{e}");
     }
 }

@@ -23,8 +23,10 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Parses `K/N` (0 ≤ K < N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard: expected K/N with 0 <= K < N (e.g. 0/4), not '{text}'");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError {
+            text: text.to_string(),
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -38,6 +40,14 @@ impl Shard {
     pub fn takes(&self, item: usize) -> bool {
         item % self.count == self.index
     }
+}
+
+/// A text that is not `K/N` with 0 ≤ K < N ([`Shard::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--shard: expected K/N with 0 <= K < N (e.g. 0/4), not '{text}'")]
+pub struct ShardError {
+    /// The text as given.
+    pub text: String,
 }
 
 impl fmt::Display for Shard {
@@ -56,8 +66,15 @@ mod tests {
         assert_eq!(Shard::parse("3/4").unwrap().to_string(), "3/4");
         for bad in ["4/4", "1/0", "x/2", "2", "-1/3", "", "1/2/3"] {
             let e = Shard::parse(bad).unwrap_err();
-            assert!(e.contains(&format!("not '{bad}'")), "{bad}: {e}");
+            assert!(
+                e.to_string().contains(&format!("not '{bad}'")),
+                "{bad}: {e}"
+            );
         }
+        assert_eq!(
+            Shard::parse("4/4").unwrap_err().to_string(),
+            "--shard: expected K/N with 0 <= K < N (e.g. 0/4), not '4/4'"
+        );
     }
 
     #[test]

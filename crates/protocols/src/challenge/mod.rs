@@ -23,7 +23,8 @@ pub mod wire;
 
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
-use konakis_engine::options::{self, Config as OptionConfig};
+use konakis_engine::options::{self, Config as OptionConfig, OptionError};
+use std::fmt;
 use std::time::Duration;
 
 /// The server's fixed port for White.
@@ -108,8 +109,36 @@ pub fn default_margin_ms(seconds: u64) -> u64 {
     (total / 20).clamp(1000, 5000).min(total / 2)
 }
 
+/// What is wrong with the arguments of `konakis tablut-challenge` ([`config`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// An `--option` is unknown or its value is not allowed (the option table's words).
+    Option(OptionError),
+    /// `--margin` is at least the whole time per move.
+    NoTimeToThink {
+        /// The margin in milliseconds.
+        margin_ms: u64,
+        /// The time per move in seconds.
+        seconds: u64,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Option(e) => write!(f, "{e}"),
+            ConfigError::NoTimeToThink { margin_ms, seconds } => write!(
+                f,
+                "--margin {margin_ms} leaves no time to think out of {seconds} s a move"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
 /// Turns the arguments into a client configuration, or says what is wrong with them.
-pub fn config(args: &ChallengeOptions) -> Result<client::Config, String> {
+pub fn config(args: &ChallengeOptions) -> Result<client::Config, ConfigError> {
     let ashton = OptionConfig {
         rules: Rules::ashton(),
         ..OptionConfig::default()
@@ -118,16 +147,16 @@ pub fn config(args: &ChallengeOptions) -> Result<client::Config, String> {
         Some((n, v)) => (n.trim(), Some(v.trim())),
         None => (pair.trim(), None),
     });
-    let options = options::apply_all(ashton, pairs).map_err(|e| e.to_string())?;
+    let options = options::apply_all(ashton, pairs).map_err(ConfigError::Option)?;
     let total_ms = args.seconds.saturating_mul(1000);
     let margin = args
         .margin
         .unwrap_or_else(|| default_margin_ms(args.seconds));
     if margin >= total_ms {
-        return Err(format!(
-            "--margin {margin} leaves no time to think out of {} s a move",
-            args.seconds
-        ));
+        return Err(ConfigError::NoTimeToThink {
+            margin_ms: margin,
+            seconds: args.seconds,
+        });
     }
     let first_wait = args
         .wait
@@ -223,7 +252,8 @@ mod tests {
         );
         assert_eq!((c.settings.threads, c.settings.hash_mib), (2, 32));
         let e = config(&parse(&["--color", "white", "--option", "Threads=0"])).unwrap_err();
-        assert!(e.contains("Threads"), "{e}");
+        assert!(matches!(e, ConfigError::Option(_)));
+        assert!(e.to_string().contains("Threads"), "{e}");
         let e = config(&parse(&[
             "--color",
             "white",
@@ -231,7 +261,7 @@ mod tests {
             "FirstMove=Attackers",
         ]))
         .unwrap_err();
-        assert!(e.contains("fixed by Ruleset=Ashton"), "{e}");
+        assert!(e.to_string().contains("fixed by Ruleset=Ashton"), "{e}");
         let e = config(&parse(&[
             "--color",
             "white",
@@ -241,6 +271,16 @@ mod tests {
             "1000",
         ]))
         .unwrap_err();
-        assert!(e.contains("no time"), "{e}");
+        assert_eq!(
+            e,
+            ConfigError::NoTimeToThink {
+                margin_ms: 1000,
+                seconds: 1
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "--margin 1000 leaves no time to think out of 1 s a move"
+        );
     }
 }

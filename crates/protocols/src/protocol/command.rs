@@ -4,8 +4,8 @@
 //! and their ranges, the position string and the notation of every move. Whether a move is
 //! legal depends on the position and is checked when the command runs.
 
-use konakis_core::board::Board;
-use konakis_core::types::Move;
+use konakis_core::board::{Board, PositionError};
+use konakis_core::types::{Move, MoveParseError};
 use konakis_engine::search::{Limits, MAX_PLY};
 use std::fmt;
 
@@ -72,7 +72,7 @@ pub enum ParseError {
         /// The command word.
         command: &'static str,
         /// What is wrong.
-        message: String,
+        reason: Reason,
     },
 }
 
@@ -80,12 +80,254 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::Unknown(word) => write!(f, "unknown command '{}'", quote(word)),
-            ParseError::Invalid { command, message } => write!(f, "{command}: {message}"),
+            ParseError::Invalid { command, reason } => write!(f, "{command}: {reason}"),
         }
     }
 }
 
 impl std::error::Error for ParseError {}
+
+/// What is wrong with a known command's arguments. Texts are kept as given; `Display` quotes
+/// them (see [`quote`]) and gives the words after `<command>: ` in the protocol's
+/// `info string error:` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A word after a command that takes no arguments.
+    NoArguments {
+        /// The first extra word.
+        found: String,
+    },
+    /// A word after `bench <depth>`.
+    BenchUsage {
+        /// The first extra word.
+        found: String,
+    },
+    /// `setoption` not followed by `name`.
+    ExpectedName {
+        /// The word found instead.
+        found: String,
+    },
+    /// `setoption name` with no name.
+    MissingName,
+    /// `setoption … value` with nothing after `value`.
+    MissingValue,
+    /// A word after `position startpos` other than `moves`.
+    AfterStartpos {
+        /// The word found.
+        found: String,
+    },
+    /// `position fen` with no position string.
+    MissingFen,
+    /// `position fen` with a position string that does not parse.
+    BadPosition {
+        /// The position string, its words joined by single spaces.
+        text: String,
+        /// Why it does not parse.
+        error: PositionError,
+    },
+    /// `position` with neither `startpos` nor `fen`.
+    MissingStart,
+    /// `position` followed by a word other than `startpos` or `fen`.
+    ExpectedStart {
+        /// The word found.
+        found: String,
+    },
+    /// A move after `position … moves` whose notation is wrong.
+    Move {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// What is wrong with it.
+        why: BadMove,
+    },
+    /// `go perft` with no depth.
+    PerftNeedsDepth,
+    /// A word after `go perft <depth>`.
+    AfterPerftDepth {
+        /// The word found.
+        found: String,
+    },
+    /// `perft` among other `go` parameters.
+    PerftAlone,
+    /// A `go` parameter that needs a value, at the end of the line.
+    NeedsValue {
+        /// The parameter.
+        word: String,
+    },
+    /// An integer out of its range or not an integer: `bench`'s depth (`word` is `depth`),
+    /// `go perft`'s depth (`perft depth`), or `go depth|mate|nodes|movestogo`.
+    Number {
+        /// What the number is for, as the message names it.
+        word: String,
+        /// What is wrong with it.
+        error: NotInRange,
+    },
+    /// A clock value (`go movetime|wtime|btime|winc|binc`) that is not a number of milliseconds.
+    Milliseconds {
+        /// The parameter.
+        word: String,
+        /// What is wrong with it.
+        error: BadMilliseconds,
+    },
+    /// A `go searchmoves` move whose notation is wrong.
+    SearchMove {
+        /// The move as given.
+        text: String,
+        /// What is wrong with it.
+        why: BadMove,
+    },
+    /// `go searchmoves` with no move after it.
+    SearchMovesEmpty,
+    /// A `go` word that is not a parameter.
+    UnknownParameter {
+        /// The word.
+        found: String,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let setoption_usage = "setoption name <name> [value <value>]";
+        let position_usage = "position startpos|fen <placement> <side> [<plies>] [moves <move>...]";
+        match self {
+            Reason::NoArguments { found } => {
+                write!(f, "unexpected '{}' (it takes no arguments)", quote(found))
+            }
+            Reason::BenchUsage { found } => {
+                write!(f, "unexpected '{}' (usage: bench [depth])", quote(found))
+            }
+            Reason::ExpectedName { found } => write!(
+                f,
+                "expected 'name', found '{}' (usage: {setoption_usage})",
+                quote(found)
+            ),
+            Reason::MissingName => write!(f, "missing option name (usage: {setoption_usage})"),
+            Reason::MissingValue => write!(
+                f,
+                "'value' is not followed by a value (usage: {setoption_usage})"
+            ),
+            Reason::AfterStartpos { found } => write!(
+                f,
+                "unexpected '{}' after startpos (expected 'moves')",
+                quote(found)
+            ),
+            Reason::MissingFen => {
+                write!(f, "missing position string after fen ({position_usage})")
+            }
+            Reason::BadPosition { text, error } => {
+                write!(f, "bad position string '{}': {error}", quote(text))
+            }
+            Reason::MissingStart => write!(f, "missing startpos or fen ({position_usage})"),
+            Reason::ExpectedStart { found } => write!(
+                f,
+                "expected startpos or fen, found '{}' ({position_usage})",
+                quote(found)
+            ),
+            Reason::Move { index, text, why } => {
+                write!(f, "move {index} '{}' {why}", quote(text))
+            }
+            Reason::PerftNeedsDepth => write!(f, "perft needs a depth (go perft <depth>)"),
+            Reason::AfterPerftDepth { found } => {
+                write!(f, "unexpected '{}' after the perft depth", quote(found))
+            }
+            Reason::PerftAlone => write!(f, "perft goes alone: go perft <depth>"),
+            Reason::NeedsValue { word } => write!(f, "{word} needs a value"),
+            Reason::Number { word, error } => write!(f, "{word} {error}"),
+            Reason::Milliseconds { word, error } => write!(f, "{word} {error}"),
+            Reason::SearchMove { text, why } => {
+                write!(f, "searchmoves: '{}' {why}", quote(text))
+            }
+            Reason::SearchMovesEmpty => write!(f, "searchmoves needs at least one move"),
+            Reason::UnknownParameter { found } => write!(
+                f,
+                "unknown parameter '{}' (known: {})",
+                quote(found),
+                GO_WORDS.join(", ")
+            ),
+        }
+    }
+}
+
+/// A text that is not an integer in a range. `Display` completes "`<word> …`".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotInRange {
+    /// The text as given.
+    pub text: String,
+    /// The smallest value allowed.
+    pub min: u64,
+    /// The largest value allowed.
+    pub max: u64,
+}
+
+impl fmt::Display for NotInRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not an integer from {} to {}",
+            quote(&self.text),
+            self.min,
+            self.max
+        )
+    }
+}
+
+/// A clock value that is not a number of milliseconds up to a year. `Display` completes
+/// "`<word> …`".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMilliseconds {
+    /// The text as given.
+    pub text: String,
+}
+
+/// The largest clock value accepted, in milliseconds (366 days).
+pub const MAX_CLOCK_MS: i64 = 366 * 24 * 3600 * 1000;
+
+impl fmt::Display for BadMilliseconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a number of milliseconds up to {MAX_CLOCK_MS}",
+            quote(&self.text)
+        )
+    }
+}
+
+/// Why a move's notation is refused. `Display` completes "move N 'text' …".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadMove {
+    /// Longer than any move (more than 5 characters).
+    TooLong,
+    /// [`Move::parse`] refused it.
+    Notation(MoveParseError),
+}
+
+impl fmt::Display for BadMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let general = "is not a move (expected e.g. d1d3 or d1-d3)";
+        match self {
+            BadMove::TooLong | BadMove::Notation(MoveParseError::Notation { .. }) => {
+                f.write_str(general)
+            }
+            BadMove::Notation(MoveParseError::NotASquare { square, .. }) => {
+                // The square is the text as sent: escaped, like every echo of the input.
+                let why = format!("'{square}' is not a square");
+                write!(f, "is not a move: {}", bounded_line(&why, 80))
+            }
+            BadMove::Notation(MoveParseError::SameSquare { .. }) => {
+                f.write_str("is not a move: it starts and ends on the same square")
+            }
+            BadMove::Notation(MoveParseError::NotStraight { .. }) => {
+                f.write_str("is not a move: pieces move along one rank or file")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Reason {}
+impl std::error::Error for NotInRange {}
+impl std::error::Error for BadMilliseconds {}
+impl std::error::Error for BadMove {}
 
 pub use konakis_engine::options::{bounded_line, quote};
 
@@ -96,12 +338,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         return Ok(None);
     };
     let rest: Vec<&str> = words.collect();
-    let invalid = |command: &'static str, message: String| ParseError::Invalid { command, message };
+    let invalid = |command: &'static str, reason: Reason| ParseError::Invalid { command, reason };
     let no_args = |command: &'static str, c: Command| {
         if let Some(extra) = rest.first() {
             Err(invalid(
                 command,
-                format!("unexpected '{}' (it takes no arguments)", quote(extra)),
+                Reason::NoArguments {
+                    found: extra.to_string(),
+                },
             ))
         } else {
             Ok(Some(c))
@@ -123,45 +367,54 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             [] => Ok(Some(Command::Bench(None))),
             [d] => number(d, 1, MAX_BENCH_DEPTH)
                 .map(|d| Some(Command::Bench(Some(d))))
-                .map_err(|m| invalid("bench", format!("depth {m}"))),
+                .map_err(|error| {
+                    invalid(
+                        "bench",
+                        Reason::Number {
+                            word: "depth".into(),
+                            error,
+                        },
+                    )
+                }),
             [_, extra, ..] => Err(invalid(
                 "bench",
-                format!("unexpected '{}' (usage: bench [depth])", quote(extra)),
+                Reason::BenchUsage {
+                    found: extra.to_string(),
+                },
             )),
         },
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }
 
-/// Parses `text` as an integer in `min..=max`; the error is a message fragment.
-fn number<T>(text: &str, min: T, max: T) -> Result<T, String>
+/// Parses `text` as an integer in `min..=max`.
+fn number<T>(text: &str, min: T, max: T) -> Result<T, NotInRange>
 where
-    T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
+    T: std::str::FromStr + PartialOrd + Into<u64> + Copy,
 {
     match text.parse::<T>() {
         Ok(v) if v >= min && v <= max => Ok(v),
-        _ => Err(format!(
-            "'{}' is not an integer from {min} to {max}",
-            quote(text)
-        )),
+        _ => Err(NotInRange {
+            text: text.to_string(),
+            min: min.into(),
+            max: max.into(),
+        }),
     }
 }
 
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |message: String| ParseError::Invalid {
+    let err = |reason: Reason| ParseError::Invalid {
         command: "setoption",
-        message,
+        reason,
     };
-    let usage = "setoption name <name> [value <value>]";
     match args.first() {
         Some(w) if w.eq_ignore_ascii_case("name") => {}
         Some(w) => {
-            return Err(err(format!(
-                "expected 'name', found '{}' (usage: {usage})",
-                quote(w)
-            )));
+            return Err(err(Reason::ExpectedName {
+                found: w.to_string(),
+            }));
         }
-        None => return Err(err(format!("missing option name (usage: {usage})"))),
+        None => return Err(err(Reason::MissingName)),
     }
     let args = &args[1..];
     let split = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
@@ -170,14 +423,12 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
         None => (args, None),
     };
     if name.is_empty() {
-        return Err(err(format!("missing option name (usage: {usage})")));
+        return Err(err(Reason::MissingName));
     }
     if let Some(v) = value
         && v.is_empty()
     {
-        return Err(err(format!(
-            "'value' is not followed by a value (usage: {usage})"
-        )));
+        return Err(err(Reason::MissingValue));
     }
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -186,11 +437,10 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |message: String| ParseError::Invalid {
+    let err = |reason: Reason| ParseError::Invalid {
         command: "position",
-        message,
+        reason,
     };
-    let usage = "position startpos|fen <placement> <side> [<plies>] [moves <move>...]";
     let moves_at = args.iter().position(|w| *w == "moves");
     let (head, moves) = match moves_at {
         Some(i) => (&args[..i], &args[i + 1..]),
@@ -199,48 +449,49 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
     let start = match head {
         ["startpos"] => Start::StartPos,
         ["startpos", extra, ..] => {
-            return Err(err(format!(
-                "unexpected '{}' after startpos (expected 'moves')",
-                quote(extra)
-            )));
+            return Err(err(Reason::AfterStartpos {
+                found: extra.to_string(),
+            }));
         }
-        ["fen"] => return Err(err(format!("missing position string after fen ({usage})"))),
+        ["fen"] => return Err(err(Reason::MissingFen)),
         ["fen", fields @ ..] => {
             let text = fields.join(" ");
-            Start::Board(
-                Board::from_fen(&text)
-                    .map_err(|e| err(format!("bad position string '{}': {e}", quote(&text))))?,
-            )
+            Start::Board(Board::from_fen(&text).map_err(|error| {
+                err(Reason::BadPosition {
+                    text: text.clone(),
+                    error,
+                })
+            })?)
         }
-        [] => return Err(err(format!("missing startpos or fen ({usage})"))),
+        [] => return Err(err(Reason::MissingStart)),
         [other, ..] => {
-            return Err(err(format!(
-                "expected startpos or fen, found '{}' ({usage})",
-                quote(other)
-            )));
+            return Err(err(Reason::ExpectedStart {
+                found: other.to_string(),
+            }));
         }
     };
     let moves = moves
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            parse_move_token(text)
-                .map_err(|why| err(format!("move {} '{}' {why}", i + 1, quote(text))))
+            parse_move_token(text).map_err(|why| {
+                err(Reason::Move {
+                    index: i + 1,
+                    text: text.to_string(),
+                    why,
+                })
+            })
         })
         .collect::<Result<Vec<Move>, ParseError>>()?;
     Ok(Command::Position { start, moves })
 }
 
-/// Parses a move's notation; the error completes "move N 'text' …".
-fn parse_move_token(text: &str) -> Result<Move, String> {
+/// Parses a move's notation.
+fn parse_move_token(text: &str) -> Result<Move, BadMove> {
     if text.chars().count() > 5 {
-        return Err("is not a move (expected e.g. d1d3 or d1-d3)".to_string());
+        return Err(BadMove::TooLong);
     }
-    Move::parse(text).map_err(|e| match e.to_string().split_once(": ") {
-        // The reason may repeat part of the text: escaped, like every echo of the input.
-        Some((_, why)) => format!("is not a move: {}", bounded_line(why, 80)),
-        None => "is not a move (expected e.g. d1d3 or d1-d3)".to_string(),
-    })
+    Move::parse(text).map_err(BadMove::Notation)
 }
 
 /// The words `go` knows; `searchmoves` takes every word up to the next of them.
@@ -261,20 +512,23 @@ const GO_WORDS: &[&str] = &[
 ];
 
 fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |message: String| ParseError::Invalid {
+    let err = |reason: Reason| ParseError::Invalid {
         command: "go",
-        message,
+        reason,
+    };
+    let number_err = |word: &str| {
+        let word = word.to_string();
+        move |error| err(Reason::Number { word, error })
     };
     if args.first() == Some(&"perft") {
         return match args {
-            [_] => Err(err("perft needs a depth (go perft <depth>)".to_string())),
+            [_] => Err(err(Reason::PerftNeedsDepth)),
             [_, d] => number(d, 1, MAX_PERFT_DEPTH)
                 .map(Command::Perft)
-                .map_err(|m| err(format!("perft depth {m}"))),
-            [_, _, extra, ..] => Err(err(format!(
-                "unexpected '{}' after the perft depth",
-                quote(extra)
-            ))),
+                .map_err(number_err("perft depth")),
+            [_, _, extra, ..] => Err(err(Reason::AfterPerftDepth {
+                found: extra.to_string(),
+            })),
             [] => unreachable!("args starts with perft"),
         };
     }
@@ -285,10 +539,11 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
         i += 1;
         // The value after `word`, if it needs one.
         let mut value = || {
-            let v = args
-                .get(i)
-                .copied()
-                .ok_or_else(|| err(format!("{word} needs a value")))?;
+            let v = args.get(i).copied().ok_or_else(|| {
+                err(Reason::NeedsValue {
+                    word: word.to_string(),
+                })
+            })?;
             i += 1;
             Ok::<&str, ParseError>(v)
         };
@@ -297,26 +552,29 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
             "ponder" => limits.ponder = true,
             "depth" => {
                 let v = value()?;
-                limits.depth =
-                    Some(number(v, 1, MAX_DEPTH).map_err(|m| err(format!("depth {m}")))?);
+                limits.depth = Some(number(v, 1, MAX_DEPTH).map_err(number_err(word))?);
             }
             "mate" => {
                 let v = value()?;
-                limits.mate = Some(number(v, 1, MAX_MATE).map_err(|m| err(format!("mate {m}")))?);
+                limits.mate = Some(number(v, 1, MAX_MATE).map_err(number_err(word))?);
             }
             "nodes" => {
                 let v = value()?;
-                limits.nodes =
-                    Some(number(v, 1, u64::MAX / 2).map_err(|m| err(format!("nodes {m}")))?);
+                limits.nodes = Some(number(v, 1, u64::MAX / 2).map_err(number_err(word))?);
             }
             "movestogo" => {
                 let v = value()?;
-                let n: u32 = number(v, 0, 1_000_000).map_err(|m| err(format!("movestogo {m}")))?;
+                let n: u32 = number(v, 0, 1_000_000).map_err(number_err(word))?;
                 limits.movestogo = (n > 0).then_some(n);
             }
             "movetime" | "wtime" | "btime" | "winc" | "binc" => {
                 let v = value()?;
-                let ms = milliseconds(v).map_err(|m| err(format!("{word} {m}")))?;
+                let ms = milliseconds(v).map_err(|error| {
+                    err(Reason::Milliseconds {
+                        word: word.to_string(),
+                        error,
+                    })
+                })?;
                 let slot = match word {
                     "movetime" => &mut limits.movetime,
                     "wtime" => &mut limits.wtime,
@@ -330,26 +588,28 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
                 let start = i;
                 while i < args.len() && !GO_WORDS.contains(&args[i]) {
                     let text = args[i];
-                    let mv = parse_move_token(text)
-                        .map_err(|why| err(format!("searchmoves: '{}' {why}", quote(text))))?;
+                    let mv = parse_move_token(text).map_err(|why| {
+                        err(Reason::SearchMove {
+                            text: text.to_string(),
+                            why,
+                        })
+                    })?;
                     if !limits.searchmoves.contains(&mv) {
                         limits.searchmoves.push(mv);
                     }
                     i += 1;
                 }
                 if i == start {
-                    return Err(err("searchmoves needs at least one move".to_string()));
+                    return Err(err(Reason::SearchMovesEmpty));
                 }
             }
             "perft" => {
-                return Err(err("perft goes alone: go perft <depth>".to_string()));
+                return Err(err(Reason::PerftAlone));
             }
             other => {
-                return Err(err(format!(
-                    "unknown parameter '{}' (known: {})",
-                    quote(other),
-                    GO_WORDS.join(", ")
-                )));
+                return Err(err(Reason::UnknownParameter {
+                    found: other.to_string(),
+                }));
             }
         }
     }
@@ -358,14 +618,12 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
 
 /// Milliseconds for a clock value. Negative values (a front-end reporting a clock that has run
 /// out) count as 0; values past a year are refused.
-fn milliseconds(text: &str) -> Result<u64, String> {
-    const YEAR_MS: i64 = 366 * 24 * 3600 * 1000;
+fn milliseconds(text: &str) -> Result<u64, BadMilliseconds> {
     match text.parse::<i64>() {
-        Ok(v) if v <= YEAR_MS => Ok(v.max(0) as u64),
-        _ => Err(format!(
-            "'{}' is not a number of milliseconds up to {YEAR_MS}",
-            quote(text)
-        )),
+        Ok(v) if v <= MAX_CLOCK_MS => Ok(v.max(0) as u64),
+        _ => Err(BadMilliseconds {
+            text: text.to_string(),
+        }),
     }
 }
 
@@ -463,6 +721,53 @@ mod tests {
         assert!(bad("go searchmoves depth 3").contains("at least one move"));
         assert!(bad("go perft 0").contains("perft depth"));
         assert!(bad("go perft 3 4").contains("unexpected '4'"));
+    }
+
+    #[test]
+    fn invalid_arguments_have_typed_reasons_with_the_protocol_words() {
+        let error = parse("go depth 0").unwrap_err();
+        assert_eq!(
+            error,
+            ParseError::Invalid {
+                command: "go",
+                reason: Reason::Number {
+                    word: "depth".into(),
+                    error: NotInRange {
+                        text: "0".into(),
+                        min: 1,
+                        max: MAX_DEPTH as u64
+                    }
+                }
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "go: depth '0' is not an integer from 1 to 127"
+        );
+        let error = parse("position startpos moves e2e3 a1a1").unwrap_err();
+        assert!(matches!(
+            &error,
+            ParseError::Invalid {
+                command: "position",
+                reason: Reason::Move {
+                    index: 2,
+                    why: BadMove::Notation(MoveParseError::SameSquare { .. }),
+                    ..
+                }
+            }
+        ));
+        assert_eq!(
+            error.to_string(),
+            "position: move 2 'a1a1' is not a move: it starts and ends on the same square"
+        );
+        assert_eq!(
+            bad("go wtime 1e3"),
+            "go: wtime '1e3' is not a number of milliseconds up to 31622400000"
+        );
+        assert_eq!(
+            bad("go searchmoves abcdef"),
+            "go: searchmoves: 'abcdef' is not a move (expected e.g. d1d3 or d1-d3)"
+        );
     }
 
     #[test]

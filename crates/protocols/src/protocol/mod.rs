@@ -17,7 +17,7 @@ pub mod command;
 pub use konakis_engine::options;
 mod session;
 
-pub use command::{Command, ParseError, Start};
+pub use command::{BadMilliseconds, BadMove, Command, NotInRange, ParseError, Reason, Start};
 
 use konakis_engine::search::EngineError;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -7,6 +7,7 @@
 //! the terminal reaches the runner only, which then ends them itself.
 
 use super::config::EngineSpec;
+use super::error::{OutputError, SpawnError};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -50,9 +51,11 @@ pub struct Log {
 
 impl Log {
     /// Creates (truncates) the log file.
-    pub fn create(path: &std::path::Path) -> Result<Log, String> {
-        let f =
-            File::create(path).map_err(|e| format!("cannot create log {}: {e}", path.display()))?;
+    pub fn create(path: &std::path::Path) -> Result<Log, OutputError> {
+        let f = File::create(path).map_err(|source| OutputError::Log {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(Log {
             file: Mutex::new(std::io::BufWriter::new(f)),
             start: Instant::now(),
@@ -95,7 +98,7 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts the program. Fails when it cannot be started at all.
-    pub fn spawn(spec: &EngineSpec, log: Option<Arc<Log>>) -> Result<EngineProcess, String> {
+    pub fn spawn(spec: &EngineSpec, log: Option<Arc<Log>>) -> Result<EngineProcess, SpawnError> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -109,9 +112,10 @@ impl EngineProcess {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", spec.cmd.display()))?;
+        let mut child = cmd.spawn().map_err(|source| SpawnError::Program {
+            cmd: spec.cmd.clone(),
+            source,
+        })?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let stdin = child.stdin.take();
@@ -154,7 +158,7 @@ impl EngineProcess {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(SpawnError::Thread)?;
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
         let err_log = log.clone();
@@ -184,7 +188,7 @@ impl EngineProcess {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(SpawnError::Thread)?;
         Ok(EngineProcess {
             label: spec.name.clone(),
             child,

@@ -1,5 +1,7 @@
 //! The errors at the match runner's public boundary, each with the words the user reads.
 
+pub use super::config::SettingError;
+pub use crate::shard::ShardError;
 use konakis_core::board::Status;
 use std::path::PathBuf;
 use thiserror::Error;
@@ -19,6 +21,9 @@ pub enum MatchError {
     /// An output (records, log, JSON) cannot be created or written.
     #[error("{0}")]
     Output(String),
+    /// The log or a records file cannot be created or written.
+    #[error(transparent)]
+    File(#[from] OutputError),
     /// A worker thread cannot be started.
     #[error("cannot start a worker thread: {0}")]
     Thread(#[source] std::io::Error),
@@ -165,8 +170,8 @@ pub enum ConfigError {
     #[error("{0}")]
     Openings(String),
     /// In `--sprt`.
-    #[error("{0}")]
-    Sprt(String),
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
     /// In `--resign` or `--draw`.
     #[error("{0}")]
     Adjudication(String),
@@ -174,6 +179,176 @@ pub enum ConfigError {
     #[error("{0}")]
     Timeout(String),
     /// `--shard`.
-    #[error("{0}")]
-    Shard(String),
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+}
+
+/// A mistake in an `--sprt` group ([`sprt_flag`](super::config::sprt_flag)), or `--sprt`
+/// given for a match of more than two engines.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SprtError {
+    /// An item is not a `key=value` setting, or its key or number is bad.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
+    /// A required key (`elo0`, `elo1`) is missing.
+    #[error("--sprt: {0}= is required")]
+    Required(&'static str),
+    /// `elo1` is not above `elo0`.
+    #[error("--sprt: elo1 must be greater than elo0")]
+    Order,
+    /// `alpha` or `beta` outside (0, 0.5).
+    #[error("--sprt: alpha and beta must lie between 0 and 0.5")]
+    Risk,
+    /// `elo0` or `elo1` at or past ±1000.
+    #[error("--sprt: elo0 and elo1 must lie within ±1000")]
+    EloRange,
+    /// The match (or the merged shards) has other than two engines.
+    #[error("--sprt needs exactly two engines")]
+    TwoEngines,
+}
+
+/// A match output (the `--log` file, the `--records` files) that cannot be created or
+/// written. Display gives the system's words after the file's name.
+#[derive(Debug, Error)]
+pub enum OutputError {
+    /// The `--log` file cannot be created.
+    #[error("cannot create log {}: {source}", path.display())]
+    Log {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The `--records` directory cannot be created.
+    #[error("cannot create records directory {}: {source}", path.display())]
+    RecordsDirectory {
+        /// The directory.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The directory of a `{game}` pattern does not exist.
+    #[error("records directory {} does not exist", path.display())]
+    NoRecordsDirectory {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// The one records file cannot be created.
+    #[error("cannot create records file {}: {source}", path.display())]
+    RecordsFile {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Appending a game to the one records file failed.
+    #[error("cannot write the records file: {0}")]
+    WriteRecords(#[source] std::io::Error),
+    /// A game's own record file cannot be written.
+    #[error("cannot write the record {}: {source}", path.display())]
+    WriteRecord {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// An engine that cannot be started
+/// ([`EngineProcess::spawn`](super::engine::EngineProcess::spawn)).
+#[derive(Debug, Error)]
+pub enum SpawnError {
+    /// Its program cannot be started.
+    #[error("cannot start {}: {source}", cmd.display())]
+    Program {
+        /// The program.
+        cmd: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A thread reading its output cannot be started.
+    #[error("cannot start a reader thread: {0}")]
+    Thread(#[source] std::io::Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::config::{EngineSpec, Limits};
+    use crate::matches::engine::{EngineProcess, Log};
+    use crate::matches::record::RecordsTarget;
+    use std::path::Path;
+
+    #[test]
+    fn output_errors_name_the_file_in_the_words_of_before() {
+        let e = Log::create(Path::new("/nonexistent-konakis/log.txt"))
+            .err()
+            .unwrap();
+        assert!(matches!(e, OutputError::Log { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot create log /nonexistent-konakis/log.txt: "),
+            "{e}"
+        );
+        let e = RecordsTarget::open(Path::new("/nonexistent-konakis/g{game}.otg"))
+            .err()
+            .unwrap();
+        assert!(
+            matches!(&e, OutputError::NoRecordsDirectory { path } if path == Path::new("/nonexistent-konakis"))
+        );
+        assert_eq!(
+            e.to_string(),
+            "records directory /nonexistent-konakis does not exist"
+        );
+        let e = RecordsTarget::open(Path::new("/nonexistent-konakis/all.otg"))
+            .err()
+            .unwrap();
+        assert!(matches!(e, OutputError::RecordsFile { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot create records file /nonexistent-konakis/all.otg: ")
+        );
+    }
+
+    #[test]
+    fn an_engine_that_cannot_start_says_which_program() {
+        let spec = EngineSpec {
+            name: "ghost".into(),
+            cmd: PathBuf::from("/nonexistent-konakis/engine"),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: Limits::default(),
+            proto: Default::default(),
+        };
+        let e = EngineProcess::spawn(&spec, None).err().unwrap();
+        assert!(matches!(e, SpawnError::Program { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot start /nonexistent-konakis/engine: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn sprt_errors_keep_their_words() {
+        use crate::matches::config::sprt_flag;
+        let e = sprt_flag(&["elo0=0".into(), "elo1=5".into(), "alpha=0.7".into()]).unwrap_err();
+        assert_eq!(e, SprtError::Risk);
+        assert_eq!(
+            e.to_string(),
+            "--sprt: alpha and beta must lie between 0 and 0.5"
+        );
+        let e = sprt_flag(&["elo0=x".into()]).unwrap_err();
+        assert!(matches!(
+            e,
+            SprtError::Setting(SettingError::NotANumber { .. })
+        ));
+        assert_eq!(e.to_string(), "--sprt: bad elo0 'x' (expected a number)");
+    }
 }

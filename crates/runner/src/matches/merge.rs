@@ -5,7 +5,7 @@
 //! shard twice and interrupted shards are refused; missing shards are listed.
 
 use super::config::sprt_flag;
-use super::error::{ConfigError, MatchError, MergeError};
+use super::error::{ConfigError, MatchError, MergeError, SprtError};
 use super::fingerprint::Fingerprint;
 use super::report;
 use super::stats::{Sprt, SprtVerdict};
@@ -172,9 +172,7 @@ pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
     parts.sort_by_key(|p| p.shard.index);
     let first = &parts[0];
     if sprt_given.is_some() && first.names.len() != 2 {
-        return Err(MatchError::Config(ConfigError::Sprt(
-            "--sprt needs exactly two engines".into(),
-        )));
+        return Err(MatchError::Config(ConfigError::Sprt(SprtError::TwoEngines)));
     }
     let count = first.shard.count;
     let missing: Vec<Shard> = (0..count)

@@ -32,7 +32,10 @@ pub mod stats;
 pub mod tally;
 
 pub use crate::shard::Shard;
-pub use error::{ConfigError, MatchError, MergeError, OpeningError, OpeningsError};
+pub use error::{
+    ConfigError, MatchError, MergeError, OpeningError, OpeningsError, OutputError, SpawnError,
+    SprtError,
+};
 pub use options::MatchOptions;
 
 use config::{Config, Opening, OpeningOrder, load_openings};
@@ -161,7 +164,7 @@ pub fn run(
         None => vec![Opening::startpos(config.rules)],
     };
     let log = match &config.log {
-        Some(p) => Some(Arc::new(Log::create(p).map_err(MatchError::Output)?)),
+        Some(p) => Some(Arc::new(Log::create(p)?)),
         None => None,
     };
     for w in preflight(&config, log.clone())? {
@@ -172,7 +175,7 @@ pub fn run(
         .as_ref()
         .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()));
     let mut records = match &config.records {
-        Some(p) => Some(record::RecordsTarget::open(p).map_err(MatchError::Output)?),
+        Some(p) => Some(record::RecordsTarget::open(p)?),
         None => None,
     };
     if let Some(p) = &config.json {
@@ -252,7 +255,7 @@ pub fn run(
     let mut sprt_state: Option<(f64, SprtVerdict)> =
         config.sprt.map(|_| (0.0, SprtVerdict::Continue));
     let mut interrupted = false;
-    let mut record_error: Option<String> = None;
+    let mut record_error: Option<OutputError> = None;
     loop {
         if interrupt.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;
@@ -346,7 +349,7 @@ pub fn run(
         write_then_rename(p, &text)?;
     }
     if let Some(e) = record_error {
-        return Err(MatchError::Output(e));
+        return Err(MatchError::File(e));
     }
     Ok(if interrupted {
         Finish::Interrupted
@@ -362,20 +365,22 @@ pub fn part_path(path: &Path) -> std::path::PathBuf {
     path.with_file_name(name)
 }
 
-/// Before a run: the JSON file can be written (its temporary twin is created), and an old
-/// one at that name is removed.
+/// Before a run: an old JSON file at that name is removed, then the file's temporary twin is
+/// created (so the JSON can be written).
 fn check_json_target(path: &Path) -> Result<(), MatchError> {
-    let part = part_path(path);
-    std::fs::write(&part, "").map_err(|e| {
-        MatchError::Output(format!("cannot write JSON file {}: {e}", path.display()))
-    })?;
+    // The old result goes first: once the `.part` twin exists (a sign the run has started),
+    // no finished-looking JSON of an earlier run is left behind.
     match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(MatchError::Output(format!(
-            "cannot replace JSON file {}: {e}",
-            path.display()
-        ))),
-        _ => Ok(()),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(MatchError::Output(format!(
+                "cannot replace JSON file {}: {e}",
+                path.display()
+            )));
+        }
+        _ => {}
     }
+    std::fs::write(part_path(path), "")
+        .map_err(|e| MatchError::Output(format!("cannot write JSON file {}: {e}", path.display())))
 }
 
 /// Writes `text` to `path` whole or not at all: into the temporary twin, then renamed.

@@ -9,6 +9,7 @@
 //! which [`RecordsTarget::PerGame`] writes.
 
 use super::config::{Config, Opening, TimeControl, seconds_text};
+use super::error::OutputError;
 use super::fingerprint::Fingerprint;
 use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
@@ -84,28 +85,31 @@ pub enum RecordsTarget {
 impl RecordsTarget {
     /// Opens `path`: a directory (an existing one, or a name ending in `/`, created) or a name
     /// holding `{game}` gives a file per game; any other name one file for all.
-    pub fn open(path: &Path) -> Result<RecordsTarget, String> {
+    pub fn open(path: &Path) -> Result<RecordsTarget, OutputError> {
         let text = path.to_string_lossy();
         let is_dir =
             text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir();
         if is_dir {
-            std::fs::create_dir_all(path)
-                .map_err(|e| format!("cannot create records directory {}: {e}", path.display()))?;
+            std::fs::create_dir_all(path).map_err(|source| OutputError::RecordsDirectory {
+                path: path.to_path_buf(),
+                source,
+            })?;
             return Ok(RecordsTarget::PerGame(path.to_path_buf()));
         }
         if text.contains("{game}") {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
                 && !dir.is_dir()
             {
-                return Err(format!(
-                    "records directory {} does not exist",
-                    dir.display()
-                ));
+                return Err(OutputError::NoRecordsDirectory {
+                    path: dir.to_path_buf(),
+                });
             }
             return Ok(RecordsTarget::PerGame(path.to_path_buf()));
         }
-        let f = std::fs::File::create(path)
-            .map_err(|e| format!("cannot create records file {}: {e}", path.display()))?;
+        let f = std::fs::File::create(path).map_err(|source| OutputError::RecordsFile {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(RecordsTarget::File(std::io::BufWriter::new(f)))
     }
 
@@ -120,16 +124,16 @@ impl RecordsTarget {
     }
 
     /// Writes one game's record.
-    pub fn write(&mut self, number: usize, text: &str) -> Result<(), String> {
+    pub fn write(&mut self, number: usize, text: &str) -> Result<(), OutputError> {
         match self {
             RecordsTarget::File(w) => w
                 .write_all(text.as_bytes())
                 .and_then(|_| w.flush())
-                .map_err(|e| format!("cannot write the records file: {e}")),
+                .map_err(OutputError::WriteRecords),
             RecordsTarget::PerGame(pattern) => {
                 let path = RecordsTarget::game_path(pattern, number);
                 std::fs::write(&path, text)
-                    .map_err(|e| format!("cannot write the record {}: {e}", path.display()))
+                    .map_err(|source| OutputError::WriteRecord { path, source })
             }
         }
     }

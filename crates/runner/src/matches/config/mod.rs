@@ -15,9 +15,10 @@ pub mod values;
 pub use adjudication::{DrawAdjudication, Resign};
 pub use engines::{EngineSpec, Proto};
 pub use openings::{Opening, OpeningOrder, OpeningsSource, load_openings};
-pub use time::{Limits, TimeControl, seconds_text};
+pub use time::{Limits, TimeControl, TimeControlError, TimeControlProblem, seconds_text};
+pub use values::SettingError;
 
-use super::error::ConfigError;
+use super::error::{ConfigError, SprtError};
 use super::options::MatchOptions;
 use super::stats::Sprt;
 use crate::shard::Shard;
@@ -122,14 +123,14 @@ impl Config {
         let sprt = match &args.sprt {
             None => None,
             Some(items) => {
-                let s = sprt_flag(items).map_err(ConfigError::Sprt)?;
+                let s = sprt_flag(items)?;
                 let pairings = if args.gauntlet {
                     engines.len() - 1
                 } else {
                     engines.len() * (engines.len() - 1) / 2
                 };
                 if pairings != 1 {
-                    return Err(ConfigError::Sprt("--sprt needs exactly two engines".into()));
+                    return Err(SprtError::TwoEngines.into());
                 }
                 Some(s)
             }
@@ -174,12 +175,7 @@ impl Config {
             startup_timeout: secs("--startup-timeout", args.startup_timeout)?,
             move_timeout: secs("--move-timeout", args.move_timeout)?,
             log: args.log.clone(),
-            shard: args
-                .shard
-                .as_deref()
-                .map(Shard::parse)
-                .transpose()
-                .map_err(ConfigError::Shard)?,
+            shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         })
     }
 
@@ -199,12 +195,12 @@ impl Config {
 
 /// Parses an `--sprt` group: `elo0=` and `elo1=` required, `alpha=` and `beta=` 0.05 unless
 /// given. (`konakis match merge --sprt` reads the same group.)
-pub fn sprt_flag(items: &[String]) -> Result<Sprt, String> {
+pub fn sprt_flag(items: &[String]) -> Result<Sprt, SprtError> {
     let kv = key_values("--sprt", items, &["elo0", "elo1", "alpha", "beta"])?;
-    let get = |k: &str, default: Option<f64>| -> Result<f64, String> {
+    let get = |k: &'static str, default: Option<f64>| -> Result<f64, SprtError> {
         match kv.iter().find(|(key, _)| *key == k) {
-            Some((_, v)) => number("--sprt", k, v),
-            None => default.ok_or_else(|| format!("--sprt: {k}= is required")),
+            Some((_, v)) => Ok(number("--sprt", k, v)?),
+            None => default.ok_or(SprtError::Required(k)),
         }
     };
     let s = Sprt {
@@ -214,13 +210,13 @@ pub fn sprt_flag(items: &[String]) -> Result<Sprt, String> {
         beta: get("beta", Some(0.05))?,
     };
     if s.elo1 <= s.elo0 {
-        return Err("--sprt: elo1 must be greater than elo0".into());
+        return Err(SprtError::Order);
     }
     if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-        return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
+        return Err(SprtError::Risk);
     }
     if s.elo0.abs() >= 1000.0 || s.elo1.abs() >= 1000.0 {
-        return Err("--sprt: elo0 and elo1 must lie within ±1000".into());
+        return Err(SprtError::EloRange);
     }
     Ok(s)
 }
@@ -262,10 +258,12 @@ mod tests {
         let mut o = options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
         o.sprt = Some(vec!["elo0=5".into(), "elo1=0".into()]);
         let e = Config::from_args(&o).unwrap_err();
-        assert_eq!(
-            e,
-            ConfigError::Sprt("--sprt: elo1 must be greater than elo0".into())
-        );
+        assert_eq!(e, ConfigError::Sprt(SprtError::Order));
+        assert_eq!(e.to_string(), "--sprt: elo1 must be greater than elo0");
+        o.sprt = Some(vec!["elo1=5".into()]);
+        let e = Config::from_args(&o).unwrap_err();
+        assert_eq!(e, ConfigError::Sprt(SprtError::Required("elo0")));
+        assert_eq!(e.to_string(), "--sprt: elo0= is required");
         o.sprt = None;
         o.shard = Some("4/4".into());
         assert!(matches!(

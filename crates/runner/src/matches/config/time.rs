@@ -15,15 +15,16 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// Parses `[moves/]seconds[+increment]`; seconds may be fractional or written `m:ss`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = |why: &str| format!("bad time control '{text}': {why} (e.g. 10+0.1 or 40/60)");
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = |problem| TimeControlError {
+            text: text.to_string(),
+            problem,
+        };
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => {
-                let m: u32 = m
-                    .parse()
-                    .map_err(|_| bad("moves before '/' must be a number"))?;
+                let m: u32 = m.parse().map_err(|_| bad(TimeControlProblem::Moves))?;
                 if m == 0 {
-                    return Err(bad("moves per period must be at least 1"));
+                    return Err(bad(TimeControlProblem::NoMoves));
                 }
                 (Some(m), rest)
             }
@@ -35,17 +36,17 @@ impl TimeControl {
         };
         let base_ms = match base.split_once(':') {
             Some((min, sec)) => {
-                let min: u64 = min.parse().map_err(|_| bad("minutes must be a number"))?;
-                let sec = parse_seconds(sec).ok_or_else(|| bad("bad seconds"))?;
+                let min: u64 = min.parse().map_err(|_| bad(TimeControlProblem::Minutes))?;
+                let sec = parse_seconds(sec).ok_or_else(|| bad(TimeControlProblem::Seconds))?;
                 min * 60_000 + sec
             }
-            None => parse_seconds(base).ok_or_else(|| bad("the time must be seconds"))?,
+            None => parse_seconds(base).ok_or_else(|| bad(TimeControlProblem::Time))?,
         };
         if base_ms == 0 {
-            return Err(bad("the time must be positive"));
+            return Err(bad(TimeControlProblem::NoTime));
         }
         let inc_ms = match inc {
-            Some(i) => parse_seconds(i).ok_or_else(|| bad("the increment must be seconds"))?,
+            Some(i) => parse_seconds(i).ok_or_else(|| bad(TimeControlProblem::Increment))?,
             None => 0,
         };
         Ok(TimeControl {
@@ -54,6 +55,42 @@ impl TimeControl {
             inc_ms,
         })
     }
+}
+
+/// A text that is not a time control ([`TimeControl::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad time control '{text}': {problem} (e.g. 10+0.1 or 40/60)")]
+pub struct TimeControlError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: TimeControlProblem,
+}
+
+/// What is wrong with a time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlProblem {
+    /// The part before `/` is not a number.
+    #[error("moves before '/' must be a number")]
+    Moves,
+    /// `0/…`.
+    #[error("moves per period must be at least 1")]
+    NoMoves,
+    /// The part before `:` is not a number.
+    #[error("minutes must be a number")]
+    Minutes,
+    /// The part after `:` is not seconds.
+    #[error("bad seconds")]
+    Seconds,
+    /// The time is not seconds.
+    #[error("the time must be seconds")]
+    Time,
+    /// The time is 0.
+    #[error("the time must be positive")]
+    NoTime,
+    /// The part after `+` is not seconds.
+    #[error("the increment must be seconds")]
+    Increment,
 }
 
 impl fmt::Display for TimeControl {
@@ -136,5 +173,11 @@ mod tests {
         for bad in ["", "x", "5+", "0", "-1", "0/10", "5+-1", "1:xx"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
+        let e = TimeControl::parse("0/10").unwrap_err();
+        assert_eq!(e.problem, TimeControlProblem::NoMoves);
+        assert_eq!(
+            e.to_string(),
+            "bad time control '0/10': moves per period must be at least 1 (e.g. 10+0.1 or 40/60)"
+        );
     }
 }

@@ -114,7 +114,8 @@ impl Agent {
             .port();
         let mut concrete = spec.clone();
         concrete.args = agent_args(spec, side, port);
-        let mut process = EngineProcess::spawn(&concrete, log.clone()).map_err(Failure::Exited)?;
+        let mut process = EngineProcess::spawn(&concrete, log.clone())
+            .map_err(|e| Failure::Exited(e.to_string()))?;
         let stream = accept(&listener, &mut process, deadline, abort)?;
         drop(listener);
         let fail = |e: std::io::Error| Failure::Exited(format!("connection error: {e}"));

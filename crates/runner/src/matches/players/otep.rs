@@ -80,7 +80,7 @@ impl OtepPlayer {
     ) -> Result<OtepPlayer, (Fault, String)> {
         check_settings(config, spec).map_err(|m| (Fault::Protocol, m))?;
         let timeout = config.startup_timeout;
-        let mut e = EngineProcess::spawn(spec, log).map_err(|m| (Fault::Crash, m))?;
+        let mut e = EngineProcess::spawn(spec, log).map_err(|e| (Fault::Crash, e.to_string()))?;
         hello(&mut e, timeout, abort).map_err(|f| startup_fault(f, "hello", timeout))?;
         Ok(OtepPlayer {
             process: e,

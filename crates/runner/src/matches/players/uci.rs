@@ -32,7 +32,7 @@ impl UciPlayer {
         abort: &AtomicBool,
     ) -> Result<UciPlayer, (Fault, String)> {
         let timeout = config.startup_timeout;
-        let mut e = EngineProcess::spawn(spec, log).map_err(|m| (Fault::Crash, m))?;
+        let mut e = EngineProcess::spawn(spec, log).map_err(|e| (Fault::Crash, e.to_string()))?;
         let fail = |f: Failure, what: &str| startup_fault(f, what, timeout);
         e.handshake(timeout, abort).map_err(|f| fail(f, "uci"))?;
         for (name, value) in &spec.options {
