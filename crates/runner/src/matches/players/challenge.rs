@@ -434,7 +434,7 @@ fn move_text(from: Square, to: Square) -> String {
 /// Checks an agent before the match: the rules must be Ashton, its only limit a time per move,
 /// fixed ports allow one game at a time; then it is started once as White and must connect
 /// and send its name.
-pub fn preflight(
+pub(crate) fn preflight(
     config: &Config,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,

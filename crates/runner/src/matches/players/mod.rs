@@ -10,7 +10,7 @@
 //! - This file: the factory, the one place that maps a [`Proto`] to its player.
 //!
 //! Adding a protocol means a [`Proto`] value, a file here and a branch in [`start`] and in
-//! [`preflight`].
+//! `preflight` (the check before the match, private to the runner).
 
 pub mod challenge;
 pub mod otep;
@@ -46,7 +46,7 @@ pub fn start(
 
 /// Checks before the match that the engine `spec` starts and speaks its protocol; returns
 /// warnings (e.g. options it does not announce). An error stops the match before any game.
-pub fn preflight(
+pub(crate) fn preflight(
     config: &Config,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,

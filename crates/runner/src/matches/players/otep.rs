@@ -302,7 +302,7 @@ impl Player for OtepPlayer {
 
 /// Checks before the match that the engine starts and says `hello`, and that the match's
 /// rules and limits can be put to it.
-pub fn preflight(
+pub(crate) fn preflight(
     config: &Config,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,

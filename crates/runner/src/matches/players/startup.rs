@@ -24,7 +24,7 @@ pub fn startup_fault(failure: Failure, what: &str, timeout: Duration) -> (Fault,
 /// opening exchange, e.g. `uci` … `uciok`) within the start-up timeout. The error names the
 /// engine and says what it failed to do: `answer` is the line it was to send, `task` the
 /// exchange in words.
-pub fn preflight_start<T>(
+pub(crate) fn preflight_start<T>(
     config: &Config,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,

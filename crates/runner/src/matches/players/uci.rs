@@ -114,7 +114,7 @@ impl Player for UciPlayer {
 
 /// Starts the engine once, checks that it answers `uci`, and warns about options (the
 /// engine's and the rules') it does not announce.
-pub fn preflight(
+pub(crate) fn preflight(
     config: &Config,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
