@@ -348,6 +348,14 @@ impl Player for ChallengePlayer {
                 }
             }
         };
+        // An answer without a move: the referee reports `line` as the fault.
+        let no_move = |line: String| Answer {
+            sent,
+            arrived,
+            text: String::new(),
+            line,
+            score: None,
+        };
         let text = match frame {
             Ok(text) => text,
             Err(FrameError::Closed) | Err(FrameError::Truncated { .. }) => {
@@ -355,13 +363,7 @@ impl Player for ChallengePlayer {
                 return Err(Failure::Exited(format!("closed the connection ({how})")));
             }
             Err(e) => {
-                return Ok(Answer {
-                    sent,
-                    arrived,
-                    text: String::new(),
-                    line: e.to_string(),
-                    score: None,
-                });
+                return Ok(no_move(e.to_string()));
             }
         };
         if let Some(log) = &agent.log {
@@ -371,22 +373,10 @@ impl Player for ChallengePlayer {
         let (from, to) = match parse_move(&text) {
             Ok(MoveMessage::Move(from, to)) => (from, to),
             Ok(MoveMessage::Refused(why)) => {
-                return Ok(Answer {
-                    sent,
-                    arrived,
-                    text: String::new(),
-                    line: format!("{line} ({why})"),
-                    score: None,
-                });
+                return Ok(no_move(format!("{line} ({why})")));
             }
             Err(e) => {
-                return Ok(Answer {
-                    sent,
-                    arrived,
-                    text: String::new(),
-                    line: e.to_string(),
-                    score: None,
-                });
+                return Ok(no_move(e.to_string()));
             }
         };
         let move_text = move_text(from, to);
