@@ -1,0 +1,1 @@
+//! The rules API (to be written).

@@ -1,0 +1,1 @@
+//! The protocol session (to be written).

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the browser package into web/dist/konakis/ and the reference board into
+# web/dist/board/ (the board with a copy of the package beside it, one folder to serve).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WASM_BINDGEN_VERSION=0.2.130
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    cargo install --locked "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
+fi
+rustup target add wasm32-unknown-unknown > /dev/null 2>&1 || true
+cargo build --release -p konakis-wasm --target wasm32-unknown-unknown
+out=web/dist/konakis
+rm -rf "$out" web/dist/board
+mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out/wasm" \
+    target/wasm32-unknown-unknown/release/konakis_wasm.wasm
+cp web/package/* "$out/"
+cp -r web/board web/dist/board
+cp -r "$out" web/dist/board/konakis
+echo "built $out ($(wc -c < "$out/wasm/konakis_wasm_bg.wasm") bytes of wasm) and web/dist/board"
