@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=0.2.130
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-    cargo install --locked "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
+    # Not --locked: the CLI's own lock file pins a webpki-roots release that some registry
+    # mirrors lack; the CLI's version is what must match, and that is exact.
+    cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
 fi
 rustup target add wasm32-unknown-unknown > /dev/null 2>&1 || true
 cargo build --release -p konakis-wasm --target wasm32-unknown-unknown
