@@ -408,8 +408,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         return match result {
             Ok(rows) => {
                 for r in rows {
-                    let [a, d, b] = r.counts;
-                    println!("{}: attackers {a}, draws {d}, defenders {b}", r.label);
+                    println!("{}", r.summary());
                 }
                 ExitCode::SUCCESS
             }

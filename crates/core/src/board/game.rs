@@ -47,6 +47,31 @@ impl Status {
     }
 }
 
+impl Status {
+    /// How the game ended, in one word for programs (match JSON, the browser API): `escape`,
+    /// `capture`, `encirclement`, `no-move`, `repetition` or `move-limit`; `None` while it goes
+    /// on.
+    ///
+    /// ```
+    /// use konakis_core::board::{DrawReason, Status, WinReason};
+    /// use konakis_core::types::Side;
+    /// assert_eq!(Status::Win(Side::Defenders, WinReason::KingEscaped).ending(), Some("escape"));
+    /// assert_eq!(Status::Draw(DrawReason::MoveLimit).ending(), Some("move-limit"));
+    /// assert_eq!(Status::Ongoing.ending(), None);
+    /// ```
+    pub fn ending(self) -> Option<&'static str> {
+        Some(match self {
+            Status::Ongoing => return None,
+            Status::Win(_, WinReason::KingEscaped) => "escape",
+            Status::Win(_, WinReason::KingCaptured) => "capture",
+            Status::Win(_, WinReason::Encircled) => "encirclement",
+            Status::Win(_, WinReason::NoMoves) => "no-move",
+            Status::Draw(DrawReason::Repetition) => "repetition",
+            Status::Draw(DrawReason::MoveLimit) => "move-limit",
+        })
+    }
+}
+
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -60,6 +60,16 @@ impl Ending {
         }
     }
 
+    /// How the game ended in one word: by the rules `escape`, `capture`, `encirclement`,
+    /// `no-move`, `repetition` or `move-limit` ([`Status::ending`]); otherwise the
+    /// [`Ending::category`] (`time`, `crash`, `illegal`, `protocol`, `adjudication`).
+    pub fn how(&self) -> &'static str {
+        match self {
+            Ending::Rules(status) => status.ending().unwrap_or("rules"),
+            _ => self.category(),
+        }
+    }
+
     /// A one-word category: `rules`, `time`, `crash`, `illegal`, `protocol`, `adjudication`.
     pub fn category(&self) -> &'static str {
         match self {

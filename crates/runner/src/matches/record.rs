@@ -389,8 +389,8 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             "    {{\"game\": {}, \"pair\": {}, \"attackers\": {}, \"defenders\": {}, \
              \"opening\": {}, \"start\": {}, \"opening_moves\": {}, \"moves\": {}, \
              \"times_ms\": {:?}, \"scores\": [{}], \"result\": \"{result}\", \
-             \"winner\": {winner}, \"termination\": \"{}\", \"reason\": {}, \"plies\": {}, \
-             \"duration_ms\": {}}}",
+             \"winner\": {winner}, \"termination\": \"{}\", \"ending\": \"{}\", \
+             \"reason\": {}, \"plies\": {}, \"duration_ms\": {}}}",
             o.job.number,
             o.job.pair + 1,
             name(Side::Attackers),
@@ -406,6 +406,7 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
                 .collect::<Vec<_>>()
                 .join(", "),
             o.ending.category(),
+            o.ending.how(),
             json_str(&o.reason),
             o.plies,
             o.duration.as_millis()

@@ -194,6 +194,21 @@ pub fn most_likely_with_mean(freq: &[f64; 5], mean: f64) -> [f64; 5] {
     p
 }
 
+/// The Wilson score interval at 95 % for a share of `k` in `n` (e.g. the attackers' wins in a
+/// balance study), as (low, high) fractions; (0, 1) when `n` is 0.
+pub fn wilson_95(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2n = Z * Z / n;
+    let centre = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / (1.0 + z2n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// The SPRT's decision thresholds for the LLR: `(ln(β/(1−α)), ln((1−β)/α))`.
 pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
@@ -290,6 +305,22 @@ impl Sprt {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wilson_interval_matches_the_textbook_figures() {
+        // 20 of 100: Wilson's interval is 13.3 % to 28.9 %.
+        let (lo, hi) = wilson_95(20, 100);
+        assert!(
+            (lo - 0.1333).abs() < 5e-4 && (hi - 0.2888).abs() < 5e-4,
+            "{lo} {hi}"
+        );
+        // None of 10 still leaves room above 0; all of 10 room below 1.
+        let (lo, hi) = wilson_95(0, 10);
+        assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 5e-4, "{lo} {hi}");
+        let (lo, hi) = wilson_95(10, 10);
+        assert!((lo - 0.7225).abs() < 5e-4 && (hi - 1.0).abs() < 1e-12, "{lo} {hi}");
+        assert_eq!(wilson_95(0, 0), (0.0, 1.0));
+    }
+
     use super::*;
 
     #[test]
