@@ -317,7 +317,10 @@ mod tests {
         let (lo, hi) = wilson_95(0, 10);
         assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 5e-4, "{lo} {hi}");
         let (lo, hi) = wilson_95(10, 10);
-        assert!((lo - 0.7225).abs() < 5e-4 && (hi - 1.0).abs() < 1e-12, "{lo} {hi}");
+        assert!(
+            (lo - 0.7225).abs() < 5e-4 && (hi - 1.0).abs() < 1e-12,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson_95(0, 0), (0.0, 1.0));
     }
 
