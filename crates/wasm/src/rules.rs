@@ -95,10 +95,10 @@ impl RulesGame {
         self.0.plies()
     }
 
-    /// The occupied squares, as a JSON object.
-    #[wasm_bindgen(js_name = piecesJson)]
-    pub fn pieces_json(&self) -> String {
-        self.0.pieces_json()
+    /// The placement as 81 letters, a1 b1 ... i9: `a` attacker, `d` defender, `k` king, `.`
+    /// empty (one string crosses to JavaScript faster than an object).
+    pub fn placement(&self) -> String {
+        self.0.placement()
     }
 
     /// The king's square, if he is on the board.
@@ -113,10 +113,12 @@ impl RulesGame {
         self.0.special_json()
     }
 
-    /// The legal moves, all or from one square.
+    /// The legal moves, all or from one square, separated by spaces (one string crosses to
+    /// JavaScript faster than an array of them).
     #[wasm_bindgen(js_name = legalMoves)]
-    pub fn legal_moves(&self, from: Option<String>) -> Result<Vec<String>, JsValue> {
-        self.0.legal_moves(from.as_deref()).map_err(js_error)
+    pub fn legal_moves(&self, from: Option<String>) -> Result<String, JsValue> {
+        let moves = self.0.legal_moves(from.as_deref()).map_err(js_error)?;
+        Ok(moves.join(" "))
     }
 
     /// Plays a move; returns the captured squares.
@@ -129,9 +131,9 @@ impl RulesGame {
         self.0.undo()
     }
 
-    /// The moves played since the start.
-    pub fn moves(&self) -> Vec<String> {
-        self.0.moves()
+    /// The moves played since the start, separated by spaces.
+    pub fn moves(&self) -> String {
+        self.0.moves().join(" ")
     }
 
     /// The status, as JSON.

@@ -151,32 +151,40 @@ pub fn rule_options_json() -> String {
     Value::Array(rows).to_string()
 }
 
-/// Every preset as JSON: `[{id, name, description, options: {name: value}}]`.
+/// Every preset as JSON: `[{id, name, description, options: {name: value}}]`, the options in
+/// the order they are applied.
 pub fn presets_json() -> String {
-    let rows: Vec<Value> = PRESETS
+    let rows: Vec<String> = PRESETS
         .iter()
         .map(|p| {
-            let options: serde_json::Map<String, Value> = p
-                .options()
-                .into_iter()
-                .map(|(n, v)| (n.to_string(), json!(v)))
-                .collect();
-            json!({ "id": p.id, "name": p.name, "description": p.description, "options": options })
+            let options = object(
+                p.options()
+                    .into_iter()
+                    .map(|(n, v)| (n, json!(v).to_string())),
+            );
+            object([
+                ("id", json!(p.id).to_string()),
+                ("name", json!(p.name).to_string()),
+                ("description", json!(p.description).to_string()),
+                ("options", options),
+            ])
         })
         .collect();
-    Value::Array(rows).to_string()
+    format!("[{}]", rows.join(","))
+}
+
+/// A JSON object with its keys in the order given, from values already written as JSON
+/// (JavaScript keeps that order; a `serde_json::Map` would sort the keys).
+fn object<K: AsRef<str>>(pairs: impl IntoIterator<Item = (K, String)>) -> String {
+    let body: Vec<String> = pairs
+        .into_iter()
+        .map(|(k, v)| format!("{}:{v}", Value::from(k.as_ref())))
+        .collect();
+    format!("{{{}}}", body.join(","))
 }
 
 fn side_name(side: Side) -> &'static str {
     side.name()
-}
-
-fn piece_name(piece: Piece) -> &'static str {
-    match piece {
-        Piece::Attacker => "attacker",
-        Piece::Defender => "defender",
-        Piece::King => "king",
-    }
 }
 
 fn squares(b: Bitboard) -> Vec<String> {
@@ -233,16 +241,10 @@ impl GameState {
     /// Every rule option's value, as a JSON object in table order.
     pub fn rules_json(&self) -> String {
         let rules = self.game.rules();
-        let map: serde_json::Map<String, Value> = Rules::OPTIONS
-            .iter()
-            .map(|o| {
-                (
-                    o.name.to_string(),
-                    json!(rules.get(o.name).unwrap_or_default()),
-                )
-            })
-            .collect();
-        Value::Object(map).to_string()
+        object(Rules::OPTIONS.iter().map(|o| {
+            let value = rules.get(o.name).unwrap_or_default();
+            (o.name, json!(value).to_string())
+        }))
     }
 
     /// The current position string.
@@ -265,17 +267,18 @@ impl GameState {
         self.game.board().plies()
     }
 
-    /// The occupied squares as a JSON object, `{"e5": "king", ...}`, in square order.
-    pub fn pieces_json(&self) -> String {
+    /// The placement as 81 letters in square order (a1, b1, ... i9): `a` attacker,
+    /// `d` defender, `k` king, `.` empty.
+    pub fn placement(&self) -> String {
         let board = self.game.board();
-        let map: serde_json::Map<String, Value> = Square::all()
-            .filter_map(|sq| {
-                board
-                    .piece_at(sq)
-                    .map(|p| (sq.to_string(), json!(piece_name(p))))
+        Square::all()
+            .map(|sq| match board.piece_at(sq) {
+                None => '.',
+                Some(Piece::Attacker) => 'a',
+                Some(Piece::Defender) => 'd',
+                Some(Piece::King) => 'k',
             })
-            .collect();
-        Value::Object(map).to_string()
+            .collect()
     }
 
     /// The king's square, if he is on the board.
@@ -506,7 +509,7 @@ mod tests {
         // The attacker from a1 to c1 takes the defender on d1 against e1.
         let mut g2 = GameState::new(Rules::default(), Some("9/9/9/9/4K4/9/9/9/b2wb4 b")).unwrap();
         assert_eq!(g2.play("a1c1").unwrap(), ["d1"]);
-        assert!(g2.pieces_json().contains("\"c1\":\"attacker\""));
+        assert_eq!(&g2.placement()[..5], "..a.a", "a1 b1 c1 d1 e1");
     }
 
     #[test]
@@ -553,6 +556,11 @@ mod tests {
         assert_eq!(options[0]["kind"], "choice");
         assert_eq!(options[0]["default"], "Linnaeus");
         assert!(rule_options_json().is_ascii() && presets_json().is_ascii());
+        assert!(
+            presets_json().contains("\"options\":{\"KingCapture\":\"English\",\"FirstMove\""),
+            "the options keep table order: {}",
+            presets_json()
+        );
         let presets: Value = serde_json::from_str(&presets_json()).unwrap();
         assert_eq!(presets[4]["options"]["Ruleset"], "Ashton");
         let g = GameState::new(preset_rules("ashton").unwrap(), None).unwrap();
