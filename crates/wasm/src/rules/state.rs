@@ -4,10 +4,10 @@
 //! Structured answers (the status, the pieces, the option table, the presets) are JSON text,
 //! which the JavaScript layer parses once; every text that leaves here is ASCII.
 
-use konakis_core::board::{Board, Game, GameError, MoveError, Status, WinReason};
+use konakis_core::Bitboard;
+use konakis_core::board::{Board, Game, GameError, MoveError, Status};
 use konakis_core::rules::{PRESETS, Preset, Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
-use konakis_core::{Bitboard, DrawReason};
 use konakis_engine::options::{self, Config, Kind};
 use konakis_protocols::opentafl::otg::{Tag, is_tag_key, parse_otg, replay, write_record};
 use serde_json::{Value, json};
@@ -359,20 +359,11 @@ impl GameState {
     /// The status as JSON: `{over, winner, reason, text}`.
     pub fn status_json(&self) -> String {
         let status = self.game.status();
-        let (winner, reason) = match status {
-            Status::Ongoing => (None, None),
-            Status::Win(side, why) => (
-                Some(side_name(side)),
-                Some(match why {
-                    WinReason::KingEscaped => "escape",
-                    WinReason::KingCaptured => "capture",
-                    WinReason::Encircled => "encirclement",
-                    WinReason::NoMoves => "no-move",
-                }),
-            ),
-            Status::Draw(DrawReason::Repetition) => (None, Some("repetition")),
-            Status::Draw(DrawReason::MoveLimit) => (None, Some("move-limit")),
+        let winner = match status {
+            Status::Win(side, _) => Some(side_name(side)),
+            _ => None,
         };
+        let reason = status.ending();
         object([
             ("over", json!(status.is_over()).to_string()),
             ("winner", json!(winner).to_string()),
