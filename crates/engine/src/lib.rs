@@ -24,6 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod bench;
+pub mod clock;
 pub mod eval;
 pub mod options;
 pub mod search;
