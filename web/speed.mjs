@@ -1,7 +1,8 @@
 // The wasm engine's bench against the native one, side by side: `node web/speed.mjs [rounds]
 // [depth]` after `cargo build --release` and `bash web/build.sh`. Each round runs the native
 // `konakis bench` (one thread) and then the same bench in the package's worker, in turn, so
-// that both see the same machine; it prints each round and the medians.
+// that both see the same machine; it prints each round and the medians, then runs perft 5
+// in the worker.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Engine } from './dist/konakis/engine.js';
@@ -51,4 +52,18 @@ for (let r = 1; r <= rounds; r++) {
 }
 const [mn, mw] = [median(n), median(w)];
 console.log(`median: native ${mn} nps, wasm ${mw} nps: ${((100 * mw) / mn).toFixed(0)} % of native`);
+
+// perft 5 from the start, the rules' signature, in the worker.
+const perft = await new Promise((ok) => {
+  const t = performance.now();
+  const off = engine.onLine((l) => {
+    if (l.startsWith('Nodes searched')) {
+      off();
+      ok({ line: l, ms: performance.now() - t });
+    }
+  });
+  engine.send('go perft 5');
+});
+console.log(`wasm go perft 5: ${perft.line} in ${(perft.ms / 1000).toFixed(1)} s`);
+if (perft.line !== 'Nodes searched: 1611674360') throw new Error('perft 5 should be 1611674360');
 engine.terminate();

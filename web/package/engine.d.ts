@@ -9,9 +9,9 @@ export interface WorkerLike {
 }
 
 export interface EngineStart {
-  /** Address of worker.js; default: the one beside engine.js. */
+  /** Address of worker.js (relative: to the page); default: the one beside engine.js. */
   worker?: string | URL;
-  /** Address of the .wasm; default: wasm/konakis_wasm_bg.wasm beside engine.js. */
+  /** Address of the .wasm (relative: to the page); default: wasm/konakis_wasm_bg.wasm beside engine.js. */
   wasm?: string | URL;
   /**
    * How `stop` reaches a running search. Default: 'shared' where SharedArrayBuffer is

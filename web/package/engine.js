@@ -15,6 +15,8 @@
 //   table is lost, nothing else.
 
 const here = import.meta.url;
+/** Where addresses given to `Engine.start` are resolved: the page (in Node: engine.js). */
+const base = () => globalThis.location?.href ?? here;
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 
 /** What each line is, for the bookkeeping here (the worker's session parses it for real). */
@@ -63,7 +65,7 @@ async function nodeWorker(url) {
 const modules = new Map();
 
 async function compile(source) {
-  const url = source === undefined ? new URL('./wasm/konakis_wasm_bg.wasm', here) : new URL(source, here);
+  const url = source === undefined ? new URL('./wasm/konakis_wasm_bg.wasm', here) : new URL(source, base());
   const key = url.href;
   if (!modules.has(key)) {
     const made = (async () => {
@@ -126,7 +128,7 @@ export class Engine {
 
   /** A new worker with a session, ready for lines (not yet this engine's). */
   async #makeWorker() {
-    const url = this.#opts.worker === undefined ? new URL('./worker.js', here) : new URL(this.#opts.worker, here);
+    const url = this.#opts.worker === undefined ? new URL('./worker.js', here) : new URL(this.#opts.worker, base());
     let worker;
     if (this.#opts.createWorker) worker = await this.#opts.createWorker(url);
     else if (typeof Worker === 'function') worker = new Worker(url, { type: 'module' });

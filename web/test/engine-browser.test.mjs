@@ -4,6 +4,7 @@
 // `bash web/build.sh` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
@@ -36,5 +37,37 @@ test('stop during go infinite answers within 100 ms in Chromium (median of five)
   } finally {
     await browser.close();
     server.close();
+  }
+});
+
+test('a page that is not cross-origin isolated gets the restart fallback, and stop still answers', async () => {
+  const isolated = await serve(fileURLToPath(new URL('..', import.meta.url)), 0);
+  // The same files without the isolation headers: a proxy that drops them.
+  const plain = createServer((req, res) => {
+    const forward = request({ port: isolated.address().port, path: req.url, headers: req.headers }, (r) => {
+      const headers = { ...r.headers };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      res.writeHead(r.statusCode, headers);
+      r.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise((ok) => plain.listen(0, '127.0.0.1', ok));
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${plain.address().port}/test/pages/engine.html`);
+    await page.waitForFunction(() => window.ready === true);
+    const r = await page.evaluate(() => window.stopLatency(undefined, [100, 300, 600]));
+    console.log(`Chromium, not isolated (${r.mode}), ms: ${r.figures.map((f) => f.toFixed(1)).join(' ')}`);
+    assert.equal(r.isolated, false);
+    assert.equal(r.mode, 'restart');
+    assert.ok(median(r.figures) < 100, String(r.figures));
+    assert.equal(r.nodes, 'Nodes searched: 353200');
+  } finally {
+    await browser.close();
+    plain.close();
+    isolated.close();
   }
 });
