@@ -761,6 +761,8 @@ impl Task {
             // again at once, which is all it has to do until the answer goes out.
             #[cfg(not(target_family = "wasm"))]
             std::thread::sleep(std::time::Duration::from_millis(1));
+            #[cfg(target_family = "wasm")]
+            std::hint::spin_loop();
         }
         self.running.store(false, Ordering::SeqCst);
         report(Report::BestMove { best, ponder });
