@@ -273,10 +273,11 @@ function render() {
     capturedPieces: app.capturedPieces,
     arrow: status.over ? null : best,
   });
+  app.captured = []; // the taken pieces fade out once, not again at the next redraw
 
   const side = g.sideToMove();
   const turn = $('turn');
-  turn.dataset.side = side;
+  turn.dataset.side = status.over ? 'none' : side;
   let text;
   if (status.over) text = 'Game over';
   else if (app.mode === 'analysis') text = `${SIDE_NAME[side]} to move`;
