@@ -303,6 +303,8 @@ function render() {
     : `Tuichu! The king has ${lines} open lines to the edge`;
 
   renderMoves();
+  const count = (kind) => Object.values(g.pieces()).filter((k) => k === kind).length;
+  $('material').textContent = `${count('attacker')} attackers · ${count('defender')} defenders`;
   const pos = $('position');
   if (document.activeElement !== pos) pos.value = g.position();
   $('takeback').disabled = !canTakeBack();
@@ -382,7 +384,8 @@ function renderAnalysis() {
   }
   const top = attackersView(lines[0].score, a.side);
   bar.style.setProperty('--share', barShare(top).toFixed(3));
-  $('evalbar-text').textContent = scoreShort(top);
+  $('evalbar-text').textContent = 'mate' in top
+    ? `${scoreShort(top)}: ${top.mate} mate in ${top.moves}` : scoreShort(top);
   bar.title = scoreLong(top);
   $('analysis-depth').textContent = `depth ${lines[0].depth}`;
   list.replaceChildren(...lines.map((info) => {
