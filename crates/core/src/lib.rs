@@ -51,5 +51,5 @@ pub use board::{
     Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
     PositionError, Status, WinReason,
 };
-pub use rules::{KingCapture, Rules, RulesError, Ruleset};
+pub use rules::{KingCapture, Preset, Rules, RulesError, Ruleset};
 pub use types::{BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError};

@@ -374,6 +374,15 @@ impl Rules {
         })
     }
 
+    /// The 1811 English translation's king capture on the reference rules: away from the
+    /// throne the king must be surrounded on all four sides.
+    pub fn english() -> Rules {
+        Rules {
+            king_capture: KingCapture::English,
+            ..Rules::default()
+        }
+    }
+
     /// The rules of the tafl hub page (seed `001`): English king capture, hostile throne that
     /// nobody re-enters, no rule 10.
     pub fn tafl_hub() -> Rules {
@@ -458,6 +467,101 @@ impl Rules {
         self.throne_passable || self.king_reenters_throne
     }
 }
+
+/// A named reading of the rules that a front-end offers in one click: the readings of the
+/// README's section "The rules" and the Tablut Challenge's Ashton rules ([`PRESETS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// A short identifier, lower case (`taflhub`).
+    pub id: &'static str,
+    /// The name a user reads.
+    pub name: &'static str,
+    /// One line on where the reading comes from and what it changes.
+    pub description: &'static str,
+    rules: fn() -> Rules,
+}
+
+impl Preset {
+    /// The rules of this preset.
+    pub fn rules(&self) -> Rules {
+        (self.rules)()
+    }
+
+    /// The preset as `(option, value)` settings applied to [`Rules::default`] in order:
+    /// `Ruleset=Ashton` alone for Ashton, else the options whose values differ from the
+    /// defaults, in table order.
+    ///
+    /// ```
+    /// use konakis_core::rules::{Preset, Rules};
+    /// let hub = Preset::find("taflhub").unwrap();
+    /// let text: Vec<String> = hub.options().iter().map(|(n, v)| format!("{n}={v}")).collect();
+    /// assert_eq!(
+    ///     text.join(" "),
+    ///     "KingCapture=English ThroneHostile=true KingReentersThrone=false ThroneGuardCapture=false"
+    /// );
+    /// assert_eq!(hub.rules(), Rules::tafl_hub());
+    /// ```
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        let rules = self.rules();
+        let base = match rules.ruleset {
+            Ruleset::Linnaeus => Rules::default(),
+            Ruleset::Ashton => Rules::ashton(),
+        };
+        let mut pairs = Vec::new();
+        for o in Rules::OPTIONS {
+            let value = rules.get(o.name).unwrap_or_default();
+            if o.name == "Ruleset" {
+                if rules.ruleset == Ruleset::Ashton {
+                    pairs.push((o.name, value));
+                }
+            } else if base.get(o.name).as_deref() != Some(value.as_str()) {
+                pairs.push((o.name, value));
+            }
+        }
+        pairs
+    }
+
+    /// The preset with this identifier (case-insensitive).
+    pub fn find(id: &str) -> Option<&'static Preset> {
+        PRESETS
+            .iter()
+            .find(|p| p.id.eq_ignore_ascii_case(id.trim()))
+    }
+}
+
+/// Every preset, the reference rules first.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "original",
+        name: "Original",
+        description: "the reference reading of Linnaeus: the king is captured by two attackers away from the throne",
+        rules: Rules::default,
+    },
+    Preset {
+        id: "english",
+        name: "English",
+        description: "the reference rules with the 1811 English translation's king capture: four attackers around the king",
+        rules: Rules::english,
+    },
+    Preset {
+        id: "taflhub",
+        name: "Tafl hub",
+        description: "the tafl hub's reading: English king capture, a hostile throne nobody re-enters, no rule 10",
+        rules: Rules::tafl_hub,
+    },
+    Preset {
+        id: "encyclopedia",
+        name: "Encyclopedia",
+        description: "the Hungarian encyclopedia's reading: the hub's, with the defenders first and an unarmed king",
+        rules: Rules::encyclopedia,
+    },
+    Preset {
+        id: "ashton",
+        name: "Ashton",
+        description: "the Tablut Challenge's rules as its server plays them: camps, defenders first, a draw on the first repetition",
+        rules: Rules::ashton,
+    },
+];
 
 /// A check option's value: `true` or `false`, in any case.
 pub fn parse_check(value: &str) -> Option<bool> {
@@ -545,6 +649,40 @@ mod tests {
             back.set_pair(pair).unwrap();
         }
         assert_eq!(back, r);
+    }
+
+    /// Each preset's settings, applied to the defaults in order, give its rules (so that a
+    /// front-end may show or send them); the readings are the README's.
+    #[test]
+    fn presets_are_their_settings_applied_to_the_defaults() {
+        let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
+        assert_eq!(
+            ids,
+            ["original", "english", "taflhub", "encyclopedia", "ashton"]
+        );
+        for p in PRESETS {
+            let mut r = Rules::default();
+            for (name, value) in p.options() {
+                r.set(name, &value).unwrap();
+            }
+            assert_eq!(r, p.rules(), "{}", p.id);
+            assert!(p.description.is_ascii() && p.name.is_ascii(), "{}", p.id);
+        }
+        let text = |id: &str| {
+            let pairs = Preset::find(id).unwrap().options();
+            let v: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            v.join(" ")
+        };
+        assert_eq!(text("original"), "");
+        assert_eq!(text("english"), "KingCapture=English");
+        assert_eq!(
+            text("encyclopedia"),
+            "KingCapture=English FirstMove=Defenders KingArmed=false ThroneHostile=true \
+             KingReentersThrone=false ThroneGuardCapture=false"
+        );
+        assert_eq!(text("ashton"), "Ruleset=Ashton");
+        assert_eq!(Preset::find("TaflHub").unwrap().rules(), Rules::tafl_hub());
+        assert!(Preset::find("salmi").is_none());
     }
 
     #[test]

@@ -88,6 +88,12 @@ pub struct OptionRow {
 }
 
 impl OptionRow {
+    /// Whether this is a rule option (a row of [`Rules::OPTIONS`]) rather than an engine
+    /// setting.
+    pub fn is_rule(&self) -> bool {
+        self.target == Target::Rule
+    }
+
     /// The `option name … type …` line of the `uci` reply.
     pub fn uci_line(&self) -> String {
         let mut s = format!("option name {} type ", self.name);

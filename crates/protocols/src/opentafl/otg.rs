@@ -10,7 +10,7 @@
 //! after turns starts the next game.
 
 use super::notation::{self, NotationError, OtMove, full_move};
-use super::rules_string::{RulesStringError, parse_rules};
+use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
 use konakis_core::board::{Board, Game, GameError, IllegalMove, Status};
 use konakis_core::rules::{Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
@@ -39,11 +39,18 @@ impl OtgGame {
 fn tag_line(line: &str) -> Option<(&str, &str)> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
     let (key, value) = inner.split_once(':')?;
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    if key.is_empty() || !key.chars().all(word) {
+    if !is_tag_key(key) {
         return None;
     }
     Some((key, value))
+}
+
+/// Whether `key` can name a tag: one or more ASCII letters, digits, `-` and `_`.
+pub fn is_tag_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// Reads every game of an `.otg` file. Errors give the line and the text at fault.
@@ -118,6 +125,74 @@ pub fn turns(start: &Board, rules: &Rules, moves: &[Move]) -> String {
         }
         s.push_str(" \n");
     }
+    s
+}
+
+/// One tag line of a record, as [`write_record`] writes it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tag<'a> {
+    /// `[key:value]`. The key should pass [`is_tag_key`] (any other character is written as
+    /// `-`); the value is made safe by [`tag_value`].
+    Text(&'a str, &'a str),
+    /// `[rules:...]`: OpenTafl's rules string for the rules, with the start position
+    /// (`starti:`), which is what OpenTafl reads.
+    Rules,
+    /// `[konakis-rules:...]`: every Konakis rule option as `Name=Value`, which [`replay`]
+    /// prefers to the rules string (the move limit and repetition count included).
+    KonakisRules,
+    /// `[start:...]`: the start as a Konakis position string, whose ply count counts for the
+    /// move limit.
+    Start,
+}
+
+/// The `.otg` text of one game: its tag lines in the order given, a blank line, the numbered
+/// turns from `start` (see [`turns`]; the moves must be legal) and a blank line, so that
+/// records can follow one another in a file. The one record writer: `konakis match
+/// --records` and the browser package both write through it, and [`replay`] reads it back.
+///
+/// ```
+/// use konakis_core::{Board, Move, Rules};
+/// use konakis_protocols::opentafl::otg::{Tag, parse_otg, replay, write_record};
+/// let rules = Rules::default();
+/// let start = Board::start(&rules);
+/// let moves = [Move::parse("d1d3").unwrap(), Move::parse("e4d4").unwrap()];
+/// let tags = [Tag::Text("date", "2026.12.01"), Tag::Rules, Tag::KonakisRules, Tag::Start];
+/// let text = write_record(&start, &rules, &moves, &tags);
+/// assert!(text.starts_with("[date:2026.12.01]\n[rules:dim:9 name:Tablut "));
+/// assert!(text.ends_with("\n\n1. d1-d3 e4-d4 \n\n"));
+/// let back = replay(&parse_otg(&text).unwrap()[0]).unwrap();
+/// assert_eq!(back.game.moves(), &moves);
+/// ```
+pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) -> String {
+    let mut s = String::new();
+    for tag in tags {
+        let _ = match tag {
+            Tag::Text(key, value) => {
+                let key: String = key
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                            c
+                        } else {
+                            '-'
+                        }
+                    })
+                    .collect();
+                let key = if key.is_empty() { "-".to_string() } else { key };
+                writeln!(s, "[{key}:{}]", tag_value(value))
+            }
+            Tag::Rules => writeln!(
+                s,
+                "[rules:{}]",
+                format_rules(rules, start, StartKey::StartI)
+            ),
+            Tag::KonakisRules => writeln!(s, "[konakis-rules:{rules}]"),
+            Tag::Start => writeln!(s, "[start:{}]", start.to_fen()),
+        };
+    }
+    s.push('\n');
+    s.push_str(&turns(start, rules, moves));
+    s.push('\n');
     s
 }
 

@@ -15,8 +15,7 @@ use super::game::Outcome;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use konakis_core::types::{Move, Side};
-use konakis_protocols::opentafl::otg::{tag_value as tag, turns};
-use konakis_protocols::opentafl::rules_string::{StartKey, format_rules};
+use konakis_protocols::opentafl::otg::{Tag, write_record};
 use std::fmt::Write;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -139,24 +138,21 @@ impl RecordsTarget {
     }
 }
 
-/// The `time-control` tag as OpenTafl reads it (`<seconds> <overtime> <increment>i`, all whole
-/// seconds), when a clock can be said that way; the `konakis-time-control` tag keeps the exact
-/// control (fractions of a second included) either way.
-fn time_control_tags(tc: TimeControl) -> String {
+/// The `time-control` tag's value as OpenTafl reads it (`<seconds> <overtime> <increment>i`,
+/// all whole seconds), when a clock can be said that way, and the `konakis-time-control` tag's,
+/// which keeps the exact control (fractions of a second included) either way.
+fn time_control_tags(tc: TimeControl) -> (Option<String>, String) {
     let exact = format!(
         "{} 0/0 {}i",
         seconds_text(tc.base_ms),
         seconds_text(tc.inc_ms)
     );
-    let mut s = String::new();
-    if tc.base_ms.is_multiple_of(1000) && tc.inc_ms.is_multiple_of(1000) {
-        let _ = writeln!(s, "[time-control:{exact}]");
-    }
-    let _ = writeln!(s, "[konakis-time-control:{exact}]");
-    s
+    let whole = tc.base_ms.is_multiple_of(1000) && tc.inc_ms.is_multiple_of(1000);
+    (whole.then(|| exact.clone()), exact)
 }
 
-/// The `.otg` text of one game.
+/// The `.otg` text of one game, through the one record writer
+/// ([`konakis_protocols::opentafl::otg::write_record`]).
 pub fn otg(
     config: &Config,
     opening: &Opening,
@@ -167,36 +163,39 @@ pub fn otg(
     let start = *opening.game.start_board();
     let names = |side: Side| config.engines[o.job.sides[side]].name.as_str();
     let result = match o.ending.winner() {
-        Some(Side::Attackers) => 1,
-        Some(Side::Defenders) => -1,
-        None => 0,
+        Some(Side::Attackers) => "1",
+        Some(Side::Defenders) => "-1",
+        None => "0",
     };
-    let mut s = String::new();
-    let _ = writeln!(s, "[date:{}]", today());
-    let _ = writeln!(s, "[result:{result}]");
-    let _ = writeln!(s, "[compiler:Konakis match]");
-    if let Some(tc) = time_control {
-        s.push_str(&time_control_tags(tc));
+    let date = today();
+    let tc = time_control.map(time_control_tags);
+    let number = o.job.number.to_string();
+    let plies = o.plies.to_string();
+    let mut tags = vec![
+        Tag::Text("date", &date),
+        Tag::Text("result", result),
+        Tag::Text("compiler", "Konakis match"),
+    ];
+    if let Some((opentafl, exact)) = &tc {
+        if let Some(opentafl) = opentafl {
+            tags.push(Tag::Text("time-control", opentafl));
+        }
+        tags.push(Tag::Text("konakis-time-control", exact));
     }
-    let _ = writeln!(
-        s,
-        "[rules:{}]",
-        format_rules(rules, &start, StartKey::StartI)
-    );
-    let _ = writeln!(s, "[konakis-rules:{rules}]");
-    let _ = writeln!(s, "[game:{}]", o.job.number);
-    let _ = writeln!(s, "[attackers:{}]", tag(names(Side::Attackers)));
-    let _ = writeln!(s, "[defenders:{}]", tag(names(Side::Defenders)));
-    let _ = writeln!(s, "[opening:{}]", tag(&opening.text));
-    let _ = writeln!(s, "[start:{}]", start.to_fen());
-    let _ = writeln!(s, "[termination:{}]", o.ending.category());
-    let _ = writeln!(s, "[reason:{}]", tag(&o.reason));
-    let _ = writeln!(s, "[plies:{}]", o.plies);
-    s.push('\n');
+    tags.extend([
+        Tag::Rules,
+        Tag::KonakisRules,
+        Tag::Text("game", &number),
+        Tag::Text("attackers", names(Side::Attackers)),
+        Tag::Text("defenders", names(Side::Defenders)),
+        Tag::Text("opening", &opening.text),
+        Tag::Start,
+        Tag::Text("termination", o.ending.category()),
+        Tag::Text("reason", &o.reason),
+        Tag::Text("plies", &plies),
+    ]);
     let all: Vec<Move> = opening.moves.iter().chain(&o.moves).copied().collect();
-    s.push_str(&turns(&start, rules, &all));
-    s.push('\n');
-    s
+    write_record(&start, rules, &all, &tags)
 }
 
 /// A JSON string literal.
@@ -427,18 +426,19 @@ mod tests {
             base_ms,
             inc_ms,
         };
+        let whole = "60 0/0 1i".to_string();
         assert_eq!(
             time_control_tags(tc(60_000, 1_000)),
-            "[time-control:60 0/0 1i]\n[konakis-time-control:60 0/0 1i]\n"
+            (Some(whole.clone()), whole)
         );
         // OpenTafl would read 10 0/0 0.1i as 10 s without increment.
         assert_eq!(
             time_control_tags(tc(10_000, 100)),
-            "[konakis-time-control:10 0/0 0.1i]\n"
+            (None, "10 0/0 0.1i".to_string())
         );
         assert_eq!(
             time_control_tags(tc(500, 10)),
-            "[konakis-time-control:0.5 0/0 0.01i]\n"
+            (None, "0.5 0/0 0.01i".to_string())
         );
     }
 
@@ -451,6 +451,7 @@ mod tests {
     }
     use konakis_core::board::Board;
     use konakis_core::rules::Rules;
+    use konakis_protocols::opentafl::otg::turns;
 
     #[test]
     fn dates() {
