@@ -509,7 +509,7 @@ async function copyPosition() {
 function describeRules() {
   const preset = app.presets.find((p) => p.id === app.rules);
   $('rules-desc').textContent = preset
-    ? preset.description
+    ? preset.description.charAt(0).toUpperCase() + preset.description.slice(1)
     : Object.entries(app.rules).map(([k, v]) => `${k}=${v}`).join(' ');
 }
 

@@ -92,6 +92,10 @@ export class BoardView {
     el('stop', { offset: '0%', 'stop-color': '#ffffff' }, light);
     el('stop', { offset: '55%', 'stop-color': '#f1e7d2' }, light);
     el('stop', { offset: '100%', 'stop-color': '#c9b690' }, light);
+    // Camps: a darker field with a diagonal hatch, readable also without colour vision.
+    const hatch = el('pattern', { id: 'camp-hatch', width: 20, height: 20, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
+    el('rect', { width: 20, height: 20, fill: '#a47a4a' }, hatch);
+    el('line', { x1: 0, y1: 0, x2: 0, y2: 20, stroke: '#8a6238', 'stroke-width': 8 }, hatch);
     const marker = el('marker', {
       id: 'arrowhead', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2,
       orient: 'auto-start-reverse',
@@ -122,7 +126,7 @@ export class BoardView {
     this.fields.replaceChildren();
     for (const sq of camps) {
       const { x, y } = corner(sq);
-      el('rect', { x, y, width: S, height: S, class: 'camp', 'data-square': sq }, this.fields);
+      el('rect', { x, y, width: S, height: S, class: 'camp', fill: 'url(#camp-hatch)', 'data-square': sq }, this.fields);
     }
     for (const sq of corners) {
       const { x, y } = corner(sq);
