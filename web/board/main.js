@@ -433,7 +433,7 @@ function playerNames() {
 }
 
 function exportOtg() {
-  const text = app.game.otg(playerNames());
+  const text = app.game.otg({ compiler: 'Konakis reference board', ...playerNames() });
   $('otg').value = text;
   const link = $('download-otg');
   if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);

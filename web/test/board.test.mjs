@@ -289,6 +289,53 @@ test('analysis mode: evaluation, lines, arrow, and a new analysis after a move',
   await context.close();
 });
 
+test('import and export: the .otg record round trip, a position string, raichi and a mate score', { timeout: 60_000 }, async () => {
+  const { page, problems, context } = await openBoard();
+  await page.selectOption('#level', 'depth 1');
+  for (let i = 0; i < 2; i++) {
+    await waitForPlayer(page);
+    const s = await shown(page);
+    await clickMove(page, s, choose(s, rng(11 + i)));
+  }
+  await waitForPlayer(page);
+  const played = await shown(page);
+  assert.equal(played.moves.length, 4);
+  await page.click('#io summary');
+  await page.click('#export-otg');
+  const record = await page.$eval('#otg', (e) => e.value);
+  assert.match(record, /^\[attackers:Player\]$/m, 'the record names the player');
+  assert.match(record, /^\[defenders:Konakis.*\(depth 1\)\]$/m, 'the record names the engine');
+  // A new game, then the record back: the same moves.
+  await page.click('#new');
+  await waitForPlayer(page);
+  assert.equal((await shown(page)).moves.length, 0);
+  await page.fill('#otg', record);
+  await page.click('#import-otg');
+  await waitForPlayer(page);
+  const back = await shown(page);
+  assertConsistent(back);
+  assert.deepEqual(back.moves, played.moves, 'the imported record has the moves exported');
+  // A bad record is refused with a message, and the game stays.
+  await page.fill('#otg', 'no record here');
+  await page.click('#import-otg');
+  assert.match(await page.$eval('#io-msg', (e) => e.textContent), /^Not imported: /);
+  assert.deepEqual((await shown(page)).moves, played.moves);
+  // A position string: the king on e5 with one open line (raichi), the defenders to move.
+  await page.click('label:has(input[name="mode"][value="analysis"])');
+  await page.fill('#position', '4b4/9/9/9/b3K3b/9/9/9/9 w 40');
+  await page.click('#load-pos');
+  assert.equal(await page.$eval('#king-lines', (e) => e.dataset.lines), '1');
+  assert.match(await page.$eval('#king-lines', (e) => e.textContent), /Raichi/);
+  // The defenders win at once (e5-e1 and others): mate in 1 for the defenders.
+  await page.waitForFunction(() => document.getElementById('evalbar-text').textContent.startsWith('#-1'), null, { timeout: 20_000 });
+  assert.match(await page.$eval('.pv-line .score', (e) => e.textContent), /^#-1$/);
+  await page.fill('#position', 'not a position');
+  await page.click('#load-pos');
+  assert.match(await page.$eval('#io-msg', (e) => e.textContent), /^Not loaded: /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('Ashton: camps and throne drawn, defenders first', { timeout: 60_000 }, async () => {
   const { page, problems, context } = await openBoard();
   await page.selectOption('#level', 'depth 1');
