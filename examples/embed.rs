@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ..Limits::default()
     };
     // Search on this thread; every report arrives through the callback as it is made.
-    let outcome = driver.search(limits, None, |_id, report| {
+    let outcome = driver.search(limits, Cancel::Never, |_id, report| {
         if let Report::Info(info) = report {
             let score = match info.score {
                 Score::Cp(cp) => format!("cp {cp}"),

@@ -19,4 +19,6 @@ pub use konakis_core::prelude::*;
 pub use konakis_engine::options::Config as Options;
 pub use konakis_engine::search::Outcome;
 pub use konakis_engine::search::driver::{Driver, DriverError, SearchId, Start};
-pub use konakis_engine::search::{Engine, EngineError, Info, Limits, Report, Score, Settings};
+pub use konakis_engine::search::{
+    Cancel, Engine, EngineError, Info, Limits, Report, Score, Settings,
+};

@@ -4,7 +4,7 @@
 
 use konakis::protocol::options::Config;
 use konakis::search::driver::{Driver, DriverError, Explain, GameReset, SearchId, Start, Synced};
-use konakis::search::{EngineError, Limits, Report};
+use konakis::search::{Cancel, EngineError, Limits, Report};
 use konakis::{Board, GameError, Move, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -135,7 +135,7 @@ fn a_search_on_the_calling_thread_stops_when_its_flag_is_set() {
     let started = Instant::now();
     let mut reports = 0;
     let outcome = d
-        .search(infinite(), Some(&cancel), |_, _| reports += 1)
+        .search(infinite(), Cancel::Flag(&cancel), |_, _| reports += 1)
         .unwrap();
     setter.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));

@@ -1,11 +1,10 @@
 //! `konakis bench`: its arguments, and the printing of the bench of [`konakis::tools::bench`].
 
 use clap::Args;
-use konakis::search::{Settings, SmpMode};
+use konakis::search::{Cancel, Settings, SmpMode};
 use konakis::tools::bench::{DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings};
 use konakis::tools::tactics;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
 /// Arguments of `konakis bench`.
 #[derive(Args, Debug)]
@@ -53,8 +52,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
             }
         };
     }
-    let never = AtomicBool::new(false);
-    let outcome = bench(args.depth, settings, &never, |i, p, nodes| {
+    let outcome = bench(args.depth, settings, Cancel::Never, |i, p, nodes| {
         eprintln!(
             "position {:>2}/{}: {:>10} nodes  {}{}{}",
             i + 1,

@@ -6,13 +6,13 @@
 //! time limit here, and nothing in it depends on the clock or on addresses). With more threads
 //! it is not, since the threads share the table in whatever order they reach it.
 
+use crate::clock::Instant;
 use crate::options::Config;
 use crate::search::driver::{Driver, DriverError};
-use crate::search::{Limits, Report, Settings};
+use crate::search::{Cancel, Limits, Report, Settings};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth `bench` searches to when none is given.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -212,12 +212,12 @@ impl Outcome {
 
 /// Searches every position of [`POSITIONS`] to `depth` with `settings`, clearing the table and
 /// the histories before each. `each(index, position, nodes)` is called after each position.
-/// Fewer threads than asked for are noted once on stderr. Returns `Ok(None)` if `stop` was set before the end, an error if the engine could not be set up or
-/// a search not started.
+/// Fewer threads than asked for are noted once on stderr. Returns `Ok(None)` if `stop` said
+/// stop before the end, an error if the engine could not be set up or a search not started.
 pub fn bench(
     depth: u32,
     settings: Settings,
-    stop: &AtomicBool,
+    stop: Cancel,
     mut each: impl FnMut(usize, &BenchPosition, u64),
 ) -> Result<Option<Outcome>, DriverError> {
     let mut driver = Driver::new(Config {
@@ -230,7 +230,7 @@ pub fn bench(
         elapsed: Duration::ZERO,
     };
     for (i, p) in POSITIONS.iter().enumerate() {
-        if stop.load(Ordering::SeqCst) {
+        if stop.stopped() {
             return Ok(None);
         }
         driver.clear_hash();
@@ -241,7 +241,7 @@ pub fn bench(
             ..Limits::default()
         };
         let started = Instant::now();
-        let searched = driver.search(limits, Some(stop), |_, r| {
+        let searched = driver.search(limits, stop, |_, r| {
             if let Report::Threads { wanted, running } = r
                 && !warned
             {
@@ -254,7 +254,7 @@ pub fn bench(
         });
         searched?;
         total.elapsed += started.elapsed();
-        if stop.load(Ordering::SeqCst) {
+        if stop.stopped() {
             return Ok(None);
         }
         let nodes = driver.nodes();
@@ -298,11 +298,10 @@ mod tests {
 
     #[test]
     fn the_node_count_repeats() {
-        let never = AtomicBool::new(false);
-        let a = bench(3, settings(1, None), &never, |_, _, _| {})
+        let a = bench(3, settings(1, None), Cancel::Never, |_, _, _| {})
             .unwrap()
             .unwrap();
-        let b = bench(3, settings(1, None), &never, |_, _, _| {})
+        let b = bench(3, settings(1, None), Cancel::Never, |_, _, _| {})
             .unwrap()
             .unwrap();
         assert_eq!(a.nodes, b.nodes);
@@ -311,7 +310,10 @@ mod tests {
 
     #[test]
     fn a_stopped_bench_says_so() {
-        let stop = AtomicBool::new(true);
-        assert_eq!(bench(3, settings(1, None), &stop, |_, _, _| {}), Ok(None));
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        assert_eq!(
+            bench(3, settings(1, None), Cancel::Flag(&stop), |_, _, _| {}),
+            Ok(None)
+        );
     }
 }

@@ -14,9 +14,9 @@
 //! - `threads` (default): the search's helper threads, Lazy SMP and the parallel root search
 //!   on a rayon pool. Without it one thread searches whatever `Threads` says, and the crate
 //!   builds for `wasm32-unknown-unknown`. A search there runs on the calling thread with
-//!   [`search::driver::Driver::search`] (the same reports, stopped by the caller's flag);
-//!   `Engine::go` would need a thread, and the clock is still `std::time::Instant`, which a
-//!   browser build lacks.
+//!   [`search::driver::Driver::search`] (the same reports, stopped by the caller's
+//!   [`search::Cancel`], which may be a function that asks the browser page); `Engine::go`
+//!   would need a thread. The clock is [`clock::Instant`], `web-time`'s on WebAssembly.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,6 +24,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod bench;
+pub mod clock;
 pub mod eval;
 pub mod options;
 pub mod search;

@@ -8,7 +8,7 @@
 
 use crate::options::Config;
 use crate::search::driver::Driver;
-use crate::search::{EngineError, Info, Limits, Report, Score, Settings};
+use crate::search::{Cancel, EngineError, Info, Limits, Report, Score, Settings};
 use konakis_core::board::{Board, MoveError, PositionError};
 use konakis_core::rules::{Rules, RulesError};
 use konakis_core::types::Move;
@@ -221,7 +221,7 @@ pub fn solve(driver: &mut Driver, tactic: &Tactic, max_ms: u64) -> Option<Solve>
     };
     let mut infos = Vec::new();
     let best = driver
-        .search(limits, None, |_, report| {
+        .search(limits, Cancel::Never, |_, report| {
             if let Report::Info(info) = report
                 && info.multipv == 1
             {

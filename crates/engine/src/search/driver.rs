@@ -20,16 +20,15 @@
 //! [`Driver::budget`] tells a front-end what that comes to.
 //!
 //! [`Driver::search`] needs no thread of its own: it runs on the caller's thread with the same
-//! reports, and stops when the caller's flag is set, which is how a build without threads
-//! (a browser's Web Worker) searches.
+//! reports, and stops when the caller's [`Cancel`] says so, which is how a build without
+//! threads (a browser's Web Worker) searches.
 
-use super::{Budget, Engine, EngineError, Limits, Outcome, Report};
+use super::{Budget, Cancel, Engine, EngineError, Limits, Outcome, Report};
+use crate::clock::Instant;
 use crate::options::{self, Change, Config, OptionError};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
 
 /// Where a position starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -434,11 +433,12 @@ impl Driver {
 
     /// Searches the current position on the calling thread and returns its outcome when it
     /// has ended; `report` receives the reports as from [`Driver::think`]. The search stops
-    /// when `cancel` is set (with `infinite` or `ponder`, it waits for that).
+    /// when `cancel` says so (with `infinite` or `ponder`, it waits for that, or for a
+    /// ponderhit from `cancel`).
     pub fn search(
         &mut self,
         limits: Limits,
-        cancel: Option<&AtomicBool>,
+        cancel: Cancel,
         mut report: impl FnMut(SearchId, Report) + Send,
     ) -> Result<Outcome, DriverError> {
         self.check(&limits)?;

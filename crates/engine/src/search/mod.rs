@@ -22,6 +22,7 @@ mod worker;
 
 pub use time::{Budget, budget};
 
+use crate::clock::Instant;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -29,7 +30,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 use worker::Worker;
 
@@ -226,6 +226,51 @@ pub enum Report {
     },
 }
 
+/// What a search on the caller's thread ([`Engine::search`], [`driver::Driver::search`]) and
+/// the bench ask now and then (every thousand nodes or so) to learn that they must stop.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Cancel<'a> {
+    /// Only the search's own limits end it.
+    #[default]
+    Never,
+    /// A flag another thread sets.
+    Flag(&'a AtomicBool),
+    /// A function asked each time. A browser's Web Worker searches this way: the flag lives
+    /// in memory the page shares with the worker but not with the WebAssembly instance, so
+    /// only a call out to JavaScript can read it.
+    Poll(fn() -> Signal),
+}
+
+/// What a [`Cancel`] says when asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Go on.
+    Continue,
+    /// Stop, as on [`Engine::stop`].
+    Stop,
+    /// The opponent played the expected move, as on [`Engine::ponderhit`] (ignored unless a
+    /// ponder search runs, so it may be said more than once).
+    PonderHit,
+}
+
+impl Cancel<'_> {
+    /// Asks once.
+    #[inline]
+    pub fn signal(self) -> Signal {
+        match self {
+            Cancel::Never => Signal::Continue,
+            Cancel::Flag(flag) if flag.load(Ordering::Relaxed) => Signal::Stop,
+            Cancel::Flag(_) => Signal::Continue,
+            Cancel::Poll(poll) => poll(),
+        }
+    }
+
+    /// Whether it says stop (for work that cannot ponder: perft, bench).
+    pub fn stopped(self) -> bool {
+        self.signal() == Signal::Stop
+    }
+}
+
 /// State all search threads share.
 pub(crate) struct Shared {
     pub(crate) tt: TranspositionTable,
@@ -285,6 +330,36 @@ impl Shared {
         let line = self.helper_line.lock().ok()?;
         let d = self.helper_depth.load(Ordering::Acquire);
         (d >= depth).then(|| (d, line.0, line.1.clone()))
+    }
+
+    /// The opponent played the expected move: the ponder search's clock budget starts now,
+    /// and it searches on as a timed search.
+    fn ponderhit(&self) {
+        if let Ok(b) = self.ponder_budget.lock()
+            && let Some(b) = *b
+        {
+            let now = self.elapsed_ms();
+            self.soft_ms
+                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
+            self.hard_ms
+                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
+        }
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Asks `cancel`, acting on a `ponderhit` at once; whether it says stop.
+    #[inline]
+    fn cancelled(&self, cancel: Cancel) -> bool {
+        match cancel.signal() {
+            Signal::Continue => false,
+            Signal::Stop => true,
+            Signal::PonderHit => {
+                if self.pondering.load(Ordering::SeqCst) {
+                    self.ponderhit();
+                }
+                false
+            }
+        }
     }
 
     fn elapsed_ms(&self) -> u64 {
@@ -471,18 +546,7 @@ impl Engine {
 
     /// The opponent played the expected move: the ponder search goes on as a timed search.
     pub fn ponderhit(&self) {
-        if let Ok(b) = self.shared.ponder_budget.lock()
-            && let Some(b) = *b
-        {
-            let now = self.shared.elapsed_ms();
-            self.shared
-                .soft_ms
-                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
-            self.shared
-                .hard_ms
-                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
-        }
-        self.shared.pondering.store(false, Ordering::SeqCst);
+        self.shared.ponderhit();
     }
 
     /// Waits for the running search, if any, to finish.
@@ -563,7 +627,7 @@ impl Engine {
             .spawn(move || {
                 let _finished = finished;
                 let mut report = report;
-                task.run(&game, &limits, None, &mut report);
+                task.run(&game, &limits, Cancel::Never, &mut report);
             });
         match spawned {
             Ok(handle) => {
@@ -583,12 +647,13 @@ impl Engine {
     /// Searches the game's current position on the calling thread and returns when the
     /// search has ended, with its [`Report::BestMove`] (also sent to `report`, last, as by
     /// [`Engine::go`]). The search stops early, as on [`Engine::stop`], as soon as `cancel`
-    /// is set; with `infinite` or `ponder` it waits for it.
+    /// says so; with `infinite` or `ponder` it waits for that (or, pondering, for `cancel`'s
+    /// [`Signal::PonderHit`]).
     pub fn search(
         &mut self,
         game: &Game,
         limits: Limits,
-        cancel: Option<&AtomicBool>,
+        cancel: Cancel,
         mut report: impl FnMut(Report) + Send,
     ) -> Result<Report, EngineError> {
         let task = self.prepare(game, &limits)?;
@@ -627,7 +692,7 @@ impl Engine {
     /// principal variation's report (for tests and tools).
     pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
         let mut outcome = Outcome::default();
-        match self.search(game, limits, None, |r| outcome.take(&r)) {
+        match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
             Ok(_) => (outcome.best, outcome.info),
             Err(_) => (None, None),
         }
@@ -677,7 +742,7 @@ impl Task {
         self,
         game: &Game,
         limits: &Limits,
-        cancel: Option<&AtomicBool>,
+        cancel: Cancel,
         report: &mut (dyn FnMut(Report) + Send),
     ) {
         let shared = &self.shared;
@@ -686,14 +751,16 @@ impl Task {
             settings: &self.settings,
             pool: self.pool.as_deref(),
         };
-        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::SeqCst));
         let (best, ponder) = run(&context, game, limits, &self.histories, cancel, report);
         // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
         while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
             && !shared.stop.load(Ordering::SeqCst)
-            && !cancelled()
+            && !shared.cancelled(cancel)
         {
-            std::thread::sleep(Duration::from_millis(1));
+            // A browser's worker cannot sleep (std's sleep panics there); it asks `cancel`
+            // again at once, which is all it has to do until the answer goes out.
+            #[cfg(not(target_family = "wasm"))]
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
         self.running.store(false, Ordering::SeqCst);
         report(Report::BestMove { best, ponder });
@@ -732,7 +799,7 @@ fn run(
     game: &Game,
     limits: &Limits,
     histories: &Mutex<Vec<i32>>,
-    cancel: Option<&AtomicBool>,
+    cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
     let board = *game.board();

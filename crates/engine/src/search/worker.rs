@@ -4,7 +4,8 @@
 //! transposition table, the stop flag, the node counter) is in [`Shared`].
 
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
-use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
+use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
+use crate::clock::Instant;
 use crate::eval::evaluate;
 use ahash::AHashMap;
 use konakis_core::Bitboard;
@@ -12,7 +13,6 @@ use konakis_core::board::{Board, MAX_MOVES, MoveList};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Direction, Move, Side, Square};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
@@ -51,8 +51,8 @@ pub(crate) struct Worker<'a> {
     pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report) + Send)>,
     /// Node limit, if any (for this thread).
     pub(crate) node_limit: Option<u64>,
-    /// A flag the caller sets to stop the search (for a search on the caller's thread).
-    pub(crate) cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// What the caller says to stop the search (for a search on the caller's thread).
+    pub(crate) cancel: Cancel<'a>,
     /// Is this the thread that reports?
     pub(crate) main: bool,
     /// Does the main thread take over iterations its helpers finish first (Lazy SMP)?
@@ -98,7 +98,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             sink: None,
             node_limit: None,
-            cancel: None,
+            cancel: Cancel::Never,
             main: true,
             adopt: false,
             aborted: false,
@@ -184,6 +184,11 @@ impl<'a> Worker<'a> {
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
+        // Asked before the clock, so that a `ponderhit` it says starts the clock first.
+        if self.shared.cancelled(self.cancel) {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
         if self.main && !self.shared.pondering.load(Ordering::Relaxed) {
             let hard = self.shared.hard_ms.load(Ordering::Relaxed);
             if hard != u64::MAX && self.elapsed_ms() >= hard {
@@ -197,12 +202,6 @@ impl<'a> Worker<'a> {
         }
         if let Some(n) = self.node_limit
             && self.shared.nodes.load(Ordering::Relaxed) >= n
-        {
-            self.stopped = true;
-            self.shared.stop.store(true, Ordering::Relaxed);
-        }
-        if let Some(cancel) = self.cancel
-            && cancel.load(Ordering::Relaxed)
         {
             self.stopped = true;
             self.shared.stop.store(true, Ordering::Relaxed);

@@ -12,13 +12,14 @@ use super::wire::{FrameError, read_frame, write_frame};
 use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
+use konakis_engine::clock::Instant;
 use konakis_engine::options::Config as OptionConfig;
 use konakis_engine::search::driver::{Driver, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Score, Settings};
 use std::fmt;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Everything the player needs to know.
 #[derive(Clone, Debug)]

@@ -47,10 +47,11 @@ fn tag_line(line: &str) -> Option<(&str, &str)> {
 
 /// Whether `key` can name a tag: one or more ASCII letters, digits, `-` and `_`.
 pub fn is_tag_key(key: &str) -> bool {
-    !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !key.is_empty() && key.chars().all(tag_key_char)
+}
+
+fn tag_key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
 /// Reads every game of an `.otg` file. Errors give the line and the text at fault.
@@ -170,13 +171,7 @@ pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) 
             Tag::Text(key, value) => {
                 let key: String = key
                     .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                            c
-                        } else {
-                            '-'
-                        }
-                    })
+                    .map(|c| if tag_key_char(c) { c } else { '-' })
                     .collect();
                 let key = if key.is_empty() { "-".to_string() } else { key };
                 writeln!(s, "[{key}:{}]", tag_value(value))

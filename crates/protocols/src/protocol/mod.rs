@@ -6,6 +6,11 @@
 //! - [`options`] is the one table of options (engine settings and rule options);
 //! - the session (private) runs commands against the engine, the current game and the options.
 //!
+//! [`run`] serves a byte stream with threads, as the program does. [`Threadless`] is the same
+//! session for a host without threads (a browser's Web Worker): it answers one line at a
+//! time, and `go`, `go perft` and `bench` run to completion inside that call, stopped by a
+//! function the host supplies. Both give the same lines for the same input.
+//!
 //! A reader thread owns the input and hands whole lines to the session over a channel, so a
 //! running search, perft or bench never keeps `isready` or `stop` waiting. Replies are queued
 //! whole, a line or a group of lines at a time, so lines from the search thread and the session
@@ -19,7 +24,8 @@ mod session;
 
 pub use command::{BadMilliseconds, BadMove, Command, NotInRange, ParseError, Reason, Start};
 
-use konakis_engine::search::EngineError;
+use konakis_engine::search::{EngineError, Signal};
+use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
@@ -60,7 +66,7 @@ where
             last.abandon();
         }
     });
-    let result = match session::Session::new(out.clone()) {
+    let result = match Session::threaded(out.clone()) {
         Ok(session) => {
             session.serve(lines);
             Ok(())
@@ -80,6 +86,73 @@ fn is_quit(line: &str) -> bool {
         .get(..4)
         .is_some_and(|w| w.eq_ignore_ascii_case("quit"))
         && matches!(command::parse(line), Ok(Some(Command::Quit)))
+}
+
+/// Where a session's lines go: the program's output, or a browser host's callback.
+pub trait Reply: Clone + Send + 'static {
+    /// Writes several lines at once (each without its line end), none of another thread's
+    /// between them.
+    fn lines(&self, texts: &[String]);
+
+    /// From now on nothing more is written (after `quit`).
+    fn close(&self);
+
+    /// Writes one line.
+    fn line(&self, text: &str) {
+        self.lines(&[text.to_string()]);
+    }
+
+    /// `info string error: <message>`, as one line whatever the message holds.
+    fn error(&self, message: &str) {
+        self.line(&format!("info string error: {}", one_line(message)));
+    }
+
+    /// `info string <message>`, as one line.
+    fn info(&self, message: &str) {
+        self.line(&format!("info string {}", one_line(message)));
+    }
+}
+
+/// The line protocol for a host without threads, one line at a time: what [`run`] does for a
+/// byte stream, with `go`, `go perft` and `bench` running to completion inside
+/// [`Threadless::line`]. Meanwhile `poll`, given at the start, is asked every few thousand
+/// nodes whether a `stop` (or a `ponderhit`) has come; the host keeps those lines' effect in
+/// memory `poll` can read (a browser: a shared buffer) and sends the lines too, in order, as
+/// any others (a late `stop` does nothing; a late `ponderhit` is refused as with no ponder
+/// search running, so a host that answered one through `poll` does not send it again).
+pub struct Threadless<R: Reply> {
+    session: Session<R>,
+    quit: bool,
+}
+
+impl<R: Reply> Threadless<R> {
+    /// A session with the default options, answering through `out`, or the error if the
+    /// engine cannot be set up (the host should say so: nothing was written).
+    pub fn new(out: R, poll: fn() -> Signal) -> Result<Threadless<R>, EngineError> {
+        Ok(Threadless {
+            session: Session::inline(out, poll)?,
+            quit: false,
+        })
+    }
+
+    /// Answers `text`, one line of input or several separated by `\n` (a `\r` before it
+    /// dropped, as the program reads them). Returns `false` once `quit` has come: nothing
+    /// more is answered.
+    pub fn line(&mut self, text: &str) -> bool {
+        for line in text.split('\n') {
+            if self.quit {
+                break;
+            }
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            let input = if line.len() > MAX_LINE_BYTES {
+                Input::TooLong(line.len())
+            } else {
+                Input::Line(line.to_string())
+            };
+            self.quit = self.session.input(input) == Flow::Quit;
+        }
+        !self.quit
+    }
 }
 
 /// What the reader thread hands over.
@@ -232,47 +305,6 @@ impl Output {
         }
     }
 
-    /// Writes one line. A failed write (the reader went away) is not an error here: the end
-    /// of the input follows.
-    pub(crate) fn line(&self, text: &str) {
-        self.lines(&[text]);
-    }
-
-    /// Writes several lines at once, none of another thread's between them.
-    pub(crate) fn lines<S: AsRef<str>>(&self, texts: &[S]) {
-        if self.closed.load(Ordering::SeqCst) {
-            return;
-        }
-        let q = &self.queue;
-        let mut st = q.lock();
-        while st.pending.len() >= OUTPUT_QUEUE_BYTES && !st.broken && !st.abandoned {
-            st = q.wait(st);
-        }
-        if st.broken || (st.abandoned && st.pending.len() >= OUTPUT_QUEUE_BYTES) {
-            return;
-        }
-        for t in texts {
-            st.pending.push_str(t.as_ref());
-            st.pending.push('\n');
-        }
-        q.changed.notify_all();
-    }
-
-    /// `info string error: <message>`, as one line whatever the message holds.
-    pub(crate) fn error(&self, message: &str) {
-        self.line(&format!("info string error: {}", one_line(message)));
-    }
-
-    /// `info string <message>`.
-    pub(crate) fn info(&self, message: &str) {
-        self.line(&format!("info string {}", one_line(message)));
-    }
-
-    /// Stops all output (on `quit`).
-    pub(crate) fn close(&self) {
-        self.closed.store(true, Ordering::SeqCst);
-    }
-
     /// `quit` or the end of the input was read: from now on a reply that finds the queue full
     /// is dropped instead of waiting for room.
     fn abandon(&self) {
@@ -294,6 +326,34 @@ impl Output {
             }
             st = q.wait(st);
         }
+    }
+}
+
+impl Reply for Output {
+    /// Queues the lines for the writer. A failed write (the reader went away) is not an error
+    /// here: the end of the input follows.
+    fn lines(&self, texts: &[String]) {
+        if self.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        let q = &self.queue;
+        let mut st = q.lock();
+        while st.pending.len() >= OUTPUT_QUEUE_BYTES && !st.broken && !st.abandoned {
+            st = q.wait(st);
+        }
+        if st.broken || (st.abandoned && st.pending.len() >= OUTPUT_QUEUE_BYTES) {
+            return;
+        }
+        for t in texts {
+            st.pending.push_str(t);
+            st.pending.push('\n');
+        }
+        q.changed.notify_all();
+    }
+
+    /// Stops all output (on `quit`).
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
     }
 }
 

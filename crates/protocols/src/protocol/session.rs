@@ -1,27 +1,37 @@
 //! The session: the engine, the options and the current game, and what each command does to
 //! them.
 //!
-//! Commands run one at a time on the session's thread, in the order they arrived. The session
-//! only translates: the [`Driver`] holds the engine, the game and the options and runs the
-//! searches on the engine's thread; `go perft` and `bench` run on a thread of their own (a
-//! "job"), so the session keeps answering while they work. Commands that would disturb running work
-//! (`setoption`, `ucinewgame`, `go`, `bench`) are refused until it has ended or been stopped.
+//! Commands run one at a time, in the order they arrived. The session only translates: the
+//! [`Driver`] holds the engine, the game and the options. How the work that takes a while
+//! (`go`, `go perft`, `bench`) runs is the session's [`Mode`], and all the rest — every
+//! command's checks, answers and errors — is the same in both:
+//!
+//! - with threads (the program), `go` runs on the engine's thread, and `go perft` and `bench`
+//!   on a thread of their own (a "job"), so the session keeps answering while they work.
+//!   Commands that would disturb running work (`setoption`, `ucinewgame`, `go`, `bench`) are
+//!   refused until it has ended or been stopped;
+//! - inline (a browser's Web Worker, which has no threads), they run to completion on the
+//!   calling thread, asking a [`Cancel::Poll`] function every few thousand nodes whether a
+//!   `stop` (or a `ponderhit`) came meanwhile. Nothing is ever running between two lines.
 
 use super::command::{self, Command, Start};
-use super::{Input, Output};
+use super::{Input, Output, Reply};
 use konakis_core::board::{Board, GameError};
 use konakis_core::perft::perft;
 use konakis_core::types::Move;
 use konakis_engine::bench;
+use konakis_engine::clock::Instant;
 use konakis_engine::eval;
 use konakis_engine::options;
 use konakis_engine::search::driver::Driver;
-use konakis_engine::search::{EngineError, Info, Limits, Report, Score, ScoreBound};
+use konakis_engine::search::{
+    Cancel, EngineError, Info, Limits, Report, Score, ScoreBound, Signal,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A `go perft` or `bench` running on its own thread.
 struct Job {
@@ -35,40 +45,112 @@ struct Job {
     done: Arc<AtomicBool>,
 }
 
-pub(crate) struct Session {
-    out: Output,
-    driver: Driver,
-    job: Option<Job>,
+/// How `go`, `go perft` and `bench` run.
+enum Mode {
+    /// On threads of their own: the engine's thread for `go`, a job for the others.
+    Threads {
+        /// The running perft or bench, if any.
+        job: Option<Job>,
+    },
+    /// On the calling thread, to completion; the function tells that `stop` (or
+    /// `ponderhit`) came meanwhile.
+    Inline {
+        /// Asked every few thousand nodes.
+        poll: fn() -> Signal,
+    },
 }
 
-impl Session {
-    /// A session with the default options, or an error if the engine cannot be set up.
-    pub(crate) fn new(out: Output) -> Result<Session, EngineError> {
-        Ok(Session {
-            out,
-            driver: Driver::new(options::Config::default())?,
-            job: None,
-        })
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Ready for the next line.
+    Next,
+    /// `quit` came.
+    Quit,
+}
+
+pub(crate) struct Session<R: Reply> {
+    out: R,
+    driver: Driver,
+    mode: Mode,
+}
+
+impl Session<Output> {
+    /// A session with the default options whose work runs on threads, or an error if the
+    /// engine cannot be set up.
+    pub(crate) fn threaded(out: Output) -> Result<Session<Output>, EngineError> {
+        Session::new(out, Mode::Threads { job: None })
     }
 
     /// Answers lines until `quit` or the end of the input.
     pub(crate) fn serve(mut self, lines: Receiver<Input>) {
         loop {
-            let input = lines.recv().unwrap_or(Input::End);
-            match input {
-                Input::Line(line) => match command::parse(&line) {
-                    Ok(None) => {}
-                    Ok(Some(Command::Quit)) => return self.quit(),
-                    Ok(Some(c)) => self.execute(c),
-                    Err(e) => self.out.error(&e.to_string()),
-                },
-                Input::TooLong(n) => self.out.error(&format!(
-                    "line of {n} bytes ignored (longer than {} bytes)",
-                    super::MAX_LINE_BYTES
-                )),
+            match lines.recv().unwrap_or(Input::End) {
                 Input::End => return self.finish(),
+                input => {
+                    if self.input(input) == Flow::Quit {
+                        return self.quit();
+                    }
+                }
             }
         }
+    }
+
+    /// `quit`: stop everything and return at once; nothing more is printed.
+    fn quit(mut self) {
+        self.out.close();
+        if let Mode::Threads { job: Some(job) } = &self.mode {
+            job.stop.store(true, Ordering::SeqCst);
+        }
+        self.driver.stop();
+        // A search stops within a few nodes. Should it not (its thread blocked on a full output
+        // pipe), the process leaves without it rather than hang.
+        if !self
+            .driver
+            .wait(Some(Instant::now() + Duration::from_millis(200)))
+        {
+            std::mem::forget(self.driver);
+        }
+    }
+
+    /// End of input: nobody is left to ask for more, so whatever runs is stopped. A search
+    /// still answers with its `bestmove`; a perft or bench says it stopped.
+    fn finish(mut self) {
+        self.stop();
+    }
+}
+
+impl<R: Reply> Session<R> {
+    /// A session with the default options whose work runs on the calling thread, stopped by
+    /// `poll` (see [`Mode::Inline`]), or an error if the engine cannot be set up.
+    pub(crate) fn inline(out: R, poll: fn() -> Signal) -> Result<Session<R>, EngineError> {
+        Session::new(out, Mode::Inline { poll })
+    }
+
+    fn new(out: R, mode: Mode) -> Result<Session<R>, EngineError> {
+        Ok(Session {
+            out,
+            driver: Driver::new(options::Config::default())?,
+            mode,
+        })
+    }
+
+    /// Answers one line (or the news that one was too long).
+    pub(crate) fn input(&mut self, input: Input) -> Flow {
+        match input {
+            Input::Line(line) => match command::parse(&line) {
+                Ok(None) => {}
+                Ok(Some(Command::Quit)) => return Flow::Quit,
+                Ok(Some(c)) => self.execute(c),
+                Err(e) => self.out.error(&e.to_string()),
+            },
+            Input::TooLong(n) => self.out.error(&format!(
+                "line of {n} bytes ignored (longer than {} bytes)",
+                super::MAX_LINE_BYTES
+            )),
+            Input::End => {}
+        }
+        Flow::Next
     }
 
     fn execute(&mut self, c: Command) {
@@ -85,7 +167,7 @@ impl Session {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Bench(depth) => self.bench(depth),
-            Command::Quit => unreachable!("handled by serve"),
+            Command::Quit => unreachable!("handled by input"),
         }
     }
 
@@ -94,12 +176,14 @@ impl Session {
         if self.driver.is_searching() {
             return Some("a search");
         }
-        if let Some(job) = &self.job {
-            if !job.done.load(Ordering::SeqCst) {
-                return Some(job.what);
+        if let Mode::Threads { job } = &mut self.mode {
+            if let Some(j) = job
+                && !j.done.load(Ordering::SeqCst)
+            {
+                return Some(j.what);
             }
-            if let Some(job) = self.job.take() {
-                let _ = job.handle.join();
+            if let Some(j) = job.take() {
+                let _ = j.handle.join();
             }
         }
         None
@@ -181,19 +265,30 @@ impl Session {
         }
         let out = self.out.clone();
         let show_multipv = self.driver.config().settings.multipv > 1;
-        if let Err(e) = self.driver.think(limits, move |_, report| {
-            out.line(&format_report(&report, show_multipv))
-        }) {
+        let report = move |_, report: Report| out.line(&format_report(&report, show_multipv));
+        let started = match self.mode {
+            Mode::Threads { .. } => self.driver.think(limits, report).map(|_| ()),
+            Mode::Inline { poll } => self
+                .driver
+                .search(limits, Cancel::Poll(poll), report)
+                .map(|_| ()),
+        };
+        if let Err(e) = started {
             self.out.error(&format!("go: {e}"));
         }
     }
 
+    /// `stop`. Inline, nothing runs between lines: the `stop` that mattered was seen by the
+    /// poll function while the work ran.
     fn stop(&mut self) {
+        let Mode::Threads { job } = &mut self.mode else {
+            return;
+        };
         self.driver.stop();
         // The search answers within a few nodes; waiting here puts its `bestmove` before any
         // reply to a later command.
         self.driver.wait(None);
-        if let Some(job) = self.job.take() {
+        if let Some(job) = job.take() {
             job.stop.store(true, Ordering::SeqCst);
             let _ = job.handle.join();
         }
@@ -255,7 +350,7 @@ impl Session {
         }
         let board = *self.driver.board();
         let rules = self.driver.config().rules;
-        self.start_job("go perft", "a perft", move |out, stop| {
+        self.start_job("go perft", "a perft", move |out: &R, stop| {
             let mut total = 0u64;
             for &mv in board.legal_moves(&rules).iter() {
                 let mut child = board;
@@ -276,7 +371,7 @@ impl Session {
             return;
         }
         let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-        self.start_job("bench", "a bench", move |out, stop| {
+        self.start_job("bench", "a bench", move |out: &R, stop| {
             let outcome = bench::bench(depth, bench::settings(1, None), stop, |i, pos, nodes| {
                 out.info(&format!(
                     "bench position {}/{} nodes {nodes} ({}{}{})",
@@ -301,21 +396,31 @@ impl Session {
         });
     }
 
-    /// Runs `work` on its own thread. It gets the output and the stop flag, prints as it goes,
-    /// and returns its last lines (printed after the job is marked done), or `None` when it
-    /// was stopped. If no thread can be had, `command` is refused with an error.
+    /// Runs `work`: on its own thread (it then gets a flag the session sets on `stop`), or
+    /// inline to completion (it then gets the poll function). It prints as it goes, and
+    /// returns its last lines (printed after a job is marked done), or `None` when it was
+    /// stopped. If no thread can be had, `command` is refused with an error.
     fn start_job(
         &mut self,
         command: &str,
         what: &'static str,
-        work: impl FnOnce(&Output, &AtomicBool) -> Option<Vec<String>> + Send + 'static,
+        work: impl FnOnce(&R, Cancel) -> Option<Vec<String>> + Send + 'static,
     ) {
+        let job = match &mut self.mode {
+            Mode::Inline { poll } => {
+                if let Some(lines) = work(&self.out, Cancel::Poll(*poll)) {
+                    self.out.lines(&lines);
+                }
+                return;
+            }
+            Mode::Threads { job } => job,
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
         let (s, d) = (Arc::clone(&stop), Arc::clone(&done));
         let spawned = std::thread::Builder::new().spawn(move || {
-            let last = work(&out, &s);
+            let last = work(&out, Cancel::Flag(&s));
             d.store(true, Ordering::SeqCst);
             if let Some(lines) = last {
                 out.lines(&lines);
@@ -329,35 +434,12 @@ impl Session {
                 ));
             }
         };
-        self.job = Some(Job {
+        *job = Some(Job {
             what,
             handle,
             stop,
             done,
         });
-    }
-
-    /// `quit`: stop everything and return at once; nothing more is printed.
-    fn quit(mut self) {
-        self.out.close();
-        if let Some(job) = &self.job {
-            job.stop.store(true, Ordering::SeqCst);
-        }
-        self.driver.stop();
-        // A search stops within a few nodes. Should it not (its thread blocked on a full output
-        // pipe), the process leaves without it rather than hang.
-        if !self
-            .driver
-            .wait(Some(Instant::now() + Duration::from_millis(200)))
-        {
-            std::mem::forget(self.driver);
-        }
-    }
-
-    /// End of input: nobody is left to ask for more, so whatever runs is stopped. A search
-    /// still answers with its `bestmove`; a perft or bench says it stopped.
-    fn finish(mut self) {
-        self.stop();
     }
 }
 
@@ -375,14 +457,14 @@ fn perft_stoppable(
     board: &Board,
     rules: &konakis_core::Rules,
     depth: u32,
-    stop: &AtomicBool,
+    stop: Cancel,
 ) -> Option<u64> {
     if depth <= 3 {
         return Some(perft(board, rules, depth));
     }
     let mut total = 0;
     for &mv in board.legal_moves(rules).iter() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.stopped() {
             return None;
         }
         let mut child = *board;

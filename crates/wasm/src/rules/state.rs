@@ -122,33 +122,35 @@ pub fn rules_from_pairs<'a>(
 /// Every rule option of the engine's option table, as JSON: `[{name, kind, values?, min?,
 /// max?, default, description}]`.
 pub fn rule_options_json() -> String {
-    let rows: Vec<Value> = options::table()
+    let rows: Vec<String> = options::table()
         .iter()
         .filter(|row| row.is_rule())
         .map(|row| {
-            let mut o = json!({ "name": row.name, "description": row.help });
+            let text = |v: &str| json!(v).to_string();
+            let mut o = vec![("name", text(row.name))];
             match row.kind {
                 Kind::Check { default } => {
-                    o["kind"] = json!("bool");
-                    o["default"] = json!(default.to_string());
+                    o.push(("kind", text("bool")));
+                    o.push(("default", text(&default.to_string())));
                 }
                 Kind::Spin { default, min, max } => {
-                    o["kind"] = json!("number");
-                    o["min"] = json!(min);
-                    o["max"] = json!(max);
-                    o["default"] = json!(default.to_string());
+                    o.push(("kind", text("number")));
+                    o.push(("min", min.to_string()));
+                    o.push(("max", max.to_string()));
+                    o.push(("default", text(&default.to_string())));
                 }
                 Kind::Combo { default, values } => {
-                    o["kind"] = json!("choice");
-                    o["values"] = json!(values);
-                    o["default"] = json!(default);
+                    o.push(("kind", text("choice")));
+                    o.push(("values", json!(values).to_string()));
+                    o.push(("default", text(default)));
                 }
                 Kind::Button => unreachable!("no rule option is a button"),
             }
-            o
+            o.push(("description", text(row.help)));
+            object(o)
         })
         .collect();
-    Value::Array(rows).to_string()
+    format!("[{}]", rows.join(","))
 }
 
 /// Every preset as JSON: `[{id, name, description, options: {name: value}}]`, the options in
@@ -289,12 +291,14 @@ impl GameState {
     /// The special squares as JSON: the throne, the camps (under Ashton) and the corners
     /// (none: Tablut's king escapes to any edge square).
     pub fn special_json(&self) -> String {
-        json!({
-            "throne": Square::THRONE.to_string(),
-            "camps": squares(self.game.rules().camps()),
-            "corners": Vec::<String>::new(),
-        })
-        .to_string()
+        object([
+            ("throne", json!(Square::THRONE.to_string()).to_string()),
+            (
+                "camps",
+                json!(squares(self.game.rules().camps())).to_string(),
+            ),
+            ("corners", "[]".to_string()),
+        ])
     }
 
     /// The legal moves, all or those from the square `from`; none once the game is over.
@@ -369,13 +373,12 @@ impl GameState {
             Status::Draw(DrawReason::Repetition) => (None, Some("repetition")),
             Status::Draw(DrawReason::MoveLimit) => (None, Some("move-limit")),
         };
-        json!({
-            "over": status.is_over(),
-            "winner": winner,
-            "reason": reason,
-            "text": status.to_string(),
-        })
-        .to_string()
+        object([
+            ("over", json!(status.is_over()).to_string()),
+            ("winner", json!(winner).to_string()),
+            ("reason", json!(reason).to_string()),
+            ("text", json!(status.to_string()).to_string()),
+        ])
     }
 
     /// The number of clear lines from the king to the edge: 1 raichi, 2 or more tuichu.
