@@ -264,14 +264,16 @@ function render() {
   const g = app.game;
   const status = g.status();
   const best = app.mode === 'analysis' ? app.analysis?.lines[0]?.pv[0] ?? null : null;
+  const pieces = g.pieces();
   view.render({
-    pieces: g.pieces(),
+    pieces,
     selected: app.selected,
     targets: app.targets,
     lastMove: app.lastMove,
     captured: app.captured,
     capturedPieces: app.capturedPieces,
     arrow: status.over ? null : best,
+    king: kingFate(pieces, status),
   });
   app.captured = []; // the taken pieces fade out once, not again at the next redraw
 
@@ -303,13 +305,22 @@ function render() {
     : `Tuichu! The king has ${lines} open lines to the edge`;
 
   renderMoves();
-  const count = (kind) => Object.values(g.pieces()).filter((k) => k === kind).length;
+  const count = (kind) => Object.values(pieces).filter((k) => k === kind).length;
   $('material').textContent = `${count('attacker')} attackers · ${count('defender')} defenders`;
   const pos = $('position');
   if (document.activeElement !== pos) pos.value = g.position();
   $('takeback').disabled = !canTakeBack();
   renderAnalysis();
   updateState();
+}
+
+/** The king's square ringed at the end: he escaped there, or was captured there. */
+function kingFate(pieces, status) {
+  if (!status.over || (status.reason !== 'escape' && status.reason !== 'capture')) return null;
+  // A captured king is off the board: he fell where the last move took him.
+  const where = status.reason === 'escape' ? pieces : app.capturedPieces;
+  const square = Object.keys(where).find((sq) => where[sq] === 'king');
+  return square ? { square, kind: status.reason === 'escape' ? 'won' : 'lost' } : null;
 }
 
 function updateState() {

@@ -154,8 +154,9 @@ export class BoardView {
    * @param {string[]} s.captured  squares whose pieces the last move took (drawn fading)
    * @param {Record<string,string>} s.capturedPieces  what stood there
    * @param {string|null} s.arrow  a move to draw as an arrow
+   * @param {{square: string, kind: 'won'|'lost'}|null} s.king  the king's fate at the end
    */
-  render({ pieces, selected = null, targets = [], lastMove = null, captured = [], capturedPieces = {}, arrow = null }) {
+  render({ pieces, selected = null, targets = [], lastMove = null, captured = [], capturedPieces = {}, arrow = null, king = null }) {
     this.marks.replaceChildren();
     if (lastMove) {
       for (const sq of [lastMove.slice(0, 2), lastMove.slice(2)]) {
@@ -170,7 +171,14 @@ export class BoardView {
     this.pieces.replaceChildren();
     for (const [sq, kind] of Object.entries(pieces)) this.#piece(sq, kind);
     for (const sq of captured) {
-      if (capturedPieces[sq]) this.#piece(sq, capturedPieces[sq]).classList.add('taken');
+      const fallen = king?.kind === 'lost' && king.square === sq;
+      if (capturedPieces[sq] && !fallen) this.#piece(sq, capturedPieces[sq]).classList.add('taken');
+    }
+    if (king) {
+      const { x, y } = centre(king.square);
+      // The captured king stays in view, dimmed, where he fell.
+      if (king.kind === 'lost') this.#piece(king.square, 'king').classList.add('fallen');
+      el('circle', { cx: x, cy: y, r: 46, class: `king-fate ${king.kind}`, 'data-square': king.square }, this.pieces);
     }
     this.hints.replaceChildren();
     for (const sq of targets) {

@@ -112,7 +112,7 @@ async function shown(page) {
       game.undo();
       return { move, captures: captured.length, wins: after.over && after.winner === side };
     });
-    const drawn = Object.fromEntries([...document.querySelectorAll('.pieces .piece:not(.taken)')]
+    const drawn = Object.fromEntries([...document.querySelectorAll('.pieces .piece:not(.taken):not(.fallen)')]
       .map((e) => [e.dataset.square, e.dataset.piece]));
     const out = {
       moves, illegal, side, status, candidates, drawn,
