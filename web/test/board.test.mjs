@@ -9,6 +9,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../serve.mjs';
+import { rng } from './common.mjs';
 
 const root = fileURLToPath(new URL('../dist/board/', import.meta.url));
 const shots = fileURLToPath(new URL('../dist/screenshots/', import.meta.url));
@@ -39,17 +40,6 @@ after(async () => {
   await new Promise((done) => (server ? server.close(done) : done()));
 });
 
-/** A small seeded generator, so that a failing game can be played again. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Opens the board; collects console errors, page errors and any request that leaves the

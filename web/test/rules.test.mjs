@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { rng } from './common.mjs';
 
 const pkg = new URL('../dist/konakis/', import.meta.url);
 const nativeBin = new URL('../../target/release/konakis', import.meta.url);
@@ -25,17 +26,6 @@ if (!existsSync(nativeBin)) {
 const { init, Game, KonakisError, presets, ruleOptions } = await import(new URL('rules.js', pkg));
 await init(await readFile(new URL('wasm/konakis_wasm_bg.wasm', pkg)));
 
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The native engine behind its line protocol, one query at a time. */
 class Native {

@@ -137,17 +137,7 @@ impl RulesStringError {
     fn unsupported(key: &str, value: &str, reason: impl Into<String>) -> RulesStringError {
         // The pair comes from the peer and goes back to it: anything but printable ASCII is
         // escaped.
-        let printable = |text: &str| {
-            let mut s = String::with_capacity(text.len());
-            for c in text.chars() {
-                if c.is_ascii() && !c.is_ascii_control() {
-                    s.push(c);
-                } else {
-                    s.extend(c.escape_default());
-                }
-            }
-            s
-        };
+        let printable = |text: &str| konakis_engine::options::bounded_line(text, usize::MAX);
         RulesStringError::Unsupported {
             key_value: format!("{}:{}", printable(key), printable(value)),
             reason: reason.into(),

@@ -57,7 +57,7 @@ impl ApiError {
     fn new(kind: ErrorKind, error: impl fmt::Display) -> ApiError {
         ApiError {
             kind,
-            message: ascii(&error.to_string()),
+            message: options::bounded_line(&error.to_string(), usize::MAX),
         }
     }
 }
@@ -69,20 +69,6 @@ impl fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
-
-/// `text` with control and non-ASCII characters escaped (`\u{e9}`), for a message that quotes
-/// what the user gave.
-fn ascii(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii() && !c.is_ascii_control() {
-            s.push(c);
-        } else {
-            s.extend(c.escape_default());
-        }
-    }
-    s
-}
 
 /// The rules of a preset by its identifier (see [`PRESETS`]).
 pub fn preset_rules(id: &str) -> Result<Rules, ApiError> {
@@ -443,7 +429,10 @@ impl GameState {
 
 /// A record with any non-ASCII character of a tag value escaped, line breaks kept.
 fn ascii_record(text: &str) -> String {
-    text.split('\n').map(ascii).collect::<Vec<_>>().join("\n")
+    text.split('\n')
+        .map(|l| options::bounded_line(l, usize::MAX))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
