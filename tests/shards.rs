@@ -234,13 +234,40 @@ fn merging_shards_of_a_deterministic_match_equals_the_unsharded_run() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let sides = &whole["sides"];
     let label = dir.file_name().unwrap().to_string_lossy().into_owned();
-    assert_eq!(
-        text(&out.stdout),
-        format!(
-            "{label}: attackers {}, draws {}, defenders {}\n",
-            sides["attackers_wins"], sides["draws"], sides["defenders_wins"]
-        )
+    let line = text(&out.stdout);
+    let count = |key: &str| sides[key].as_u64().unwrap();
+    let n = count("attackers_wins") + count("draws") + count("defenders_wins");
+    let share = |key: &str| format!("{:.1}% (", 100.0 * count(key) as f64 / n as f64);
+    assert!(
+        line.starts_with(&format!(
+            "{label}: {n} games; attackers {}",
+            share("attackers_wins")
+        )),
+        "{line}"
     );
+    assert!(
+        line.contains(&format!("draws {}", share("draws"))),
+        "{line}"
+    );
+    assert!(
+        line.contains(&format!("defenders {}", share("defenders_wins"))),
+        "{line}"
+    );
+    // The endings are the whole match's, counted from its games.
+    let mut endings: Vec<(String, u64)> = Vec::new();
+    for g in whole["games"].as_array().unwrap() {
+        let e = g["ending"].as_str().unwrap().to_string();
+        match endings.iter_mut().find(|(w, _)| *w == e) {
+            Some((_, c)) => *c += 1,
+            None => endings.push((e, 1)),
+        }
+    }
+    for (word, c) in &endings {
+        assert!(
+            line.contains(&format!("{word} {c}")),
+            "{word} {c} in {line}"
+        );
+    }
     let svg = std::fs::read_to_string(dir.join("sides.svg")).unwrap();
     assert!(svg.starts_with("<svg ") && svg.contains("10 games") && svg.contains(&label));
 
