@@ -251,6 +251,11 @@ impl DataHeader {
     }
 }
 
+/// The CRC-32 of `rules`' text (its Display), as [`DataHeader::rules_crc`] holds it.
+pub fn rules_checksum(rules: &konakis_core::rules::Rules) -> u32 {
+    crc32fast::hash(rules.to_string().as_bytes())
+}
+
 /// Why a data file cannot be read or continued. Display names the problem.
 #[derive(Debug, Error)]
 pub enum DataError {

@@ -4,7 +4,8 @@
 //! `QA`); the accumulator of `H` hidden units is `i16`, which cannot overflow because the
 //! trainer keeps those weights within [`WEIGHT_CLIP`] and a position sets at most
 //! [`MAX_ACTIVE`] inputs (25 × 1.98 × 255 + 505 < 32767). Output layer: weights `i16` scaled by
-//! [`QB`], biases `i32` scaled by `QA × QB`, the sum taken in `i32`.
+//! [`QB`] (and kept small enough that `H × QA × |w|` fits an `i32`), biases `i32` scaled by
+//! `QA × QB`, the sum taken in `i32`.
 //!
 //! A move changes two inputs (the piece leaves one square and reaches another) and removes one
 //! for each captured piece, so [`Accumulator::update`] adds and subtracts a handful of rows
@@ -19,8 +20,9 @@ use konakis_core::types::{Move, Piece, Side};
 
 /// The first layer's scale: 1.0 is `QA`.
 pub const QA: i16 = 255;
-/// The output weights' scale.
-pub const QB: i32 = 64;
+/// The output weights' scale: fine enough that their rounding costs well under a
+/// centi-soldier (docs/nnue.md), coarse enough that weights up to ±32 fit an `i16`.
+pub const QB: i32 = 1024;
 /// The hidden layer size of the networks Konakis ships (a choice measured in docs/nnue.md).
 pub const HIDDEN: usize = 256;
 
@@ -74,10 +76,14 @@ impl<const H: usize> QuantNetwork<H> {
         for (j, b) in b1.iter_mut().enumerate() {
             *b = quantize(net.b1[j], qa, limit1);
         }
+        // The output sum, at most H × QA × |w|, must fit an i32.
+        let limit2 = (i32::MAX as f32 / (H as f32 * qa))
+            .min(i16::MAX as f32)
+            .floor();
         let mut w2 = [[0i16; H]; HEADS];
         for (h, row) in w2.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
-                *w = quantize(net.w2[h * H + j], QB as f32, i16::MAX as f32);
+                *w = quantize(net.w2[h * H + j], QB as f32, limit2);
             }
         }
         let b2 = net
