@@ -29,6 +29,10 @@ enum Command {
     Openings(cli::openings::OpeningsArgs),
     /// Fit the evaluation's weights to the results of self-play games.
     Tune(cli::tune::TuneArgs),
+    /// Play self-play games that write training positions for the network (docs/nnue.md).
+    Datagen(cli::datagen::DatagenArgs),
+    /// Train a network on positions written by `datagen` (docs/nnue.md).
+    Train(cli::train::TrainArgs),
     /// Play as an OpenTafl engine: the OpenTafl Engine Protocol on stdin/stdout.
     Otep(cli::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
@@ -60,6 +64,8 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => cli::matches::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Datagen(args)) => cli::datagen::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::Otep(args)) => cli::otep::run(args),
         Some(Command::Replay(args)) => cli::replay::run(args),
         Some(Command::TablutChallenge(args)) => cli::challenge::run(args),

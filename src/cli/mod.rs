@@ -5,9 +5,11 @@
 
 pub mod bench;
 pub mod challenge;
+pub mod datagen;
 pub mod matches;
 pub mod openings;
 pub mod otep;
 pub mod perft;
 pub mod replay;
+pub mod train;
 pub mod tune;

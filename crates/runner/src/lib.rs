@@ -1,7 +1,8 @@
 //! # konakis-runner
 //!
 //! The tools that play many games: the match and tournament runner ([`matches`](mod@matches)), the openings
-//! generator ([`openings`]) and the evaluation tuner that learns from self-play ([`tune`]); both
+//! generator ([`openings`]), the evaluation tuner that learns from self-play ([`tune`]) and the
+//! network's training data generator ([`datagen`]); both
 //! the match and self-play split into [`shard`]s for a cluster.
 //!
 //! It depends on `konakis-core`, `konakis-engine` and `konakis-protocols` (whose bridges the
@@ -11,6 +12,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod datagen;
 pub mod error;
 pub mod matches;
 pub mod openings;

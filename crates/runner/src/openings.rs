@@ -67,9 +67,9 @@ pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i
     }
 }
 
-/// A random line of `plies` moves none of which ends the game; `None` if it runs into a
-/// position where every move ends the game.
-fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
+/// A random line of `plies` moves none of which ends the game, drawn from the SplitMix64
+/// stream `rng`; `None` if it runs into a position where every move ends the game.
+pub fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
     let mut game = Game::start(rules);
     for _ in 0..plies {
         let mut candidates: Vec<Move> = game.board().legal_moves(&rules).to_vec();

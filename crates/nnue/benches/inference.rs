@@ -1,0 +1,129 @@
+//! The integer network's cost: a full refresh of the accumulator, an incremental update for
+//! a move (measured as the move and its way back, in place), and the output layer, for hidden layers of 128 and 256 units.
+//!
+//! `cargo bench -p konakis-nnue --bench inference`
+//!
+//! Criterion measures the wall clock. On a machine shared with other work that counts the time
+//! the thread waits for a CPU, so after criterion the bench also prints each operation's CPU
+//! time over two million runs, from the kernel's count of the time the thread has run
+//! (`/proc/thread-self/schedstat`, Linux).
+
+use criterion::{Criterion, black_box, criterion_group};
+use konakis_core::board::Board;
+use konakis_core::rules::Rules;
+use konakis_core::types::Move;
+use konakis_nnue::RuleFamily;
+use konakis_nnue::network::Network;
+use konakis_nnue::quant::{Accumulator, QuantNetwork};
+
+/// Nanoseconds the calling thread has run on a CPU, where the kernel tells.
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+}
+
+/// The least CPU time per run of `f` over five rounds of two million runs.
+fn cpu_time_per_run(mut f: impl FnMut()) -> Option<f64> {
+    const RUNS: u64 = 2_000_000;
+    let mut best = u64::MAX;
+    for _ in 0..5 {
+        let start = cpu_ns()?;
+        for _ in 0..RUNS {
+            f();
+        }
+        best = best.min(cpu_ns()? - start);
+    }
+    Some(best as f64 / RUNS as f64)
+}
+
+/// The start position after d1d3 (25 pieces: the most inputs a refresh sums).
+fn position() -> Board {
+    let rules = Rules::default();
+    let mut board = Board::start(&rules);
+    board.play(&rules, Move::parse("d1d3").unwrap());
+    board
+}
+
+fn bench_size<const H: usize>(c: &mut Criterion) {
+    let rules = Rules::default();
+    let net =
+        QuantNetwork::<H>::from_float(&Network::random(H, RuleFamily::Default, 400.0, 1)).unwrap();
+    let board = position();
+    let mv = board.legal_moves(&rules)[3];
+    let mut after = board;
+    let captured = after.play(&rules, mv);
+    let mut acc = Accumulator::new(&net);
+    acc.refresh(&net, &board);
+    c.bench_function(&format!("refresh {H}"), |b| {
+        b.iter(|| {
+            let mut a = Accumulator::new(&net);
+            a.refresh(&net, black_box(&board));
+            a
+        })
+    });
+    // The move and its way back on one accumulator, as a search's make and unmake would.
+    let back = Move::new(mv.to(), mv.from());
+    let mut moving = acc;
+    c.bench_function(&format!("update and back {H}"), |b| {
+        b.iter(|| {
+            moving.update(&net, black_box(&board), &after, black_box(mv), captured);
+            moving.update(&net, black_box(&after), &board, black_box(back), captured);
+        })
+    });
+    black_box(&moving);
+    c.bench_function(&format!("output {H}"), |b| {
+        b.iter(|| net.evaluate(black_box(&acc), board.side_to_move()))
+    });
+}
+
+fn benches(c: &mut Criterion) {
+    bench_size::<128>(c);
+    bench_size::<256>(c);
+}
+
+criterion_group! {
+    name = inference;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = benches
+}
+fn cpu_times<const H: usize>() {
+    let rules = Rules::default();
+    let net =
+        QuantNetwork::<H>::from_float(&Network::random(H, RuleFamily::Default, 400.0, 1)).unwrap();
+    let board = position();
+    let mv = board.legal_moves(&rules)[3];
+    let mut after = board;
+    let captured = after.play(&rules, mv);
+    let mut acc = Accumulator::new(&net);
+    acc.refresh(&net, &board);
+    let refresh = cpu_time_per_run(|| {
+        let mut a = Accumulator::new(&net);
+        a.refresh(&net, black_box(&board));
+        black_box(&a);
+    });
+    // The move and its way back, on one accumulator (a search's make and unmake).
+    let back = Move::new(mv.to(), mv.from());
+    let mut acc2 = acc;
+    let update = cpu_time_per_run(|| {
+        acc2.update(&net, black_box(&board), &after, black_box(mv), captured);
+        acc2.update(&net, black_box(&after), &board, black_box(back), captured);
+    })
+    .map(|t| t / 2.0);
+    black_box(&acc2);
+    let output = cpu_time_per_run(|| {
+        black_box(net.evaluate(black_box(&acc), board.side_to_move()));
+    });
+    if let (Some(r), Some(u), Some(o)) = (refresh, update, output) {
+        println!("CPU time, {H} hidden: refresh {r:.1} ns, update {u:.1} ns, output {o:.1} ns");
+    }
+}
+
+fn main() {
+    inference();
+    Criterion::default().configure_from_args().final_summary();
+    cpu_times::<128>();
+    cpu_times::<256>();
+}

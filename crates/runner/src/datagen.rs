@@ -1,0 +1,364 @@
+//! `konakis datagen`: self-play games that write training positions for the network
+//! (docs/nnue.md).
+//!
+//! Each game starts with a few uniformly random plies ([`random_line`]) and is kept
+//! only when a short search judges the position within `margin` of the start position's score
+//! (as `konakis openings` does); otherwise the game draws another line from its own random
+//! stream. Then both sides play with a fixed number of nodes per move, one search thread per
+//! game and `concurrency` games at once. A position is recorded, with the search's score, when
+//! the move found is quiet (it captures nothing and does not end the game), the king has no
+//! move to the edge, no attacker can capture him next move, and the score is not a mate.
+//! When the game ends every position gets its result.
+//!
+//! Games are numbered from 0; game `g`'s random stream is seeded from `(seed, g)` alone, and
+//! shard `K/N` plays the games with `g mod N = K` ([`Shard`]), so shards never repeat a game
+//! and together play the unsharded run. The output is appended one whole game at a time
+//! ([`DataWriter`]); running the same command again continues the file: the games already
+//! in it are skipped, and a game torn by a kill is played again.
+
+use crate::openings::{attackers_score, random_line};
+use crate::shard::Shard;
+use konakis_core::Bitboard;
+use konakis_core::board::{Game, Status};
+use konakis_core::rules::Rules;
+use konakis_core::types::Side;
+use konakis_core::zobrist::splitmix64;
+use konakis_engine::search::{Engine, Limits, Score, Settings};
+use konakis_nnue::RuleFamily;
+use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Random openings tried per game before it is given up (and writes nothing).
+const OPENING_TRIES: usize = 64;
+
+/// What `konakis datagen` is asked for (the command line's flags of the same names).
+#[derive(Clone, Debug)]
+pub struct DatagenOptions {
+    /// The data file, created or continued.
+    pub out: PathBuf,
+    /// Games of the whole (unsharded) run.
+    pub games: u32,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random plies before the balance test.
+    pub random_plies: u32,
+    /// The run's seed.
+    pub seed: u64,
+    /// Games played at once, one thread each.
+    pub concurrency: usize,
+    /// The part of the run to play.
+    pub shard: Shard,
+    /// Rule options Name=Value.
+    pub rules: Vec<String>,
+    /// Depth of the balance test's search.
+    pub balance_depth: u32,
+    /// Largest distance of an opening's score from the start position's, centi-soldiers.
+    pub margin: u32,
+    /// Plies after which a game still going is scored a draw.
+    pub max_plies: u32,
+    /// Transposition table per game, MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for DatagenOptions {
+    fn default() -> DatagenOptions {
+        DatagenOptions {
+            out: PathBuf::from("data.bin"),
+            games: 1000,
+            nodes: 5000,
+            random_plies: 8,
+            seed: 1,
+            concurrency: 2,
+            shard: Shard::WHOLE,
+            rules: Vec::new(),
+            balance_depth: 4,
+            margin: 150,
+            max_plies: 400,
+            hash_mib: 4,
+        }
+    }
+}
+
+/// Why `konakis datagen` stopped.
+#[derive(Debug, Error)]
+pub enum DatagenError {
+    /// A `--rules` option is unknown or has a bad value (the rules library's words).
+    #[error("--rules: {0}")]
+    Rules(String),
+    /// A setting out of range.
+    #[error("{0}")]
+    Range(&'static str),
+    /// The data file cannot be read, continued or written.
+    #[error("{}: {source}", path.display())]
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: DataError,
+    },
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DatagenSummary {
+    /// Games of this shard found already in the file.
+    pub skipped: u32,
+    /// Games played now.
+    pub played: u32,
+    /// Of those, games without a balanced opening or without a recorded position (they
+    /// write nothing, and a resumed run plays them again).
+    pub empty: u32,
+    /// Positions written now.
+    pub positions: u64,
+    /// Results of the games played now: attackers' wins, defenders' wins, draws.
+    pub results: [u32; 3],
+}
+
+/// The random stream's seed of game `game` of a run seeded with `seed` (independent of the
+/// shard, so a game is the same whichever shard plays it).
+pub fn game_seed(seed: u64, game: u32) -> u64 {
+    let mut s = seed ^ (game as u64 + 1).wrapping_mul(0xd1b5_4a32_d192_ed03);
+    splitmix64(&mut s)
+}
+
+/// One game played: its recorded positions (game number, index and count left for the
+/// writer) and its result; `None` for a game without a balanced opening.
+pub fn play_game(
+    engine: &mut Engine,
+    rules: Rules,
+    options: &DatagenOptions,
+    centre: i32,
+    game_number: u32,
+) -> Option<(Vec<Record>, GameResult)> {
+    let mut rng = game_seed(options.seed, game_number);
+    let mut game = None;
+    for _ in 0..OPENING_TRIES {
+        let Some(candidate) = random_line(rules, options.random_plies, &mut rng) else {
+            continue;
+        };
+        let Some(score) = attackers_score(engine, &candidate, options.balance_depth) else {
+            continue;
+        };
+        if (score - centre).unsigned_abs() <= options.margin {
+            game = Some(candidate);
+            break;
+        }
+    }
+    let mut game: Game = game?;
+    engine.clear();
+    let family = RuleFamily::of(&rules);
+    let limits = Limits {
+        nodes: Some(options.nodes),
+        ..Limits::default()
+    };
+    let mut positions = Vec::new();
+    while !game.status().is_over() && game.board().plies() < options.max_plies {
+        let board = *game.board();
+        let (best, info) = engine.search_sync(&game, limits.clone());
+        let Some(mv) = best else { break };
+        let mut after = board;
+        let captured = after.play(&rules, mv);
+        let quiet = captured.is_empty() && !after.is_won(&rules);
+        let calm =
+            (board.king_moves(&rules) & Bitboard::EDGE).is_empty() && !board.king_in_danger(&rules);
+        if let (true, true, Some(king), Some(Score::Cp(cp))) =
+            (quiet, calm, board.king(), info.map(|i| i.score))
+        {
+            positions.push(Record {
+                attackers: board.attackers().bits(),
+                defenders: board.defenders().bits(),
+                king: king.index() as u8,
+                defenders_to_move: board.side_to_move() == Side::Defenders,
+                family,
+                result: GameResult::Draw,
+                plies: board.plies().min(u16::MAX as u32) as u16,
+                score: cp.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                game: game_number,
+                index: 0,
+                count: 0,
+            });
+        }
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    let result = match game.status() {
+        Status::Win(Side::Attackers, _) => GameResult::AttackersWin,
+        Status::Win(Side::Defenders, _) => GameResult::DefendersWin,
+        _ => GameResult::Draw,
+    };
+    for p in &mut positions {
+        p.result = result;
+    }
+    Some((positions, result))
+}
+
+fn rules_of(options: &DatagenOptions) -> Result<Rules, DatagenError> {
+    let mut rules = Rules::default();
+    for pair in &options.rules {
+        rules
+            .set_pair(pair)
+            .map_err(|e| DatagenError::Rules(e.to_string()))?;
+    }
+    Ok(rules)
+}
+
+/// The header a run with `options` writes (and a resumed run must find).
+pub fn header(options: &DatagenOptions) -> Result<DataHeader, DatagenError> {
+    let rules = rules_of(options)?;
+    Ok(DataHeader {
+        family: RuleFamily::of(&rules),
+        rules_crc: konakis_nnue::data::rules_checksum(&rules),
+        seed: options.seed,
+        nodes: options.nodes,
+        random_plies: options.random_plies,
+        margin: options.margin,
+        shard_index: options.shard.index as u32,
+        shard_count: options.shard.count as u32,
+    })
+}
+
+fn format_duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s / 60 % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// Runs `konakis datagen` (see the module docs), passing progress lines to `progress`.
+/// `stop`, when set, ends the run after the games being played (they are written).
+pub fn run(
+    options: &DatagenOptions,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&str),
+) -> Result<DatagenSummary, DatagenError> {
+    let rules = rules_of(options)?;
+    if options.games == 0 || options.nodes == 0 || options.concurrency == 0 {
+        return Err(DatagenError::Range(
+            "--games, --nodes and --concurrency must be positive",
+        ));
+    }
+    if options.balance_depth == 0 || options.max_plies == 0 {
+        return Err(DatagenError::Range(
+            "--balance-depth and --max-plies must be positive",
+        ));
+    }
+    let data_error = |source| DatagenError::Data {
+        path: options.out.clone(),
+        source,
+    };
+    let mut writer = DataWriter::resume(&options.out, header(options)?).map_err(data_error)?;
+    let todo: Vec<u32> = (0..options.games)
+        .filter(|&g| options.shard.takes(g as usize) && !writer.games().contains(&g))
+        .collect();
+    let mine = (0..options.games)
+        .filter(|&g| options.shard.takes(g as usize))
+        .count() as u32;
+    let mut summary = DatagenSummary {
+        skipped: mine - todo.len() as u32,
+        ..DatagenSummary::default()
+    };
+    let settings = Settings {
+        hash_mib: options.hash_mib.max(1),
+        threads: 1,
+        ..Settings::default()
+    };
+    let centre = {
+        let mut engine = Engine::new(settings);
+        attackers_score(&mut engine, &Game::start(rules), options.balance_depth).unwrap_or(0)
+    };
+    progress(&format!(
+        "datagen: {} games to play of shard {} ({} already in {}), {} nodes per move, \
+         balance point {centre}, rules {}",
+        todo.len(),
+        options.shard,
+        summary.skipped,
+        options.out.display(),
+        options.nodes,
+        RuleFamily::of(&rules),
+    ));
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let (send, receive) = mpsc::channel::<(u32, Option<(Vec<Record>, GameResult)>)>();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..options.concurrency.min(todo.len()) {
+            let send = send.clone();
+            let (todo, next) = (&todo, &next);
+            scope.spawn(move || {
+                let mut engine = Engine::new(settings);
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&g) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let played = play_game(&mut engine, rules, options, centre, g);
+                    if send.send((g, played)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let mut last = Instant::now();
+        for (g, played) in receive {
+            summary.played += 1;
+            match played {
+                Some((positions, result)) if !positions.is_empty() => {
+                    if failure.is_none()
+                        && let Err(e) = writer.write_game(g, &positions)
+                    {
+                        // Keep draining so the workers end; report the first error.
+                        failure = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    summary.positions += positions.len() as u64;
+                    summary.results[match result {
+                        GameResult::AttackersWin => 0,
+                        GameResult::DefendersWin => 1,
+                        GameResult::Draw => 2,
+                    }] += 1;
+                }
+                _ => summary.empty += 1,
+            }
+            let done = summary.played as usize;
+            if last.elapsed() >= Duration::from_secs(5) || done == todo.len() {
+                last = Instant::now();
+                let seconds = start.elapsed().as_secs_f64().max(1e-9);
+                let eta = seconds / done as f64 * (todo.len() - done) as f64;
+                progress(&format!(
+                    "datagen: {done}/{} games, {} positions, {:.0} positions/s, \
+                     {:.2} games/s, ETA {}",
+                    todo.len(),
+                    summary.positions,
+                    summary.positions as f64 / seconds,
+                    done as f64 / seconds,
+                    format_duration(eta),
+                ));
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(data_error(e));
+    }
+    let [a, d, draws] = summary.results;
+    progress(&format!(
+        "datagen: {} games played ({} empty), attackers {a}, defenders {d}, draws {draws}; \
+         {} positions written, {} in {} ({:.0} positions/s)",
+        summary.played,
+        summary.empty,
+        summary.positions,
+        writer.records(),
+        options.out.display(),
+        summary.positions as f64 / start.elapsed().as_secs_f64().max(1e-9),
+    ));
+    Ok(summary)
+}

@@ -1,0 +1,397 @@
+//! The learned evaluation's machinery (docs/nnue.md): the incremental accumulator against a
+//! full recomputation under every rule family, the integer network against the float one, a
+//! small training run, the network file's round trip and refusals, and `konakis datagen`'s
+//! shards and resumption.
+
+use konakis::prelude::*;
+use konakis_nnue::RuleFamily;
+use konakis_nnue::data::{self, GameResult, Record};
+use konakis_nnue::network::{NetError, Network};
+use konakis_nnue::quant::{Accumulator, HIDDEN, QuantNetwork};
+use konakis_nnue::train::{self, Progress, TrainConfig};
+use konakis_runner::datagen::{self, DatagenOptions};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("konakis-nnue-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The default rules, `KingCapture=English` and Ashton: the families a network is made for.
+fn families() -> [Rules; 3] {
+    let mut english = Rules::default();
+    english.set("KingCapture", "English").unwrap();
+    [Rules::default(), english, Rules::ashton()]
+}
+
+/// A float network with weights spread like a trained one's: first layer within ±0.6, so a
+/// hidden unit crosses both ends of the clipped ReLU over the positions of a game, and output
+/// weights within ±0.3, so that scores spread over some hundreds of centi-soldiers.
+fn spread_network(hidden: usize, family: RuleFamily, seed: u64) -> Network {
+    let mut net = Network::random(hidden, family, 400.0, seed);
+    let mut rng = StdRng::seed_from_u64(seed);
+    net.w1
+        .iter_mut()
+        .for_each(|w| *w = rng.random_range(-0.6..0.6));
+    net.b1
+        .iter_mut()
+        .for_each(|b| *b = rng.random_range(-0.5..1.0));
+    net.w2
+        .iter_mut()
+        .for_each(|w| *w = rng.random_range(-0.3..0.3));
+    net.b2 = [0.1, -0.2];
+    net
+}
+
+/// Random positions of random games under `rules`, `count` of them.
+fn random_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut board = Board::start(rules);
+        for _ in 0..rng.random_range(0..120) {
+            let moves = board.legal_moves(rules);
+            if moves.is_empty() || board.is_won(rules) {
+                break;
+            }
+            board.play(rules, moves[rng.random_range(0..moves.len())]);
+        }
+        if board.king().is_some() {
+            out.push(board);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_incremental_accumulator_equals_a_full_recomputation_under_every_family() {
+    for rules in families() {
+        let family = RuleFamily::of(&rules);
+        let net = QuantNetwork::<HIDDEN>::from_float(&spread_network(HIDDEN, family, 7)).unwrap();
+        let mut rng = StdRng::seed_from_u64(11);
+        let (mut moves, mut captures, mut kings_taken) = (0, 0, 0);
+        while moves < 12_000 {
+            let mut board = Board::start(&rules);
+            let mut acc = Accumulator::new(&net);
+            acc.refresh(&net, &board);
+            for _ in 0..300 {
+                let list = board.legal_moves(&rules);
+                if list.is_empty() || board.is_won(&rules) {
+                    break;
+                }
+                let mv = list[rng.random_range(0..list.len())];
+                let before = board;
+                let captured = board.play(&rules, mv);
+                acc.update(&net, &before, &board, mv, captured);
+                let mut fresh = Accumulator::new(&net);
+                fresh.refresh(&net, &board);
+                assert_eq!(acc, fresh, "{family}: after {mv} from {}", before.to_fen());
+                assert_eq!(
+                    net.evaluate(&acc, board.side_to_move()),
+                    net.evaluate_board(&board)
+                );
+                moves += 1;
+                captures += captured.len();
+                kings_taken += (before.king().is_some() && board.king().is_none()) as u32;
+            }
+        }
+        // The random games did what the test is about: captures, and kings taken.
+        assert!(captures > 200, "{family}: {captures} captures");
+        assert!(kings_taken > 0, "{family}: no king captured");
+    }
+}
+
+#[test]
+fn the_integer_network_stays_within_tolerance_of_the_float_network() {
+    // The stated tolerance (docs/nnue.md): at most 20 centi-soldiers on any position and 4 on
+    // average, for scores of some hundreds (100 is a soldier). Rounding the first layer's
+    // weights to 1/255 is most of it.
+    for rules in families() {
+        let family = RuleFamily::of(&rules);
+        let float = spread_network(HIDDEN, family, 21);
+        let quant = QuantNetwork::<HIDDEN>::from_float(&float).unwrap();
+        let (mut worst, mut sum, mut n, mut size) = (0.0f32, 0.0f32, 0, 0.0f32);
+        for board in random_positions(&rules, 2000, 5) {
+            let f = float.evaluate(&board);
+            let q = quant.evaluate_board(&board) as f32;
+            let err = (f - q).abs();
+            assert!(
+                err <= 20.0,
+                "{family}: float {f}, integer {q} on {}",
+                board.to_fen()
+            );
+            worst = worst.max(err);
+            sum += err;
+            size += f.abs();
+            n += 1;
+        }
+        eprintln!(
+            "{family}: integer vs float, mean error {:.2} cp, worst {worst:.2} cp, mean |score| {:.0}",
+            sum / n as f32,
+            size / n as f32
+        );
+        assert!(
+            sum / n as f32 <= 4.0,
+            "{family}: mean error {}",
+            sum / n as f32
+        );
+        assert!(
+            size / n as f32 > 200.0,
+            "{family}: the scores hardly spread"
+        );
+    }
+}
+
+/// Records of random positions scored by the classical evaluation (side to move's view).
+fn classical_records(rules: &Rules, count: usize, seed: u64) -> Vec<Record> {
+    random_positions(rules, count, seed)
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Record {
+            attackers: b.attackers().bits(),
+            defenders: b.defenders().bits(),
+            king: b.king().unwrap().index() as u8,
+            defenders_to_move: b.side_to_move() == Side::Defenders,
+            family: RuleFamily::of(rules),
+            result: GameResult::Draw,
+            plies: b.plies() as u16,
+            score: konakis::eval::evaluate(b, rules).clamp(-3000, 3000) as i16,
+            game: i as u32,
+            index: 0,
+            count: 1,
+        })
+        .collect()
+}
+
+#[test]
+fn a_small_training_run_reduces_the_validation_loss_and_saves_a_loadable_network() {
+    let rules = Rules::default();
+    let records = classical_records(&rules, 3000, 3);
+    let config = TrainConfig {
+        hidden: 32,
+        epochs: 12,
+        batch: 128,
+        lr: 0.003,
+        lambda: 1.0,
+        validation_permille: 100,
+        ..TrainConfig::default()
+    };
+    let (mut first, mut losses) = (None, Vec::new());
+    let net = train::train(&records, &config, |p, _| match p {
+        Progress::Start {
+            validation_loss,
+            validation,
+            ..
+        } => {
+            assert!(validation > 150, "{validation} validation positions");
+            first = Some(validation_loss);
+        }
+        Progress::Epoch {
+            validation_loss, ..
+        } => losses.push(validation_loss),
+        Progress::Batch { .. } => {}
+    })
+    .unwrap();
+    let first = first.unwrap();
+    let last = *losses.last().unwrap();
+    assert_eq!(losses.len(), 12);
+    assert!(last < 0.5 * first, "validation loss {first} -> {last}");
+
+    let dir = scratch("train");
+    let path = dir.join("net.bin");
+    net.save(&path).unwrap();
+    let loaded = Network::load(&path).unwrap();
+    assert_eq!(loaded, net);
+    assert_eq!(loaded.family, RuleFamily::Default);
+    // The trained first layer stays within the clip the integer accumulator relies on.
+    assert!(
+        net.w1
+            .iter()
+            .chain(&net.b1)
+            .all(|w| w.abs() <= konakis_nnue::network::WEIGHT_CLIP)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_network_file_is_refused_with_the_reason() {
+    let dir = scratch("damaged");
+    let path = dir.join("net.bin");
+    Network::random(16, RuleFamily::Ashton, 400.0, 1)
+        .save(&path)
+        .unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Network::load(&path).unwrap_err();
+    assert!(matches!(e, NetError::Checksum { .. }), "{e:?}");
+    assert!(e.to_string().contains("the file is damaged"), "{e}");
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    let e = Network::load(&path).unwrap_err();
+    assert!(matches!(e, NetError::Length { .. }), "{e:?}");
+    assert!(e.to_string().contains("truncated"), "{e}");
+    let e = Network::load(&dir.join("missing.bin")).unwrap_err();
+    assert!(matches!(e, NetError::Io { .. }), "{e:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn small_run(out: PathBuf, games: u32, shard: konakis::tools::matches::Shard) -> DatagenOptions {
+    DatagenOptions {
+        out,
+        games,
+        nodes: 400,
+        random_plies: 6,
+        seed: 5,
+        concurrency: 2,
+        shard,
+        balance_depth: 2,
+        margin: 400,
+        max_plies: 120,
+        ..DatagenOptions::default()
+    }
+}
+
+/// Each game's records, by game number.
+fn games_of(path: &std::path::Path) -> std::collections::BTreeMap<u32, Vec<Record>> {
+    let mut by_game = std::collections::BTreeMap::new();
+    for r in data::read(path).unwrap().records {
+        by_game.entry(r.game).or_insert_with(Vec::new).push(r);
+    }
+    by_game
+}
+
+#[test]
+fn datagen_shards_play_the_whole_run_and_a_killed_run_resumes() {
+    use konakis::tools::matches::Shard;
+    let dir = scratch("datagen");
+    let stop = AtomicBool::new(false);
+    let whole = dir.join("whole.bin");
+    datagen::run(&small_run(whole.clone(), 6, Shard::WHOLE), &stop, |_| {}).unwrap();
+    let expected = games_of(&whole);
+    assert!(
+        expected.len() >= 4,
+        "{} games with positions",
+        expected.len()
+    );
+    for records in expected.values() {
+        for r in records {
+            let board_ok = r.king < 81 && r.attackers & r.defenders == 0;
+            assert!(board_ok && r.family == RuleFamily::Default);
+        }
+    }
+
+    // The two halves hold the whole run's games, each game the same.
+    let mut union = std::collections::BTreeMap::new();
+    for k in 0..2 {
+        let part = dir.join(format!("part{k}.bin"));
+        let shard = Shard { index: k, count: 2 };
+        datagen::run(&small_run(part.clone(), 6, shard), &stop, |_| {}).unwrap();
+        let games = games_of(&part);
+        assert!(games.keys().all(|&g| g as usize % 2 == k));
+        union.extend(games);
+    }
+    assert_eq!(union, expected);
+
+    // Killed in the middle of a game's write: the file is readable, and the same command
+    // completes it to the uninterrupted run's games.
+    let killed = dir.join("killed.bin");
+    std::fs::copy(&whole, &killed).unwrap();
+    let len = std::fs::metadata(&killed).unwrap().len();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&killed)
+        .unwrap();
+    f.set_len(len - 20).unwrap();
+    drop(f);
+    let torn = data::read(&killed).unwrap();
+    assert!(torn.torn_bytes > 0 && torn.games.len() == expected.len() - 1);
+    let mut lines = Vec::new();
+    let summary = datagen::run(&small_run(killed.clone(), 6, Shard::WHOLE), &stop, |l| {
+        lines.push(l.to_string())
+    })
+    .unwrap();
+    assert_eq!(summary.skipped as usize, expected.len() - 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("positions/s") && l.contains("ETA"))
+    );
+    assert_eq!(games_of(&killed), expected);
+    // More games later continue the same file.
+    let grown = datagen::run(&small_run(killed.clone(), 8, Shard::WHOLE), &stop, |_| {}).unwrap();
+    assert_eq!(grown.skipped as usize, expected.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
+    let dir = scratch("cli");
+    let data = dir.join("d.bin");
+    let net = dir.join("n.bin");
+    let out = Command::new(KONAKIS)
+        .args([
+            "datagen",
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--balance-depth",
+            "2",
+        ])
+        .args([
+            "--margin",
+            "400",
+            "--max-plies",
+            "80",
+            "--rules",
+            "KingCapture=English",
+        ])
+        .arg("--out")
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(KONAKIS)
+        .args(["train", "--hidden", "16", "--epochs", "2", "--batch", "64"])
+        .args(["--validation", "0", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("epoch 2: train loss"), "{text}");
+    let loaded = Network::load(&net).unwrap();
+    assert_eq!((loaded.hidden, loaded.family), (16, RuleFamily::English));
+    // A damaged data file is refused by name.
+    std::fs::write(&data, b"KNKDATA\0\x07\0\0\0").unwrap();
+    let out = Command::new(KONAKIS)
+        .args(["train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("too short for a data file header"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
