@@ -337,46 +337,49 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     let dir = scratch("cli");
     let data = dir.join("d.bin");
     let net = dir.join("n.bin");
-    let out = Command::new(KONAKIS)
-        .args([
-            "datagen",
-            "--games",
-            "4",
-            "--nodes",
-            "300",
-            "--balance-depth",
-            "2",
-        ])
-        .args([
-            "--margin",
-            "400",
-            "--max-plies",
-            "80",
-            "--rules",
-            "KingCapture=English",
-        ])
-        .arg("--out")
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = Command::new(KONAKIS)
-        .args(["train", "--hidden", "16", "--epochs", "2", "--batch", "64"])
-        .args(["--validation", "0", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&net)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    // Runs konakis with `args`; it must succeed.
+    let konakis = |args: &[&str]| {
+        let out = Command::new(KONAKIS).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    konakis(&[
+        "datagen",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--balance-depth",
+        "2",
+        "--margin",
+        "400",
+        "--max-plies",
+        "80",
+        "--rules",
+        "KingCapture=English",
+        "--out",
+        d,
+    ]);
+    let out = konakis(&[
+        "train",
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--validation",
+        "0",
+        "--data",
+        d,
+        "--out",
+        n,
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("epoch 2: train loss"), "{text}");
     let loaded = Network::load(&net).unwrap();

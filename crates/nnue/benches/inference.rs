@@ -45,7 +45,19 @@ fn position() -> Board {
     board
 }
 
-fn bench_size<const H: usize>(c: &mut Criterion) {
+/// What every measurement starts from: a random network of `H` hidden units, the position,
+/// one of its moves with the position after it and what it captured, and the position's
+/// accumulator.
+struct Setup<const H: usize> {
+    net: QuantNetwork<H>,
+    board: Board,
+    after: Board,
+    mv: Move,
+    captured: konakis_core::Bitboard,
+    acc: Accumulator<H>,
+}
+
+fn setup<const H: usize>() -> Setup<H> {
     let rules = Rules::default();
     let net =
         QuantNetwork::<H>::from_float(&Network::random(H, RuleFamily::Default, 400.0, 1)).unwrap();
@@ -55,6 +67,25 @@ fn bench_size<const H: usize>(c: &mut Criterion) {
     let captured = after.play(&rules, mv);
     let mut acc = Accumulator::new(&net);
     acc.refresh(&net, &board);
+    Setup {
+        net,
+        board,
+        after,
+        mv,
+        captured,
+        acc,
+    }
+}
+
+fn bench_size<const H: usize>(c: &mut Criterion) {
+    let Setup {
+        net,
+        board,
+        after,
+        mv,
+        captured,
+        acc,
+    } = setup::<H>();
     c.bench_function(&format!("refresh {H}"), |b| {
         b.iter(|| {
             let mut a = Accumulator::new(&net);
@@ -90,15 +121,14 @@ criterion_group! {
     targets = benches
 }
 fn cpu_times<const H: usize>() {
-    let rules = Rules::default();
-    let net =
-        QuantNetwork::<H>::from_float(&Network::random(H, RuleFamily::Default, 400.0, 1)).unwrap();
-    let board = position();
-    let mv = board.legal_moves(&rules)[3];
-    let mut after = board;
-    let captured = after.play(&rules, mv);
-    let mut acc = Accumulator::new(&net);
-    acc.refresh(&net, &board);
+    let Setup {
+        net,
+        board,
+        after,
+        mv,
+        captured,
+        acc,
+    } = setup::<H>();
     let refresh = cpu_time_per_run(|| {
         let mut a = Accumulator::new(&net);
         a.refresh(&net, black_box(&board));
