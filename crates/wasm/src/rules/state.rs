@@ -365,7 +365,7 @@ impl GameState {
 
     /// The game as an OpenTafl record through the one record writer. `tags` come in order
     /// after `date`, `result` (when the game is over) and `compiler` (default `Konakis`);
-    /// the tags the game writes itself ([`DERIVED_TAGS`]) are refused, as are keys that are
+    /// the tags the game writes itself (`DERIVED_TAGS`) are refused, as are keys that are
     /// not words of letters, digits, `-` and `_`.
     pub fn otg(&self, tags: &[(&str, &str)]) -> Result<String, ApiError> {
         for &(key, _) in tags {
