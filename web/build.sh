@@ -16,6 +16,16 @@ rm -rf "$out" web/dist/board
 mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out/wasm" \
     target/wasm32-unknown-unknown/release/konakis_wasm.wasm
+# Binaryen's optimiser (web/package.json's dev dependency, installed by `npm ci` in web/):
+# a smaller .wasm and a few per cent more nodes per second. Skipped, with a note, without it.
+opt=web/node_modules/.bin/wasm-opt
+if [ -x "$opt" ]; then
+    "$opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals --enable-reference-types --enable-multivalue \
+        "$out/wasm/konakis_wasm_bg.wasm" -o "$out/wasm/konakis_wasm_bg.wasm"
+else
+    echo "note: $opt not found (cd web && npm ci installs it); the .wasm is not optimised further"
+fi
 cp web/package/* "$out/"
 cp -r web/board web/dist/board
 cp -r "$out" web/dist/board/konakis

@@ -14,7 +14,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
+npm ci --no-audit --no-fund
 bash build.sh
 cargo build --release -q -p konakis
-npm ci --no-audit --no-fund
 npm test
