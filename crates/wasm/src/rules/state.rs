@@ -10,7 +10,7 @@ use konakis_core::rules::{PRESETS, Preset, Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
 use konakis_engine::options::{self, Config, Kind};
 use konakis_protocols::opentafl::otg::{Tag, is_tag_key, parse_otg, replay, write_record};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::fmt;
 
 /// What went wrong, as the JavaScript `KonakisError.kind` names it.
@@ -108,67 +108,57 @@ pub fn rules_from_pairs<'a>(
 /// Every rule option of the engine's option table, as JSON: `[{name, kind, values?, min?,
 /// max?, default, description}]`.
 pub fn rule_options_json() -> String {
-    let rows: Vec<String> = options::table()
+    let rows: Vec<Value> = options::table()
         .iter()
         .filter(|row| row.is_rule())
         .map(|row| {
-            let text = |v: &str| json!(v).to_string();
-            let mut o = vec![("name", text(row.name))];
+            let mut o = Map::new();
+            o.insert("name".into(), json!(row.name));
             match row.kind {
                 Kind::Check { default } => {
-                    o.push(("kind", text("bool")));
-                    o.push(("default", text(&default.to_string())));
+                    o.insert("kind".into(), json!("bool"));
+                    o.insert("default".into(), json!(default.to_string()));
                 }
                 Kind::Spin { default, min, max } => {
-                    o.push(("kind", text("number")));
-                    o.push(("min", min.to_string()));
-                    o.push(("max", max.to_string()));
-                    o.push(("default", text(&default.to_string())));
+                    o.insert("kind".into(), json!("number"));
+                    o.insert("min".into(), json!(min));
+                    o.insert("max".into(), json!(max));
+                    o.insert("default".into(), json!(default.to_string()));
                 }
                 Kind::Combo { default, values } => {
-                    o.push(("kind", text("choice")));
-                    o.push(("values", json!(values).to_string()));
-                    o.push(("default", text(default)));
+                    o.insert("kind".into(), json!("choice"));
+                    o.insert("values".into(), json!(values));
+                    o.insert("default".into(), json!(default));
                 }
                 Kind::Button => unreachable!("no rule option is a button"),
             }
-            o.push(("description", text(row.help)));
-            object(o)
+            o.insert("description".into(), json!(row.help));
+            Value::Object(o)
         })
         .collect();
-    format!("[{}]", rows.join(","))
+    Value::Array(rows).to_string()
 }
 
 /// Every preset as JSON: `[{id, name, description, options: {name: value}}]`, the options in
 /// the order they are applied.
 pub fn presets_json() -> String {
-    let rows: Vec<String> = PRESETS
+    let rows: Vec<Value> = PRESETS
         .iter()
         .map(|p| {
-            let options = object(
-                p.options()
-                    .into_iter()
-                    .map(|(n, v)| (n, json!(v).to_string())),
-            );
-            object([
-                ("id", json!(p.id).to_string()),
-                ("name", json!(p.name).to_string()),
-                ("description", json!(p.description).to_string()),
-                ("options", options),
-            ])
+            let options: Map<String, Value> = p
+                .options()
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), json!(v)))
+                .collect();
+            json!({
+                "id": p.id,
+                "name": p.name,
+                "description": p.description,
+                "options": options,
+            })
         })
         .collect();
-    format!("[{}]", rows.join(","))
-}
-
-/// A JSON object with its keys in the order given, from values already written as JSON
-/// (JavaScript keeps that order; a `serde_json::Map` would sort the keys).
-fn object<K: AsRef<str>>(pairs: impl IntoIterator<Item = (K, String)>) -> String {
-    let body: Vec<String> = pairs
-        .into_iter()
-        .map(|(k, v)| format!("{}:{v}", Value::from(k.as_ref())))
-        .collect();
-    format!("{{{}}}", body.join(","))
+    Value::Array(rows).to_string()
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -229,10 +219,16 @@ impl GameState {
     /// Every rule option's value, as a JSON object in table order.
     pub fn rules_json(&self) -> String {
         let rules = self.game.rules();
-        object(Rules::OPTIONS.iter().map(|o| {
-            let value = rules.get(o.name).unwrap_or_default();
-            (o.name, json!(value).to_string())
-        }))
+        let values: Map<String, Value> = Rules::OPTIONS
+            .iter()
+            .map(|o| {
+                (
+                    o.name.to_string(),
+                    json!(rules.get(o.name).unwrap_or_default()),
+                )
+            })
+            .collect();
+        Value::Object(values).to_string()
     }
 
     /// The current position string.
@@ -277,14 +273,12 @@ impl GameState {
     /// The special squares as JSON: the throne, the camps (under Ashton) and the corners
     /// (none: Tablut's king escapes to any edge square).
     pub fn special_json(&self) -> String {
-        object([
-            ("throne", json!(Square::THRONE.to_string()).to_string()),
-            (
-                "camps",
-                json!(squares(self.game.rules().camps())).to_string(),
-            ),
-            ("corners", "[]".to_string()),
-        ])
+        json!({
+            "throne": Square::THRONE.to_string(),
+            "camps": squares(self.game.rules().camps()),
+            "corners": [],
+        })
+        .to_string()
     }
 
     /// The legal moves, all or those from the square `from`; none once the game is over.
@@ -350,12 +344,13 @@ impl GameState {
             _ => None,
         };
         let reason = status.ending();
-        object([
-            ("over", json!(status.is_over()).to_string()),
-            ("winner", json!(winner).to_string()),
-            ("reason", json!(reason).to_string()),
-            ("text", json!(status.to_string()).to_string()),
-        ])
+        json!({
+            "over": status.is_over(),
+            "winner": winner,
+            "reason": reason,
+            "text": status.to_string(),
+        })
+        .to_string()
     }
 
     /// The number of clear lines from the king to the edge: 1 raichi, 2 or more tuichu.
