@@ -332,6 +332,35 @@ fn datagen_shards_play_the_whole_run_and_a_killed_run_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Everything konakis writes on stdout for `lines` (then `quit`); after a `go` line, waits
+/// for its `bestmove` before sending the next.
+fn engine_session(lines: &[&str]) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = Command::new(KONAKIS)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    for line in lines.iter().chain(&["quit"]) {
+        writeln!(stdin, "{line}").unwrap();
+        if line.starts_with("go ") {
+            let mut reply = String::new();
+            while !reply.starts_with("bestmove") {
+                reply.clear();
+                assert!(stdout.read_line(&mut reply).unwrap() > 0, "{text}");
+                text.push_str(&reply);
+            }
+        }
+    }
+    drop(stdin);
+    stdout.read_to_string(&mut text).unwrap();
+    child.wait().unwrap();
+    text
+}
+
 #[test]
 fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     let dir = scratch("cli");
@@ -368,7 +397,7 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     let out = konakis(&[
         "train",
         "--hidden",
-        "16",
+        "256",
         "--epochs",
         "2",
         "--batch",
@@ -383,7 +412,62 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("epoch 2: train loss"), "{text}");
     let loaded = Network::load(&net).unwrap();
-    assert_eq!((loaded.hidden, loaded.family), (16, RuleFamily::English));
+    assert_eq!((loaded.hidden, loaded.family), (256, RuleFamily::English));
+    // The engine loads it with EvalFile, evaluates and searches with it under its rules.
+    let expected = QuantNetwork::<256>::from_float(&loaded)
+        .unwrap()
+        .evaluate_board(&Board::start(&Rules {
+            king_capture: KingCapture::English,
+            ..Rules::default()
+        }));
+    let session = engine_session(&[
+        "setoption name KingCapture value English",
+        &format!("setoption name EvalFile value {n}"),
+        "eval",
+        "go depth 4",
+        "setoption name KingCapture value Original",
+        "eval",
+    ]);
+    assert!(
+        session.contains(&format!(
+            "Network: {expected} cp for the side to move (attackers) (KingCapture=English \
+             network, from {n})"
+        )),
+        "{session}"
+    );
+    assert!(session.contains("bestmove "), "{session}");
+    assert!(
+        session.contains("Network: none for these rules (default)"),
+        "a network serves its own rules only: {session}"
+    );
+    // A network of another size, a missing file and a damaged one are refused by name; the
+    // engine keeps the network it had.
+    let small = dir.join("small.nnue");
+    Network::random(16, RuleFamily::English, 400.0, 1)
+        .save(&small)
+        .unwrap();
+    let session = engine_session(&[
+        "setoption name KingCapture value English",
+        &format!("setoption name EvalFile value {n}"),
+        &format!("setoption name EvalFile value {}", small.display()),
+        &format!(
+            "setoption name EvalFile value {}",
+            dir.join("none.nnue").display()
+        ),
+        &format!("setoption name EvalFile value {d}"),
+        "eval",
+        "setoption name EvalFile value <empty>",
+        "eval",
+    ]);
+    for error in [
+        "info string error: setoption: EvalFile: hidden layer of 16 units, expected 256",
+        "none.nnue: No such file or directory",
+        "info string error: setoption: EvalFile: not a Konakis network file (no KNKNNUE magic)",
+        &format!("(KingCapture=English network, from {n})"),
+        "Network: none for these rules (KingCapture=English)",
+    ] {
+        assert!(session.contains(error), "{error}: {session}");
+    }
     // A damaged data file is refused by name.
     std::fs::write(&data, b"KNKDATA\0\x07\0\0\0").unwrap();
     let out = Command::new(KONAKIS)

@@ -269,6 +269,8 @@ fn uci_announces_identity_and_every_option() {
         "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
         "option name SMP Mode type combo default Lazy var RootSplit var Lazy".to_string(),
         "option name Clear Hash type button".to_string(),
+        "option name Eval type combo default Network var Network var Classical".to_string(),
+        "option name EvalFile type string default <empty>".to_string(),
     ];
     expected.extend(
         [
@@ -339,7 +341,7 @@ fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
         ],
         &[
             "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
-             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, Ruleset, KingCapture, FirstMove, KingArmed, \
+             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Ruleset, KingCapture, FirstMove, KingArmed, \
              ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
              RepetitionDraw, MoveLimit, Encirclement)",
             "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \
@@ -715,7 +717,7 @@ fn eval_lists_its_terms() {
     let (terms, total) = konakis::eval::breakdown(&board, &rules);
     k.send("eval");
     let lines = k.until(|l| l.starts_with("Evaluation:"));
-    assert_eq!(lines.len(), terms.len() + 3, "{lines:?}");
+    assert_eq!(lines.len(), terms.len() + 5, "{lines:?}");
     assert!(lines[0].starts_with("term (attackers' view)"));
     for ((name, value), line) in terms.iter().zip(&lines[1..]) {
         let (n, v) = line.rsplit_once(' ').unwrap();
@@ -724,9 +726,26 @@ fn eval_lists_its_terms() {
     }
     let sum: i32 = terms.iter().map(|t| t.1).sum();
     assert!(lines[terms.len() + 1].ends_with(&format!(" {sum}")));
+    let n = lines.len();
     assert_eq!(
-        lines.last().unwrap(),
-        &format!("Evaluation: {total} cp for the side to move (attackers)")
+        lines[n - 3],
+        format!("Classical: {total} cp for the side to move (attackers)")
+    );
+    // No network is built in for the default rules (docs/nnue.md).
+    assert_eq!(
+        lines[n - 2],
+        "Network: none for these rules (default); the search evaluates classically"
+    );
+    assert_eq!(
+        lines[n - 1],
+        format!("Evaluation: {total} cp for the side to move (attackers), classical")
+    );
+    k.send("setoption name Eval value Classical");
+    k.send("eval");
+    let lines = k.until(|l| l.starts_with("Evaluation:"));
+    assert_eq!(
+        lines[lines.len() - 2],
+        "Network: not used (Eval is Classical)"
     );
 }
 

@@ -1,6 +1,7 @@
 //! `konakis bench`: its arguments, and the printing of the bench of [`konakis::tools::bench`].
 
 use clap::Args;
+use konakis::network::{EvalMode, LoadedNet};
 use konakis::search::{Cancel, Settings, SmpMode};
 use konakis::tools::bench::{DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings};
 use konakis::tools::tactics;
@@ -28,9 +29,24 @@ pub struct BenchArgs {
     /// and depth each needs: median, 90th percentile and maximum.
     #[arg(long)]
     pub tactics: bool,
+    /// The evaluation: Network (the network for each position's rules where there is one)
+    /// or Classical.
+    #[arg(long, default_value = "Network", value_parser = parse_eval)]
+    pub eval: EvalMode,
+    /// A network file to evaluate the positions of its rules with (as the EvalFile option).
+    #[arg(long, value_name = "FILE")]
+    pub evalfile: Option<std::path::PathBuf>,
     /// With --tactics: the longest search of one position, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 2000, requires = "tactics")]
     pub tactics_ms: u64,
+}
+
+fn parse_eval(text: &str) -> Result<EvalMode, String> {
+    EvalMode::NAMES
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(text))
+        .and_then(|n| EvalMode::parse(n))
+        .ok_or_else(|| format!("expected one of {}", EvalMode::NAMES.join(", ")))
 }
 
 fn parse_smp(text: &str) -> Result<SmpMode, String> {
@@ -39,12 +55,23 @@ fn parse_smp(text: &str) -> Result<SmpMode, String> {
 
 /// Runs `konakis bench`: one line per position on stderr, the summary on stdout.
 pub fn run(args: BenchArgs) -> ExitCode {
+    let network = match &args.evalfile {
+        None => None,
+        Some(path) => match LoadedNet::load(path) {
+            Ok(net) => Some(net),
+            Err(e) => {
+                eprintln!("error: bench: --evalfile: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let settings = Settings {
         smp: args.smp,
+        eval: args.eval,
         ..settings(args.threads as usize, Some(args.hash_mib as usize))
     };
     if args.tactics {
-        return match tactics::run(settings, args.tactics_ms) {
+        return match tactics::run(settings, network, args.tactics_ms) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: bench: {e}");
@@ -52,17 +79,24 @@ pub fn run(args: BenchArgs) -> ExitCode {
             }
         };
     }
-    let outcome = bench(args.depth, settings, Cancel::Never, |i, p, nodes| {
-        eprintln!(
-            "position {:>2}/{}: {:>10} nodes  {}{}{}",
-            i + 1,
-            POSITIONS.len(),
-            nodes,
-            p.fen,
-            if p.options.is_empty() { "" } else { "  " },
-            p.options
-        );
-    });
+    let outcome = bench(
+        args.depth,
+        settings,
+        network,
+        Cancel::Never,
+        |i, p, this| {
+            eprintln!(
+                "position {:>2}/{}: {:>10} nodes {:>6} ms  {}{}{}",
+                i + 1,
+                POSITIONS.len(),
+                this.nodes,
+                this.elapsed.as_millis(),
+                p.fen,
+                if p.options.is_empty() { "" } else { "  " },
+                p.options
+            );
+        },
+    );
     match outcome {
         Ok(Some(o)) => {
             eprintln!();

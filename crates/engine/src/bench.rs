@@ -7,6 +7,7 @@
 //! it is not, since the threads share the table in whatever order they reach it.
 
 use crate::clock::Instant;
+use crate::network::LoadedNet;
 use crate::options::Config;
 use crate::search::driver::{Driver, DriverError};
 use crate::search::{Cancel, Limits, Report, Settings};
@@ -211,19 +212,23 @@ impl Outcome {
 }
 
 /// Searches every position of [`POSITIONS`] to `depth` with `settings`, clearing the table and
-/// the histories before each. `each(index, position, nodes)` is called after each position.
+/// the histories before each; `network`, if given, evaluates the positions of its rules (as
+/// `EvalFile` does). `each(index, position, outcome)` is called after each position with its
+/// nodes and time.
 /// Fewer threads than asked for are noted once on stderr. Returns `Ok(None)` if `stop` said
 /// stop before the end, an error if the engine could not be set up or a search not started.
 pub fn bench(
     depth: u32,
     settings: Settings,
+    network: Option<LoadedNet>,
     stop: Cancel,
-    mut each: impl FnMut(usize, &BenchPosition, u64),
+    mut each: impl FnMut(usize, &BenchPosition, Outcome),
 ) -> Result<Option<Outcome>, DriverError> {
     let mut driver = Driver::new(Config {
         settings,
         ..Config::default()
     })?;
+    driver.set_network(network)?;
     let mut warned = false;
     let mut total = Outcome {
         nodes: 0,
@@ -253,13 +258,16 @@ pub fn bench(
             }
         });
         searched?;
-        total.elapsed += started.elapsed();
+        let this = Outcome {
+            nodes: driver.nodes(),
+            elapsed: started.elapsed(),
+        };
         if stop.stopped() {
             return Ok(None);
         }
-        let nodes = driver.nodes();
-        total.nodes += nodes;
-        each(i, p, nodes);
+        total.nodes += this.nodes;
+        total.elapsed += this.elapsed;
+        each(i, p, this);
     }
     Ok(Some(total))
 }
@@ -298,10 +306,10 @@ mod tests {
 
     #[test]
     fn the_node_count_repeats() {
-        let a = bench(3, settings(1, None), Cancel::Never, |_, _, _| {})
+        let a = bench(3, settings(1, None), None, Cancel::Never, |_, _, _| {})
             .unwrap()
             .unwrap();
-        let b = bench(3, settings(1, None), Cancel::Never, |_, _, _| {})
+        let b = bench(3, settings(1, None), None, Cancel::Never, |_, _, _| {})
             .unwrap()
             .unwrap();
         assert_eq!(a.nodes, b.nodes);
@@ -312,7 +320,13 @@ mod tests {
     fn a_stopped_bench_says_so() {
         let stop = std::sync::atomic::AtomicBool::new(true);
         assert_eq!(
-            bench(3, settings(1, None), Cancel::Flag(&stop), |_, _, _| {}),
+            bench(
+                3,
+                settings(1, None),
+                None,
+                Cancel::Flag(&stop),
+                |_, _, _| {}
+            ),
             Ok(None)
         );
     }

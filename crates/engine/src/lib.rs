@@ -26,6 +26,7 @@
 pub mod bench;
 pub mod clock;
 pub mod eval;
+pub mod network;
 pub mod options;
 pub mod search;
 pub mod tactics;

@@ -4,6 +4,7 @@
 //! The engine rows are written here; the rule rows are built from [`Rules::OPTIONS`], so a rule
 //! option added there appears in `uci` and works with `setoption` without a change here.
 
+use crate::network::EvalMode;
 use crate::search::{Settings, SmpMode};
 use konakis_core::rules::RulesError;
 use konakis_core::rules::{self, Rules};
@@ -45,6 +46,11 @@ pub enum Kind {
     },
     /// An action without a value.
     Button,
+    /// Any text (a file name), `<empty>` for none.
+    Text {
+        /// Default value.
+        default: &'static str,
+    },
 }
 
 impl From<rules::OptionKind> for Kind {
@@ -71,6 +77,8 @@ enum Target {
     MoveOverhead,
     SmpMode,
     ClearHash,
+    Eval,
+    EvalFile,
     /// A rule option of [`Rules::OPTIONS`], set through [`Rules::set`] by its name.
     Rule,
 }
@@ -110,6 +118,7 @@ impl OptionRow {
                 }
             }
             Kind::Button => s.push_str("button"),
+            Kind::Text { default } => s.push_str(&format!("string default {default}")),
         }
         s
     }
@@ -121,6 +130,7 @@ impl OptionRow {
             Kind::Spin { min, max, .. } => format!("an integer from {min} to {max}"),
             Kind::Combo { values, .. } => format!("one of {}", values.join(", ")),
             Kind::Button => "no value (it is a button)".to_string(),
+            Kind::Text { .. } => format!("a file name, or {EMBEDDED_NETWORKS}"),
         }
     }
 }
@@ -182,6 +192,26 @@ pub fn table() -> &'static [OptionRow] {
                 help: "empties the transposition table and the move histories",
                 target: Target::ClearHash,
             },
+            OptionRow {
+                name: "Eval",
+                kind: Kind::Combo {
+                    default: d.eval.name(),
+                    values: &EvalMode::NAMES,
+                },
+                help: "the evaluation: Network (the network for the rules where there is one, \
+                       else the classical evaluation) or Classical (the hand-made one)",
+                target: Target::Eval,
+            },
+            OptionRow {
+                name: "EvalFile",
+                kind: Kind::Text {
+                    default: EMBEDDED_NETWORKS,
+                },
+                help: "a network file (docs/nnue.md) that evaluates under the rules it was \
+                       trained for, in place of the built-in network; <empty> for the built-in \
+                       networks",
+                target: Target::EvalFile,
+            },
         ];
         rows.extend(Rules::OPTIONS.iter().map(|o| OptionRow {
             name: o.name,
@@ -206,6 +236,10 @@ pub fn find(name: &str) -> Option<&'static OptionRow> {
     })
 }
 
+/// The `EvalFile` value that means the networks built into the binary (UCI's word for an
+/// empty string).
+pub const EMBEDDED_NETWORKS: &str = "<empty>";
+
 /// Everything the options decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Config {
@@ -218,12 +252,15 @@ pub struct Config {
 }
 
 /// What a valid `setoption` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// New values (only the named option differs from before).
     Config(Config),
     /// The `Clear Hash` button.
     ClearHash,
+    /// `EvalFile`: load this network file (`None`: the built-in networks again). The file is
+    /// read by whoever applies the change ([`crate::search::driver::Driver::set_option`]).
+    EvalFile(Option<String>),
 }
 
 /// An option that does not exist or a value it does not allow; the message lists what is.
@@ -243,6 +280,9 @@ pub enum OptionError {
     NeedsValue(&'static str),
     /// The rules refuse the value (an option fixed by `Ruleset=Ashton`).
     Rule(RulesError),
+    /// The option cannot be set where it was given (it names a file, which is read only by a
+    /// running engine's `setoption`).
+    NotHere(&'static str),
 }
 
 impl std::fmt::Display for OptionError {
@@ -264,6 +304,10 @@ impl std::fmt::Display for OptionError {
                 allowed(option)
             ),
             OptionError::Rule(e) => e.fmt(f),
+            OptionError::NotHere(option) => write!(
+                f,
+                "{option} cannot be set here; send it to the engine with setoption"
+            ),
         }
     }
 }
@@ -283,6 +327,13 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
             None => Ok(Change::ClearHash),
             Some(v) => Err(bad(v)),
         };
+    }
+    if row.target == Target::EvalFile {
+        // UCI sends `value <empty>` (or no value) for an empty string.
+        let path = value
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(EMBEDDED_NETWORKS));
+        return Ok(Change::EvalFile(path.map(str::to_string)));
     }
     let Some(value) = value else {
         return Err(OptionError::NeedsValue(row.name));
@@ -321,25 +372,30 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
                 Target::SmpMode => {
                     new.settings.smp = SmpMode::parse(canonical).ok_or_else(|| bad(value))?
                 }
+                Target::Eval => {
+                    new.settings.eval = EvalMode::parse(canonical).ok_or_else(|| bad(value))?
+                }
                 Target::Rule => set_rule(&mut new.rules, row, canonical)?,
                 other => unreachable!("combo option with target {other:?}"),
             }
         }
-        Kind::Button => unreachable!("handled above"),
+        Kind::Button | Kind::Text { .. } => unreachable!("handled above"),
     }
     Ok(Change::Config(new))
 }
 
 /// `config` with each `(name, value)` of `pairs` applied in turn by [`apply`] (a `Clear Hash`
-/// changes no value), or the first error.
+/// changes no value; an `EvalFile` is refused, as no file is read here), or the first error.
 pub fn apply_all<'a>(
     config: Config,
     pairs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
 ) -> Result<Config, OptionError> {
     let mut config = config;
     for (name, value) in pairs {
-        if let Change::Config(c) = apply(&config, name, value)? {
-            config = c;
+        match apply(&config, name, value)? {
+            Change::Config(c) => config = c,
+            Change::ClearHash => {}
+            Change::EvalFile(_) => return Err(OptionError::NotHere("EvalFile")),
         }
     }
     Ok(config)
@@ -384,7 +440,7 @@ mod tests {
             let row = find(o.name).expect(o.name);
             assert_eq!(row.kind, Kind::from(o.kind));
         }
-        assert_eq!(table().len(), 7 + Rules::OPTIONS.len());
+        assert_eq!(table().len(), 9 + Rules::OPTIONS.len());
     }
 
     #[test]

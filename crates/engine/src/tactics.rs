@@ -6,6 +6,7 @@
 //! engine's best move is one of the solver's and, for a forced capture, its score is the mate,
 //! and stay so to the end of the search.
 
+use crate::network::LoadedNet;
 use crate::options::Config;
 use crate::search::driver::Driver;
 use crate::search::{Cancel, EngineError, Info, Limits, Report, Score, Settings};
@@ -255,12 +256,13 @@ fn quantile(values: &[u64], q: f64) -> u64 {
 
 /// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
 /// Fails only when the engine cannot be set up (its table, its threads).
-pub fn run(settings: Settings, max_ms: u64) -> Result<(), EngineError> {
+pub fn run(settings: Settings, network: Option<LoadedNet>, max_ms: u64) -> Result<(), EngineError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
     let mut driver = Driver::new(Config {
         settings,
         ..Config::default()
     })?;
+    driver.set_network(network)?;
     let (mut times, mut depths, mut unsolved) = (Vec::new(), Vec::new(), 0);
     for (i, t) in suite.iter().enumerate() {
         let solve = solve(&mut driver, t, max_ms);

@@ -164,19 +164,28 @@ impl<const H: usize> Accumulator<H> {
         }
     }
 
-    /// Input `add`'s row in, `sub`'s out, in one pass.
+    /// Sets this accumulator to `parent`'s with `delta` applied, in one pass over the rows
+    /// (cheaper than copying `parent` and then updating the copy: docs/nnue.md).
     #[inline]
-    fn add_sub(&mut self, net: &QuantNetwork<H>, add: usize, sub: usize) {
-        let (plus, minus) = (&net.w1[add], &net.w1[sub]);
-        for ((a, p), m) in self.values.iter_mut().zip(plus).zip(minus) {
-            *a = a.wrapping_add(p.wrapping_sub(*m));
+    pub fn set_child(&mut self, net: &QuantNetwork<H>, parent: &Accumulator<H>, delta: &Delta) {
+        let (plus, minus) = (&net.w1[delta.add], &net.w1[delta.sub]);
+        for (((a, p), w), m) in self
+            .values
+            .iter_mut()
+            .zip(&parent.values)
+            .zip(plus)
+            .zip(minus)
+        {
+            *a = p.wrapping_add(w.wrapping_sub(*m));
+        }
+        for &i in &delta.removed[..delta.removed_count as usize] {
+            self.sub(net, i as usize);
         }
     }
 
     /// Updates the accumulator of `before` to that of `after`, the board reached by playing
     /// `mv`, which captured the soldiers `captured` (as `Board::play` returns them); a captured
     /// king is seen on `after`.
-    #[inline]
     pub fn update(
         &mut self,
         net: &QuantNetwork<H>,
@@ -185,22 +194,61 @@ impl<const H: usize> Accumulator<H> {
         mv: Move,
         captured: Bitboard,
     ) {
-        let Some(piece) = before.piece_at(mv.from()) else {
+        match Delta::of(before, after, mv, captured) {
+            Some(delta) => {
+                let parent = *self;
+                self.set_child(net, &parent, &delta);
+            }
             // Not a move of `before`: the only safe answer is the truth.
-            self.refresh(net, after);
-            return;
-        };
-        self.add_sub(net, feature(piece, mv.to()), feature(piece, mv.from()));
+            None => self.refresh(net, after),
+        }
+    }
+}
+
+/// The inputs a move changes: the moving piece's input on its new square in, on its old
+/// square out, and the inputs of the pieces it captured out (at most four soldiers and the
+/// king).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delta {
+    add: usize,
+    sub: usize,
+    removed: [u16; 5],
+    removed_count: u8,
+}
+
+impl Delta {
+    /// The change from `before` to `after`, reached by playing `mv`, which captured the
+    /// soldiers `captured` (as `Board::play` returns them; a captured king is seen on `after`).
+    /// `None` if `mv` does not move a piece of `before`.
+    #[inline]
+    pub fn of(before: &Board, after: &Board, mv: Move, captured: Bitboard) -> Option<Delta> {
+        let piece = before.piece_at(mv.from())?;
         let victims = match piece {
             Piece::Attacker => Piece::Defender,
             Piece::Defender | Piece::King => Piece::Attacker,
         };
-        for sq in captured {
-            self.sub(net, feature(victims, sq));
+        let mut delta = Delta {
+            add: feature(piece, mv.to()),
+            sub: feature(piece, mv.from()),
+            removed: [0; 5],
+            removed_count: 0,
+        };
+        let king_taken = match (before.king(), after.king()) {
+            (Some(k), None) => Some(feature(Piece::King, k)),
+            _ => None,
+        };
+        for i in captured
+            .into_iter()
+            .map(|sq| feature(victims, sq))
+            .chain(king_taken)
+        {
+            // A move captures at most four soldiers (one per direction) and the king.
+            if let Some(slot) = delta.removed.get_mut(delta.removed_count as usize) {
+                *slot = i as u16;
+                delta.removed_count += 1;
+            }
         }
-        if let (Some(k), None) = (before.king(), after.king()) {
-            self.sub(net, feature(Piece::King, k));
-        }
+        Some(delta)
     }
 }
 

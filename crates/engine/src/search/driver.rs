@@ -25,9 +25,12 @@
 
 use super::{Budget, Cancel, Engine, EngineError, Limits, Outcome, Report};
 use crate::clock::Instant;
+use crate::network::LoadedNet;
 use crate::options::{self, Change, Config, OptionError};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
+use konakis_nnue::network::NetError;
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Where a position starts.
@@ -60,7 +63,22 @@ pub enum DriverError {
     },
     /// `ponderhit` without a running ponder search.
     NotPondering,
+    /// The network file given to `EvalFile` cannot be used.
+    EvalFile(EvalFileError),
 }
+
+/// Why the network file given to `EvalFile` cannot be used: [`NetError`], shared so that the
+/// error can be cloned; two are equal when they say the same.
+#[derive(Clone, Debug)]
+pub struct EvalFileError(pub Arc<NetError>);
+
+impl PartialEq for EvalFileError {
+    fn eq(&self, other: &EvalFileError) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for EvalFileError {}
 
 impl std::fmt::Display for DriverError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,6 +89,7 @@ impl std::fmt::Display for DriverError {
             DriverError::NotPondering => {
                 f.write_str("no ponder search is running (go ponder starts one)")
             }
+            DriverError::EvalFile(e) => write!(f, "EvalFile: {}", e.0),
         }
     }
 }
@@ -236,6 +255,16 @@ impl Driver {
         let mut reset = None;
         match change {
             Change::ClearHash => self.engine.clear(),
+            Change::EvalFile(path) => {
+                let net = match path {
+                    None => None,
+                    Some(path) => Some(
+                        LoadedNet::load(Path::new(&path))
+                            .map_err(|e| DriverError::EvalFile(EvalFileError(Arc::new(e))))?,
+                    ),
+                };
+                self.set_network(net)?;
+            }
             Change::Config(new) => {
                 if new.settings != self.config.settings {
                     self.engine.set(new.settings)?;
@@ -269,6 +298,18 @@ impl Driver {
                 Some(GameReset { moves, error })
             }
         }
+    }
+
+    /// Makes `net` the network that evaluates under its family of rules, as `EvalFile` does
+    /// with a file (`None`: the built-in networks). Refused while a search runs.
+    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), EngineError> {
+        self.engine.set_network(net)
+    }
+
+    /// The network that evaluates under the current rules and options (`None`: the
+    /// classical evaluation).
+    pub fn network(&self) -> Option<LoadedNet> {
+        self.engine.network(&self.config.rules)
     }
 
     /// Empties the table and the histories.

@@ -23,6 +23,7 @@ mod worker;
 pub use time::{Budget, budget};
 
 use crate::clock::Instant;
+use crate::network::{self, EvalMode, LoadedNet, Net};
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -289,6 +290,8 @@ pub(crate) struct Shared {
     /// over instead of finishing the same depth itself.
     pub(crate) helper_depth: AtomicI32,
     pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
+    /// The network that evaluates in this search; `None` for the classical evaluation.
+    pub(crate) net: Mutex<Option<Arc<Net>>>,
 }
 
 impl Shared {
@@ -309,6 +312,7 @@ impl Shared {
             start: Mutex::new(Instant::now()),
             helper_depth: AtomicI32::new(0),
             helper_line: Mutex::new((0, Vec::new())),
+            net: Mutex::new(None),
         }
     }
 
@@ -417,6 +421,8 @@ pub struct Settings {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move.
     pub move_overhead_ms: u64,
+    /// The evaluation: the network for the rules where there is one, or the classical one.
+    pub eval: EvalMode,
 }
 
 impl Default for Settings {
@@ -428,6 +434,7 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 30,
+            eval: EvalMode::Network,
         }
     }
 }
@@ -443,6 +450,8 @@ pub struct Engine {
     histories: Arc<Mutex<Vec<i32>>>,
     /// The pool for parallel root search (`threads > 1`).
     pool: Option<Arc<Pool>>,
+    /// The network loaded with `EvalFile`, if any (it evaluates under its own rules only).
+    loaded: Option<LoadedNet>,
 }
 
 /// The thread pool of the parallel root search.
@@ -483,6 +492,7 @@ impl Engine {
             running: Arc::new(AtomicBool::new(false)),
             histories: Arc::new(Mutex::new(Vec::new())),
             pool: make_pool(&settings),
+            loaded: None,
         })
     }
 
@@ -515,12 +525,35 @@ impl Engine {
                 }
             }
         }
+        if settings.eval != self.settings.eval {
+            // The table's static evaluations were the other evaluation's.
+            self.shared.tt.clear();
+        }
         if (settings.threads, settings.smp) != (self.settings.threads, self.settings.smp) {
             self.pool = None;
             self.pool = make_pool(&settings);
         }
         self.settings = settings;
         Ok(())
+    }
+
+    /// Makes `net` the network that evaluates under its family of rules, in place of the
+    /// built-in one (`None`: the built-in networks again); refused while a search runs. The
+    /// table is emptied, as its static evaluations were another network's.
+    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), EngineError> {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        self.loaded = net;
+        self.shared.tt.clear();
+        Ok(())
+    }
+
+    /// The network that evaluates under `rules` with the current settings, or `None` for the
+    /// classical evaluation.
+    pub fn network(&self, rules: &Rules) -> Option<LoadedNet> {
+        network::choose(self.settings.eval, self.loaded.as_ref(), rules)
     }
 
     /// Empties the table and the histories (a new game).
@@ -599,6 +632,9 @@ impl Engine {
         shared.hard_ms.store(hard, Ordering::SeqCst);
         if let Ok(mut p) = shared.ponder_budget.lock() {
             *p = if limits.ponder { budget } else { None };
+        }
+        if let Ok(mut net) = shared.net.lock() {
+            *net = self.network(game.rules()).map(|n| n.net);
         }
         self.running.store(true, Ordering::SeqCst);
         Ok(Task {
@@ -1112,6 +1148,117 @@ mod tests {
 
     fn mv(text: &str) -> Move {
         Move::parse(text).expect("a move")
+    }
+
+    /// A random network of `rules`' family that a search can use.
+    fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
+        let family = network::RuleFamily::of(rules);
+        let float =
+            konakis_nnue::network::Network::random(network::HIDDEN_UNITS, family, 400.0, seed);
+        LoadedNet::from_bytes(
+            &float.to_bytes(),
+            network::Source::File(format!("random {seed}")),
+        )
+        .expect("a random network loads")
+    }
+
+    /// Positions along a random game of `rules` (seeded), every `every` plies.
+    fn positions(rules: &Rules, seed: u64, every: usize) -> Vec<Game> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut game = Game::start(*rules);
+        let mut out = Vec::new();
+        for ply in 0..80 {
+            if game.status().is_over() {
+                break;
+            }
+            if ply % every == 0 {
+                out.push(game.clone());
+            }
+            let moves = game.board().legal_moves(rules);
+            let m = moves[rng.random_range(0..moves.len())];
+            game.play(m).expect("a legal move");
+        }
+        out
+    }
+
+    #[test]
+    fn the_network_accumulators_follow_every_search_path_under_every_family() {
+        let families = [
+            Rules::default(),
+            Rules {
+                king_capture: konakis_core::KingCapture::English,
+                ..Rules::default()
+            },
+            Rules::ashton(),
+        ];
+        for (i, rules) in families.iter().enumerate() {
+            // One thread, Lazy SMP helpers, and the parallel root search (which starts each
+            // root move's path on its own).
+            for (threads, smp) in [
+                (1, SmpMode::Lazy),
+                (2, SmpMode::Lazy),
+                (2, SmpMode::RootSplit),
+            ] {
+                let mut engine = Engine::new(Settings {
+                    threads,
+                    smp,
+                    hash_mib: 1,
+                    ..Settings::default()
+                });
+                engine
+                    .set_network(Some(random_net(rules, i as u64)))
+                    .unwrap();
+                let before = worker::NET_CHECKS.load(Ordering::Relaxed);
+                for game in positions(rules, 7 + i as u64, 9) {
+                    let limits = Limits {
+                        depth: Some(5),
+                        ..Limits::default()
+                    };
+                    // Every network evaluation is checked against a recomputation, which
+                    // panics on a difference (a helper thread's panic reaches the search's).
+                    let (best, _) = engine.search_sync(&game, limits);
+                    assert!(best.is_some(), "{}", game.board().to_fen());
+                }
+                let checked = worker::NET_CHECKS.load(Ordering::Relaxed) - before;
+                assert!(checked > 1000, "{checked} evaluations checked");
+            }
+        }
+    }
+
+    #[test]
+    fn eval_classical_ignores_the_network_and_network_uses_it() {
+        let rules = Rules::ashton();
+        let game = &positions(&rules, 3, 4)[2];
+        let nodes = |eval: EvalMode, net: Option<LoadedNet>| {
+            let mut engine = Engine::new(Settings {
+                eval,
+                hash_mib: 1,
+                ..Settings::default()
+            });
+            engine.set_network(net).unwrap();
+            let limits = Limits {
+                depth: Some(6),
+                ..Limits::default()
+            };
+            let (_, info) = engine.search_sync(game, limits);
+            info.expect("a report").nodes
+        };
+        let classical = nodes(EvalMode::Classical, None);
+        assert_eq!(
+            nodes(EvalMode::Classical, Some(random_net(&rules, 1))),
+            classical
+        );
+        assert_ne!(
+            nodes(EvalMode::Network, Some(random_net(&rules, 1))),
+            classical
+        );
+        // A network of another family is not used.
+        let other = random_net(&Rules::default(), 1);
+        assert_eq!(
+            nodes(EvalMode::Network, Some(other)),
+            nodes(EvalMode::Network, None)
+        );
     }
 
     #[test]

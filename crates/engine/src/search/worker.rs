@@ -7,11 +7,14 @@ use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
 use crate::clock::Instant;
 use crate::eval::evaluate;
+use crate::network::Net;
 use ahash::AHashMap;
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, MAX_MOVES, MoveList};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Direction, Move, Side, Square};
+use konakis_nnue::quant::{Accumulator, Delta, HIDDEN};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// Nodes between checks of the clock and the stop flag.
@@ -64,7 +67,110 @@ pub(crate) struct Worker<'a> {
     /// The last position's key and whether its king was in danger (see
     /// [`Worker::king_in_danger`]).
     danger_memo: (u64, bool),
+    /// The network's accumulators along the current path, when a network evaluates.
+    net: Option<NetStack>,
 }
+
+/// The network's first-layer accumulators of the positions on the current path, one per ply,
+/// brought up to date only when a position is evaluated: entering a position records what
+/// its move changed ([`NetStack::enter`]), and [`NetStack::accumulator`] applies the changes
+/// not yet applied, each child written as its parent plus the change, in one pass.
+struct NetStack {
+    net: Arc<Net>,
+    accumulators: Vec<Accumulator<HIDDEN>>,
+    /// What the move into each ply changed; `None` for a null move (the same pieces).
+    deltas: Vec<Option<Delta>>,
+    /// Whether each ply's accumulator is that of the position now at that ply.
+    valid: Vec<bool>,
+}
+
+impl NetStack {
+    fn new(net: Arc<Net>) -> NetStack {
+        NetStack {
+            accumulators: vec![Accumulator::new(&net); MAX_PLY + 2],
+            deltas: vec![None; MAX_PLY + 2],
+            valid: vec![false; MAX_PLY + 2],
+            net,
+        }
+    }
+
+    /// Computes the root's accumulator from scratch.
+    fn set_root(&mut self, board: &Board) {
+        self.accumulators[0].refresh(&self.net, board);
+        self.valid[0] = true;
+    }
+
+    /// Records the position at `ply` as `child`, reached from `board` by `mv`, which captured
+    /// `taken` (`mv` `None`: a null move).
+    #[inline]
+    fn enter(
+        &mut self,
+        ply: usize,
+        board: &Board,
+        child: &Board,
+        mv: Option<Move>,
+        taken: Bitboard,
+    ) {
+        match mv {
+            None => self.deltas[ply] = None,
+            Some(mv) => match Delta::of(board, child, mv, taken) {
+                Some(delta) => self.deltas[ply] = Some(delta),
+                // Never for a legal move; the truth, should it happen.
+                None => {
+                    self.accumulators[ply].refresh(&self.net, child);
+                    self.valid[ply] = true;
+                    return;
+                }
+            },
+        }
+        self.valid[ply] = false;
+    }
+
+    /// The network's evaluation of the position at `ply`, `side` to move, from that side's
+    /// point of view.
+    #[inline]
+    fn evaluate(&mut self, ply: usize, side: Side) -> i32 {
+        self.bring_up_to_date(ply);
+        self.net.evaluate(&self.accumulators[ply], side)
+    }
+
+    /// Panics unless the accumulator at `ply` is `board`'s, computed from scratch (the tests'
+    /// check of every evaluation; see [`NET_CHECKS`]).
+    #[cfg(test)]
+    fn check(&self, ply: usize, board: &Board) {
+        let mut fresh = Accumulator::new(&self.net);
+        fresh.refresh(&self.net, board);
+        assert_eq!(
+            self.accumulators[ply],
+            fresh,
+            "the accumulator at ply {ply} is not that of {}",
+            board.to_fen()
+        );
+        NET_CHECKS.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Applies the changes since the nearest ply whose accumulator is up to date, to `ply`.
+    #[inline]
+    fn bring_up_to_date(&mut self, ply: usize) {
+        let mut from = ply;
+        while !self.valid[from] {
+            from -= 1;
+        }
+        for p in from + 1..=ply {
+            let (before, after) = self.accumulators.split_at_mut(p);
+            let parent = &before[p - 1];
+            match &self.deltas[p] {
+                Some(delta) => after[0].set_child(&self.net, parent, delta),
+                None => after[0] = *parent,
+            }
+            self.valid[p] = true;
+        }
+    }
+}
+
+/// Network evaluations whose accumulator the tests compared with a recomputation.
+#[cfg(test)]
+pub(crate) static NET_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
@@ -104,20 +210,58 @@ impl<'a> Worker<'a> {
             aborted: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             danger_memo: (0, false),
+            net: shared
+                .net
+                .lock()
+                .ok()
+                .and_then(|n| n.clone())
+                .map(NetStack::new),
         }
     }
 
-    /// The static evaluation of `board` (side to move's view), through a small per-thread cache
+    /// Starts the network's path at the root `board`.
+    fn net_root(&mut self, board: &Board) {
+        if let Some(n) = &mut self.net {
+            n.set_root(board);
+        }
+    }
+
+    /// Records, for the network, that the position at `ply` is `child`, reached from `board`
+    /// by `mv` (`None`: a null move), which captured `taken`.
+    #[inline]
+    fn net_enter(
+        &mut self,
+        ply: usize,
+        board: &Board,
+        child: &Board,
+        mv: Option<Move>,
+        taken: Bitboard,
+    ) {
+        if let Some(n) = &mut self.net {
+            n.enter(ply, board, child, mv, taken);
+        }
+    }
+
+    /// The static evaluation of `board`, the position at `ply` (side to move's view): the
+    /// network's where one evaluates, else the classical one; through a small per-thread cache
     /// keyed by the position's hash: the same leaves come back in every iteration.
     #[inline]
-    fn evaluate(&mut self, board: &Board) -> i32 {
+    fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
         let key = board.hash();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let e = evaluate(board, &self.rules);
-        *slot = (key, e);
+        let e = match &mut self.net {
+            Some(n) => {
+                let e = n.evaluate(ply, board.side_to_move());
+                #[cfg(test)]
+                n.check(ply, board);
+                e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }
+            None => evaluate(board, &self.rules),
+        };
+        self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
         e
     }
 
@@ -288,6 +432,7 @@ impl<'a> Worker<'a> {
         self.path.push(board.hash());
         self.seldepth = 0;
         self.root_depth = depth;
+        self.net_root(board);
         self.search(board, alpha, beta, depth, 0, true)
     }
 
@@ -308,7 +453,9 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.root_depth = depth;
         let mut child = *board;
-        child.play(&self.rules, mv);
+        let taken = child.play(&self.rules, mv);
+        self.net_root(board);
+        self.net_enter(1, board, &child, Some(mv), taken);
         self.path.push(child.hash());
         let (_, ext) = self.threat_and_extension(board, &child, 0, false);
         let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
@@ -351,7 +498,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(board, &rules);
+            return self.evaluate(board, ply);
         }
 
         let side = board.side_to_move();
@@ -413,7 +560,7 @@ impl<'a> Worker<'a> {
         // Reverse futility: near the leaves, a static evaluation far above beta stands.
         if !pv_node && !threatened && depth <= FUTILITY_DEPTH && ply > 0 && beta.abs() < MATE_BOUND
         {
-            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board, ply));
             if eval - FUTILITY_MARGIN * depth >= beta {
                 return eval;
             }
@@ -422,11 +569,12 @@ impl<'a> Worker<'a> {
         // Null move: give the opponent a free move; if we still beat beta, cut.
         if !pv_node && allow_null && !threatened && depth >= 3 && ply > 0 && beta.abs() < MATE_BOUND
         {
-            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board));
+            let eval = *static_eval.get_or_insert_with(|| self.evaluate(board, ply));
             if eval >= beta {
                 let mut null = *board;
                 null.pass();
                 let r = 3 + depth / 4;
+                self.net_enter(ply + 1, board, &null, None, Bitboard::EMPTY);
                 self.path.push(null.hash());
                 let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.path.pop();
@@ -617,6 +765,7 @@ impl<'a> Worker<'a> {
                 i += 1;
                 continue;
             }
+            self.net_enter(ply + 1, board, &child, Some(mv), taken);
             self.path.push(child.hash());
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -780,7 +929,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
-            return evaluate(board, &rules);
+            return self.evaluate(board, ply);
         }
         let side = board.side_to_move();
         let king_moves = board.king_moves(&rules);
@@ -816,7 +965,7 @@ impl<'a> Worker<'a> {
             return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
 
-        let stand = self.evaluate(board);
+        let stand = self.evaluate(board, ply);
         if stand >= beta {
             return stand;
         }
@@ -844,7 +993,8 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         for &mv in moves {
             let mut child = *board;
-            child.play(&self.rules, mv);
+            let taken = child.play(&self.rules, mv);
+            self.net_enter(ply + 1, board, &child, Some(mv), taken);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;

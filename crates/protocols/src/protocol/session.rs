@@ -22,6 +22,7 @@ use konakis_core::types::Move;
 use konakis_engine::bench;
 use konakis_engine::clock::Instant;
 use konakis_engine::eval;
+use konakis_engine::network::{EvalMode, RuleFamily};
 use konakis_engine::options;
 use konakis_engine::search::driver::Driver;
 use konakis_engine::search::{
@@ -337,10 +338,33 @@ impl<R: Reply> Session<R> {
             sum += value;
         }
         lines.push(format!("{:<width$} {sum:>8}", "sum (attackers' view)"));
+        let side = board.side_to_move();
         lines.push(format!(
-            "Evaluation: {total} cp for the side to move ({})",
-            board.side_to_move()
+            "Classical: {total} cp for the side to move ({side})"
         ));
+        let network = self.driver.network();
+        match &network {
+            Some(n) => lines.push(format!(
+                "Network: {} cp for the side to move ({side}) ({} network, {})",
+                n.net.evaluate_board(board),
+                n.family(),
+                n.source
+            )),
+            None if self.driver.config().settings.eval == EvalMode::Classical => {
+                lines.push("Network: not used (Eval is Classical)".to_string())
+            }
+            None => lines.push(format!(
+                "Network: none for these rules ({}); the search evaluates classically",
+                RuleFamily::of(&self.driver.config().rules)
+            )),
+        }
+        lines.push(match network {
+            Some(n) => format!(
+                "Evaluation: {} cp for the side to move ({side}), the network's",
+                n.net.evaluate_board(board)
+            ),
+            None => format!("Evaluation: {total} cp for the side to move ({side}), classical"),
+        });
         self.out.lines(&lines);
     }
 
@@ -372,16 +396,23 @@ impl<R: Reply> Session<R> {
         }
         let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
         self.start_job("bench", "a bench", move |out: &R, stop| {
-            let outcome = bench::bench(depth, bench::settings(1, None), stop, |i, pos, nodes| {
-                out.info(&format!(
-                    "bench position {}/{} nodes {nodes} ({}{}{})",
-                    i + 1,
-                    bench::POSITIONS.len(),
-                    pos.fen,
-                    if pos.options.is_empty() { "" } else { "; " },
-                    pos.options
-                ))
-            });
+            let outcome = bench::bench(
+                depth,
+                bench::settings(1, None),
+                None,
+                stop,
+                |i, pos, this| {
+                    out.info(&format!(
+                        "bench position {}/{} nodes {} ({}{}{})",
+                        i + 1,
+                        bench::POSITIONS.len(),
+                        this.nodes,
+                        pos.fen,
+                        if pos.options.is_empty() { "" } else { "; " },
+                        pos.options
+                    ))
+                },
+            );
             match outcome {
                 Ok(Some(o)) => Some(o.summary().to_vec()),
                 Ok(None) => {

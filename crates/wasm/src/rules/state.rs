@@ -98,7 +98,8 @@ pub fn rules_from_pairs<'a>(
         }
         match options::apply(&config, name, Some(value)) {
             Ok(options::Change::Config(c)) => config = c,
-            Ok(options::Change::ClearHash) => {}
+            // Only rule options get here.
+            Ok(options::Change::ClearHash | options::Change::EvalFile(_)) => {}
             Err(e) => return Err(ApiError::new(ErrorKind::Rules, e)),
         }
     }
@@ -130,7 +131,9 @@ pub fn rule_options_json() -> String {
                     o.insert("values".into(), json!(values));
                     o.insert("default".into(), json!(default));
                 }
-                Kind::Button => unreachable!("no rule option is a button"),
+                Kind::Button | Kind::Text { .. } => {
+                    unreachable!("no rule option is a button or text")
+                }
             }
             o.insert("description".into(), json!(row.help));
             Value::Object(o)

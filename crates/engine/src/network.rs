@@ -1,0 +1,167 @@
+//! The learned evaluation in the search: the `Eval` choice, the networks built into the
+//! binary, and which network evaluates under which rules.
+//!
+//! A network is trained for one family of rules ([`RuleFamily`]) and evaluates only under
+//! it. Under `Eval=Network` the search uses the network loaded with `EvalFile` when the rules
+//! are of its family, else the network built in for the family, if one is; under any other
+//! rules it evaluates classically ([`crate::eval`]). docs/nnue.md says which networks are built
+//! in and how each was made.
+
+use konakis_core::rules::Rules;
+pub use konakis_nnue::RuleFamily;
+use konakis_nnue::network::{NetError, Network};
+use konakis_nnue::quant::{HIDDEN, QuantNetwork};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The integer network the search runs.
+pub type Net = QuantNetwork<HIDDEN>;
+
+/// The hidden layer size of the networks the search runs.
+pub const HIDDEN_UNITS: usize = HIDDEN;
+
+/// Which evaluation the search uses (the `Eval` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalMode {
+    /// The network for the rules where there is one, else the classical evaluation.
+    Network,
+    /// The hand-made evaluation of [`crate::eval`] always.
+    Classical,
+}
+
+impl EvalMode {
+    /// The option's values, as `uci` announces them.
+    pub const NAMES: [&'static str; 2] = ["Network", "Classical"];
+
+    /// The mode named `name` (exactly as in [`EvalMode::NAMES`]).
+    pub fn parse(name: &str) -> Option<EvalMode> {
+        match name {
+            "Network" => Some(EvalMode::Network),
+            "Classical" => Some(EvalMode::Classical),
+            _ => None,
+        }
+    }
+
+    /// The option value naming this mode.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalMode::Network => "Network",
+            EvalMode::Classical => "Classical",
+        }
+    }
+}
+
+/// The networks built into the binary: the families they were trained for and their files
+/// (docs/nnue.md gives each one's data, training command and SHA-256).
+const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[];
+
+/// Where the network the search uses comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Built into the binary, under this file name.
+    BuiltIn(&'static str),
+    /// Loaded with `EvalFile` from this path.
+    File(String),
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::BuiltIn(name) => write!(f, "built in, {name}"),
+            Source::File(path) => write!(f, "from {path}"),
+        }
+    }
+}
+
+/// A network ready for the search, and where it came from.
+#[derive(Clone, Debug)]
+pub struct LoadedNet {
+    /// The network.
+    pub net: Arc<Net>,
+    /// Where it came from.
+    pub source: Source,
+}
+
+impl LoadedNet {
+    /// The network in `bytes` (a network file, docs/nnue.md), or why it is refused.
+    pub fn from_bytes(bytes: &[u8], source: Source) -> Result<LoadedNet, NetError> {
+        let float = Network::from_bytes(bytes)?;
+        Ok(LoadedNet {
+            net: Arc::new(Net::from_float(&float)?),
+            source,
+        })
+    }
+
+    /// The network file at `path`, or why it cannot be used.
+    pub fn load(path: &Path) -> Result<LoadedNet, NetError> {
+        let float = Network::load(path)?;
+        Ok(LoadedNet {
+            net: Arc::new(Net::from_float(&float)?),
+            source: Source::File(path.display().to_string()),
+        })
+    }
+
+    /// The family of rules the network evaluates.
+    pub fn family(&self) -> RuleFamily {
+        self.net.family()
+    }
+}
+
+/// The built-in network for `family`, if the binary has one.
+pub fn built_in(family: RuleFamily) -> Option<&'static LoadedNet> {
+    static NETS: OnceLock<Vec<LoadedNet>> = OnceLock::new();
+    NETS.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .map(|&(family, name, bytes)| {
+                let net = LoadedNet::from_bytes(bytes, Source::BuiltIn(name))
+                    .unwrap_or_else(|e| panic!("built-in network {name}: {e}"));
+                assert_eq!(net.family(), family, "built-in network {name}'s family");
+                net
+            })
+            .collect()
+    })
+    .iter()
+    .find(|n| n.family() == family)
+}
+
+/// The network the search uses under `rules`, given the `Eval` mode and the network loaded
+/// with `EvalFile` (if any); `None` means the classical evaluation.
+pub fn choose(mode: EvalMode, loaded: Option<&LoadedNet>, rules: &Rules) -> Option<LoadedNet> {
+    if mode == EvalMode::Classical {
+        return None;
+    }
+    let family = RuleFamily::of(rules);
+    loaded
+        .filter(|n| n.family() == family)
+        .or_else(|| built_in(family))
+        .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_network_loads_for_its_family() {
+        for &(family, name, _) in BUILT_IN {
+            let net = built_in(family).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(net.source, Source::BuiltIn(name));
+        }
+    }
+
+    #[test]
+    fn a_loaded_network_serves_its_own_family_only() {
+        let ashton = Network::random(HIDDEN_UNITS, RuleFamily::Ashton, 400.0, 7);
+        let loaded = LoadedNet::from_bytes(&ashton.to_bytes(), Source::File("a.nnue".into()))
+            .expect("a random network loads");
+        let chosen = choose(EvalMode::Network, Some(&loaded), &Rules::ashton()).unwrap();
+        assert_eq!(chosen.source, Source::File("a.nnue".into()));
+        let default = choose(EvalMode::Network, Some(&loaded), &Rules::default());
+        assert_eq!(
+            default.map(|n| n.source),
+            built_in(RuleFamily::Default).map(|n| n.source.clone())
+        );
+        assert!(choose(EvalMode::Classical, Some(&loaded), &Rules::ashton()).is_none());
+    }
+}
