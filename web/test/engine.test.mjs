@@ -199,6 +199,37 @@ test('setoption errors are one clear line and change nothing', async () => {
   engine.terminate();
 });
 
+test('under Ashton the worker evaluates with the built-in network, as the native engine does', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const native = new URL('../../target/release/konakis', import.meta.url);
+  const script = [
+    'setoption name Ruleset value Ashton',
+    'position startpos moves e4f4 e2e3 d5d6',
+    'eval',
+    'setoption name Eval value Classical',
+    'eval',
+    'quit',
+  ];
+  const expected = execFileSync(native.pathname, { input: script.join('\n') + '\n' })
+    .toString()
+    .split('\n')
+    .filter((l) => /^(Classical|Network|Evaluation):/.test(l));
+  const { engine, ask } = await open();
+  const seen = [];
+  for (const line of script.slice(0, -1)) {
+    if (line === 'eval') {
+      const lines = await ask(line, /^Evaluation:/);
+      seen.push(...lines.filter((l) => /^(Classical|Network|Evaluation):/.test(l)));
+    } else {
+      engine.send(line);
+    }
+  }
+  assert.deepEqual(seen, expected);
+  assert.match(seen[1], /^Network: -?\d+ cp .*\(Ashton network, built in, ashton-1\.nnue\)$/);
+  assert.equal(seen[4], 'Network: not used (Eval is Classical)');
+  engine.terminate();
+});
+
 test('parseInfo and parseBestMove read what the engine prints', () => {
   const info = parseInfo(
     'info depth 7 seldepth 15 multipv 2 score mate -3 upperbound nodes 1234 nps 99 time 12 hashfull 5 pv e2c2 g5g2',

@@ -53,7 +53,11 @@ impl EvalMode {
 
 /// The networks built into the binary: the families they were trained for and their files
 /// (docs/nnue.md gives each one's data, training command and SHA-256).
-const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[];
+const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[(
+    RuleFamily::Ashton,
+    "ashton-1.nnue",
+    include_bytes!("../nets/ashton-1.nnue"),
+)];
 
 /// Where the network the search uses comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
