@@ -1,7 +1,7 @@
 //! `konakis bench`: its arguments, and the printing of the bench of [`konakis::tools::bench`].
 
+use super::EvalArgs;
 use clap::Args;
-use konakis::network::{EvalMode, LoadedNet};
 use konakis::search::{Cancel, Settings, SmpMode};
 use konakis::tools::bench::{DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings};
 use konakis::tools::tactics;
@@ -29,24 +29,11 @@ pub struct BenchArgs {
     /// and depth each needs: median, 90th percentile and maximum.
     #[arg(long)]
     pub tactics: bool,
-    /// The evaluation: Network (the network for each position's rules where there is one)
-    /// or Classical.
-    #[arg(long, default_value = "Network", value_parser = parse_eval)]
-    pub eval: EvalMode,
-    /// A network file to evaluate the positions of its rules with (as the EvalFile option).
-    #[arg(long, value_name = "FILE")]
-    pub evalfile: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub evaluation: EvalArgs,
     /// With --tactics: the longest search of one position, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 2000, requires = "tactics")]
     pub tactics_ms: u64,
-}
-
-fn parse_eval(text: &str) -> Result<EvalMode, String> {
-    EvalMode::NAMES
-        .iter()
-        .find(|n| n.eq_ignore_ascii_case(text))
-        .and_then(|n| EvalMode::parse(n))
-        .ok_or_else(|| format!("expected one of {}", EvalMode::NAMES.join(", ")))
 }
 
 fn parse_smp(text: &str) -> Result<SmpMode, String> {
@@ -55,19 +42,16 @@ fn parse_smp(text: &str) -> Result<SmpMode, String> {
 
 /// Runs `konakis bench`: one line per position on stderr, the summary on stdout.
 pub fn run(args: BenchArgs) -> ExitCode {
-    let network = match &args.evalfile {
-        None => None,
-        Some(path) => match LoadedNet::load(path) {
-            Ok(net) => Some(net),
-            Err(e) => {
-                eprintln!("error: bench: --evalfile: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let network = match args.evaluation.network() {
+        Ok(network) => network,
+        Err(e) => {
+            eprintln!("error: bench: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let settings = Settings {
         smp: args.smp,
-        eval: args.eval,
+        eval: args.evaluation.eval,
         ..settings(args.threads as usize, Some(args.hash_mib as usize))
     };
     if args.tactics {

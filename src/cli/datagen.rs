@@ -1,5 +1,6 @@
 //! `konakis datagen`: its arguments.
 
+use super::EvalArgs;
 use clap::Args;
 use konakis::tools::matches::Shard;
 use konakis_runner::datagen::{self, DatagenOptions};
@@ -52,6 +53,8 @@ pub struct DatagenArgs {
     /// Transposition table of each game's search, MiB.
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
+    #[command(flatten)]
+    pub evaluation: EvalArgs,
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -59,6 +62,13 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Runs `konakis datagen`. The first Ctrl-C lets the games being played finish and be
 /// written; a second one exits at once (the file keeps its whole games).
 pub fn run(args: DatagenArgs) -> ExitCode {
+    let network = match args.evaluation.network() {
+        Ok(network) => network,
+        Err(e) => {
+            eprintln!("error: datagen: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let options = DatagenOptions {
         out: args.out,
         games: args.games,
@@ -72,6 +82,8 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         margin: args.margin,
         max_plies: args.max_plies,
         hash_mib: args.hash,
+        eval: args.evaluation.eval,
+        network,
     };
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {

@@ -9,7 +9,8 @@
 
 use konakis_core::rules::Rules;
 pub use konakis_nnue::RuleFamily;
-use konakis_nnue::network::{NetError, Network};
+pub use konakis_nnue::network::NetError;
+use konakis_nnue::network::Network;
 use konakis_nnue::quant::{HIDDEN, QuantNetwork};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -84,25 +85,31 @@ pub struct LoadedNet {
     pub net: Arc<Net>,
     /// Where it came from.
     pub source: Source,
+    /// The checksum stored in its file (the file's last four bytes), which names it in the
+    /// headers of the training data its games give (`konakis datagen`).
+    pub checksum: u32,
 }
 
 impl LoadedNet {
     /// The network in `bytes` (a network file, docs/nnue.md), or why it is refused.
     pub fn from_bytes(bytes: &[u8], source: Source) -> Result<LoadedNet, NetError> {
         let float = Network::from_bytes(bytes)?;
+        // A file that parses ends with its checksum.
+        let checksum = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
         Ok(LoadedNet {
             net: Arc::new(Net::from_float(&float)?),
             source,
+            checksum,
         })
     }
 
     /// The network file at `path`, or why it cannot be used.
     pub fn load(path: &Path) -> Result<LoadedNet, NetError> {
-        let float = Network::load(path)?;
-        Ok(LoadedNet {
-            net: Arc::new(Net::from_float(&float)?),
-            source: Source::File(path.display().to_string()),
-        })
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        LoadedNet::from_bytes(&bytes, Source::File(path.display().to_string()))
     }
 
     /// The family of rules the network evaluates.
@@ -161,6 +168,12 @@ mod tests {
             .expect("a random network loads");
         let chosen = choose(EvalMode::Network, Some(&loaded), &Rules::ashton()).unwrap();
         assert_eq!(chosen.source, Source::File("a.nnue".into()));
+        let bytes = ashton.to_bytes();
+        assert_eq!(
+            chosen.checksum.to_le_bytes(),
+            bytes[bytes.len() - 4..],
+            "the checksum is the file's"
+        );
         let default = choose(EvalMode::Network, Some(&loaded), &Rules::default());
         assert_eq!(
             default.map(|n| n.source),

@@ -200,6 +200,9 @@ pub struct DataHeader {
     pub shard_index: u32,
     /// How many shards the run has.
     pub shard_count: u32,
+    /// The evaluation the games were played with: the checksum stored in the network file
+    /// whose network evaluated (its last four bytes), or 0 for the classical evaluation.
+    pub evaluator: u32,
 }
 
 impl DataHeader {
@@ -218,6 +221,7 @@ impl DataHeader {
         b[48..52].copy_from_slice(&self.margin.to_le_bytes());
         b[52..56].copy_from_slice(&self.shard_index.to_le_bytes());
         b[56..60].copy_from_slice(&self.shard_count.to_le_bytes());
+        b[60..64].copy_from_slice(&self.evaluator.to_le_bytes());
         b
     }
 
@@ -247,6 +251,7 @@ impl DataHeader {
             margin: u32_at(48),
             shard_index: u32_at(52),
             shard_count: u32_at(56),
+            evaluator: u32_at(60),
         })
     }
 }
@@ -532,6 +537,8 @@ fn check_same_run(found: &DataHeader, wanted: &DataHeader) -> Result<(), DataErr
         "margin"
     } else if (found.shard_index, found.shard_count) != (wanted.shard_index, wanted.shard_count) {
         "shard"
+    } else if found.evaluator != wanted.evaluator {
+        "evaluation"
     } else {
         return Ok(());
     };
@@ -552,6 +559,7 @@ mod tests {
             margin: 150,
             shard_index: 1,
             shard_count: 3,
+            evaluator: 0x1234_5678,
         }
     }
 
@@ -660,6 +668,13 @@ mod tests {
         };
         let e = DataWriter::resume(&path, other).unwrap_err();
         assert!(e.to_string().contains("other settings (seed)"), "{e}");
+        // Games played with another evaluation are another run too.
+        let classical = DataHeader {
+            evaluator: 0,
+            ..header()
+        };
+        let e = DataWriter::resume(&path, classical).unwrap_err();
+        assert!(e.to_string().contains("other settings (evaluation)"), "{e}");
         assert_eq!(read(&path).unwrap().records.len(), 6);
         let _ = std::fs::remove_file(&path);
     }

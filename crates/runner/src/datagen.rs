@@ -23,6 +23,7 @@ use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
+use konakis_engine::network::{self, EvalMode, LoadedNet};
 use konakis_engine::search::{Engine, Limits, Score, Settings};
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
@@ -62,6 +63,10 @@ pub struct DatagenOptions {
     pub max_plies: u32,
     /// Transposition table per game, MiB.
     pub hash_mib: usize,
+    /// The evaluation the games are played with (`Eval`).
+    pub eval: EvalMode,
+    /// A network that evaluates under its rules in place of the built-in one (`EvalFile`).
+    pub network: Option<LoadedNet>,
 }
 
 impl Default for DatagenOptions {
@@ -78,6 +83,8 @@ impl Default for DatagenOptions {
             balance_depth: 4,
             margin: 150,
             max_plies: 400,
+            eval: EvalMode::Network,
+            network: None,
             hash_mib: 4,
         }
     }
@@ -220,6 +227,8 @@ pub fn header(options: &DatagenOptions) -> Result<DataHeader, DatagenError> {
         margin: options.margin,
         shard_index: options.shard.index as u32,
         shard_count: options.shard.count as u32,
+        evaluator: network::choose(options.eval, options.network.as_ref(), &rules)
+            .map_or(0, |n| n.checksum),
     })
 }
 
@@ -270,21 +279,33 @@ pub fn run(
     let settings = Settings {
         hash_mib: options.hash_mib.max(1),
         threads: 1,
+        eval: options.eval,
         ..Settings::default()
     };
-    let centre = {
+    let new_engine = || {
         let mut engine = Engine::new(settings);
+        engine
+            .set_network(options.network.clone())
+            .expect("a new engine is not searching");
+        engine
+    };
+    let centre = {
+        let mut engine = new_engine();
         attackers_score(&mut engine, &Game::start(rules), options.balance_depth).unwrap_or(0)
     };
     progress(&format!(
         "datagen: {} games to play of shard {} ({} already in {}), {} nodes per move, \
-         balance point {centre}, rules {}",
+         balance point {centre}, rules {}, {}",
         todo.len(),
         options.shard,
         summary.skipped,
         options.out.display(),
         options.nodes,
         RuleFamily::of(&rules),
+        match network::choose(options.eval, options.network.as_ref(), &rules) {
+            Some(n) => format!("the network {} ({:08x})", n.source, n.checksum),
+            None => "the classical evaluation".to_string(),
+        }
     ));
     let next = AtomicUsize::new(0);
     let start = Instant::now();
@@ -294,8 +315,9 @@ pub fn run(
         for _ in 0..options.concurrency.min(todo.len()) {
             let send = send.clone();
             let (todo, next) = (&todo, &next);
+            let new_engine = &new_engine;
             scope.spawn(move || {
-                let mut engine = Engine::new(settings);
+                let mut engine = new_engine();
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&g) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
