@@ -227,6 +227,12 @@ test('under Ashton the worker evaluates with the built-in network, as the native
   assert.deepEqual(seen, expected);
   assert.match(seen[1], /^Network: -?\d+ cp .*\(Ashton network, built in, ashton-1\.nnue\)$/);
   assert.equal(seen[4], 'Network: not used (Eval is Classical)');
+  // A worker has no files: EvalFile is one error line, and the built-in network stays.
+  const refused = await ask('setoption name EvalFile value ashton.nnue', /^info string error/);
+  assert.match(refused.at(-1), /^info string error: setoption: EvalFile: ashton\.nnue: /);
+  engine.send('setoption name Eval value Network');
+  const after = await ask('eval', /^Evaluation:/);
+  assert.ok(after.includes(seen[1]), after.join('\n'));
   engine.terminate();
 });
 
