@@ -100,32 +100,6 @@ impl NetStack {
         self.valid[0] = true;
     }
 
-    /// Records the position at `ply` as `child`, reached from `board` by `mv`, which captured
-    /// `taken` (`mv` `None`: a null move).
-    #[inline]
-    fn enter(
-        &mut self,
-        ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
-    ) {
-        match mv {
-            None => self.deltas[ply] = None,
-            Some(mv) => match Delta::of(board, child, mv, taken) {
-                Some(delta) => self.deltas[ply] = Some(delta),
-                // Never for a legal move; the truth, should it happen.
-                None => {
-                    self.accumulators[ply].refresh(&self.net, child);
-                    self.valid[ply] = true;
-                    return;
-                }
-            },
-        }
-        self.valid[ply] = false;
-    }
-
     /// The network's evaluation of the position at `ply`, `side` to move, from that side's
     /// point of view.
     #[inline]
@@ -237,9 +211,22 @@ impl<'a> Worker<'a> {
         mv: Option<Move>,
         taken: Bitboard,
     ) {
-        if let Some(n) = &mut self.net {
-            n.enter(ply, board, child, mv, taken);
+        let Some(n) = &mut self.net else {
+            return;
+        };
+        match mv {
+            None => n.deltas[ply] = None,
+            Some(mv) => match Delta::of(board, child, mv, taken) {
+                Some(delta) => n.deltas[ply] = Some(delta),
+                // Never for a legal move; the truth, should it happen.
+                None => {
+                    n.accumulators[ply].refresh(&n.net, child);
+                    n.valid[ply] = true;
+                    return;
+                }
+            },
         }
+        n.valid[ply] = false;
     }
 
     /// The static evaluation of `board`, the position at `ply` (side to move's view): the
