@@ -11,6 +11,7 @@ use konakis_nnue::quant::{Accumulator, HIDDEN, QuantNetwork};
 use konakis_nnue::train::{self, Progress, TrainConfig};
 use konakis_runner::datagen::{self, DatagenOptions};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 use std::process::Command;
@@ -219,6 +220,24 @@ fn a_small_training_run_reduces_the_validation_loss_and_saves_a_loadable_network
             .all(|w| w.abs() <= konakis_nnue::network::WEIGHT_CLIP)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_games_in_another_order_train_the_same_network() {
+    let rules = Rules::ashton();
+    let records = classical_records(&rules, 600, 5);
+    let config = TrainConfig {
+        hidden: 8,
+        epochs: 2,
+        batch: 64,
+        ..TrainConfig::default()
+    };
+    let a = train::train(&records, &config, |_, _| {}).unwrap();
+    // datagen writes games as they finish, so two runs of it may order them differently.
+    let mut shuffled = records.clone();
+    shuffled.shuffle(&mut StdRng::seed_from_u64(9));
+    let b = train::train(&shuffled, &config, |_, _| {}).unwrap();
+    assert_eq!(a, b);
 }
 
 #[test]

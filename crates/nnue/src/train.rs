@@ -322,8 +322,12 @@ pub fn train(
     if let Some(r) = records.iter().find(|r| r.family != family) {
         return Err(TrainError::MixedFamilies(family, r.family));
     }
+    // Games in their numbers' order, whatever order the files hold them in (datagen writes
+    // them as they finish), so that the same games train the same network.
+    let mut ordered: Vec<&Record> = records.iter().collect();
+    ordered.sort_by_key(|r| (r.game, r.index));
     let (mut train, mut validation) = (Vec::new(), Vec::new());
-    for r in records {
+    for r in ordered {
         let s = Sample::from_record(r, config.lambda, config.scale);
         if is_validation(r.game, config) {
             validation.push(s);
