@@ -225,7 +225,7 @@ test('under Ashton the worker evaluates with the built-in network, as the native
     }
   }
   assert.deepEqual(seen, expected);
-  assert.match(seen[1], /^Network: -?\d+ cp .*\(Ashton network, built in, ashton-1\.nnue\)$/);
+  assert.match(seen[1], /^Network: -?\d+ cp .*\(Ashton network, built in, ashton-2\.nnue\)$/);
   assert.equal(seen[4], 'Network: not used (Eval is Classical)');
   // A worker has no files: EvalFile is one error line, and the built-in network stays.
   const refused = await ask('setoption name EvalFile value ashton.nnue', /^info string error/);

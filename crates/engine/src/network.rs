@@ -54,10 +54,13 @@ impl EvalMode {
 
 /// The networks built into the binary: the families they were trained for and their files
 /// (docs/nnue.md gives each one's data, training command and SHA-256).
+///
+/// `nets/ashton-1.nnue`, the first generation, is not built in: it stays in the repository
+/// because it played the games `ashton-2.nnue` was trained on.
 const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[(
     RuleFamily::Ashton,
-    "ashton-1.nnue",
-    include_bytes!("../nets/ashton-1.nnue"),
+    "ashton-2.nnue",
+    include_bytes!("../nets/ashton-2.nnue"),
 )];
 
 /// Where the network the search uses comes from.
