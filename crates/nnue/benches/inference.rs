@@ -1,5 +1,6 @@
-//! The integer network's cost: a full refresh of the accumulator, an incremental update for
-//! a move (measured as the move and its way back, in place), and the output layer, for hidden layers of 128 and 256 units.
+//! The integer network's cost: a full refresh of the accumulator, a child position's
+//! accumulator from its parent's and the move's change (what the search does for a move), and
+//! the output layer, for hidden layers of 128 and 256 units.
 //!
 //! `cargo bench -p konakis-nnue --bench inference`
 //!
@@ -14,7 +15,7 @@ use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_nnue::RuleFamily;
 use konakis_nnue::network::Network;
-use konakis_nnue::quant::{Accumulator, QuantNetwork};
+use konakis_nnue::quant::{Accumulator, Delta, QuantNetwork};
 
 /// Nanoseconds the calling thread has run on a CPU, where the kernel tells.
 fn cpu_ns() -> Option<u64> {
@@ -77,35 +78,33 @@ fn setup<const H: usize>() -> Setup<H> {
     }
 }
 
+/// What a search does for a move: the child's accumulator written from its parent's and the
+/// move's change, in one pass.
+fn child<const H: usize>(s: &Setup<H>, out: &mut Accumulator<H>) {
+    let delta = Delta::of(black_box(&s.board), &s.after, black_box(s.mv), s.captured)
+        .expect("a move of the position");
+    out.set_child(&s.net, &s.acc, &delta);
+}
+
+fn refresh<const H: usize>(s: &Setup<H>) -> Accumulator<H> {
+    let mut a = Accumulator::new(&s.net);
+    a.refresh(&s.net, black_box(&s.board));
+    a
+}
+
+fn output<const H: usize>(s: &Setup<H>) -> i32 {
+    s.net.evaluate(black_box(&s.acc), s.board.side_to_move())
+}
+
 fn bench_size<const H: usize>(c: &mut Criterion) {
-    let Setup {
-        net,
-        board,
-        after,
-        mv,
-        captured,
-        acc,
-    } = setup::<H>();
-    c.bench_function(&format!("refresh {H}"), |b| {
-        b.iter(|| {
-            let mut a = Accumulator::new(&net);
-            a.refresh(&net, black_box(&board));
-            a
-        })
+    let s = setup::<H>();
+    c.bench_function(&format!("refresh {H}"), |b| b.iter(|| refresh(&s)));
+    let mut out = s.acc;
+    c.bench_function(&format!("child from parent {H}"), |b| {
+        b.iter(|| child(&s, &mut out))
     });
-    // The move and its way back on one accumulator, as a search's make and unmake would.
-    let back = Move::new(mv.to(), mv.from());
-    let mut moving = acc;
-    c.bench_function(&format!("update and back {H}"), |b| {
-        b.iter(|| {
-            moving.update(&net, black_box(&board), &after, black_box(mv), captured);
-            moving.update(&net, black_box(&after), &board, black_box(back), captured);
-        })
-    });
-    black_box(&moving);
-    c.bench_function(&format!("output {H}"), |b| {
-        b.iter(|| net.evaluate(black_box(&acc), board.side_to_move()))
-    });
+    black_box(&out);
+    c.bench_function(&format!("output {H}"), |b| b.iter(|| output(&s)));
 }
 
 fn benches(c: &mut Criterion) {
@@ -121,33 +120,20 @@ criterion_group! {
     targets = benches
 }
 fn cpu_times<const H: usize>() {
-    let Setup {
-        net,
-        board,
-        after,
-        mv,
-        captured,
-        acc,
-    } = setup::<H>();
+    let s = setup::<H>();
     let refresh = cpu_time_per_run(|| {
-        let mut a = Accumulator::new(&net);
-        a.refresh(&net, black_box(&board));
-        black_box(&a);
+        black_box(refresh(&s));
     });
-    // The move and its way back, on one accumulator (a search's make and unmake).
-    let back = Move::new(mv.to(), mv.from());
-    let mut acc2 = acc;
-    let update = cpu_time_per_run(|| {
-        acc2.update(&net, black_box(&board), &after, black_box(mv), captured);
-        acc2.update(&net, black_box(&after), &board, black_box(back), captured);
-    })
-    .map(|t| t / 2.0);
-    black_box(&acc2);
+    let mut out = s.acc;
+    let child = cpu_time_per_run(|| child(&s, &mut out));
+    black_box(&out);
     let output = cpu_time_per_run(|| {
-        black_box(net.evaluate(black_box(&acc), board.side_to_move()));
+        black_box(output(&s));
     });
-    if let (Some(r), Some(u), Some(o)) = (refresh, update, output) {
-        println!("CPU time, {H} hidden: refresh {r:.1} ns, update {u:.1} ns, output {o:.1} ns");
+    if let (Some(r), Some(u), Some(o)) = (refresh, child, output) {
+        println!(
+            "CPU time, {H} hidden: refresh {r:.1} ns, child from parent {u:.1} ns, output {o:.1} ns"
+        );
     }
 }
 
