@@ -444,7 +444,7 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
         &format!("setoption name EvalFile value {n}"),
         "eval",
         "go depth 4",
-        "setoption name KingCapture value Original",
+        "setoption name ThroneHostile value true",
         "eval",
     ]);
     assert!(
@@ -456,7 +456,7 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     );
     assert!(session.contains("bestmove "), "{session}");
     assert!(
-        session.contains("Network: none for these rules (default)"),
+        session.contains("Network: none for these rules (other rules)"),
         "a network serves its own rules only: {session}"
     );
     // A network of another size, a missing file and a damaged one are refused by name; the
@@ -478,12 +478,17 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
         "setoption name EvalFile value <empty>",
         "eval",
     ]);
+    // `<empty>` goes back to the binary's own choice for the rules.
+    let built_in = match konakis::network::built_in(RuleFamily::English) {
+        Some(net) => format!("(KingCapture=English network, {})", net.source),
+        None => "Network: none for these rules (KingCapture=English)".to_string(),
+    };
     for error in [
         "info string error: setoption: EvalFile: hidden layer of 16 units, expected 256",
         "none.nnue: No such file or directory",
         "info string error: setoption: EvalFile: not a Konakis network file (no KNKNNUE magic)",
         &format!("(KingCapture=English network, from {n})"),
-        "Network: none for these rules (KingCapture=English)",
+        &built_in,
     ] {
         assert!(session.contains(error), "{error}: {session}");
     }

@@ -712,9 +712,14 @@ fn ucinewgame_forgets_the_game() {
 fn eval_lists_its_terms() {
     let _serial = serial();
     let mut k = Konakis::start();
-    let rules = Rules::default();
+    // Rules no network is trained for, so that the search evaluates classically.
+    let rules = Rules {
+        throne_hostile: true,
+        ..Rules::default()
+    };
     let board = Board::start(&rules);
     let (terms, total) = konakis::eval::breakdown(&board, &rules);
+    k.send("setoption name ThroneHostile value true");
     k.send("eval");
     let lines = k.until(|l| l.starts_with("Evaluation:"));
     assert_eq!(lines.len(), terms.len() + 5, "{lines:?}");
@@ -731,10 +736,9 @@ fn eval_lists_its_terms() {
         lines[n - 3],
         format!("Classical: {total} cp for the side to move (attackers)")
     );
-    // No network is built in for the default rules (docs/nnue.md).
     assert_eq!(
         lines[n - 2],
-        "Network: none for these rules (default); the search evaluates classically"
+        "Network: none for these rules (other rules); the search evaluates classically"
     );
     assert_eq!(
         lines[n - 1],

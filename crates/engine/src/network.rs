@@ -53,15 +53,27 @@ impl EvalMode {
 }
 
 /// The networks built into the binary: the families they were trained for and their files
-/// (docs/nnue.md gives each one's data, training command and SHA-256).
+/// (docs/nnue.md gives each one's data, training command, SHA-256 and match results).
 ///
 /// `nets/ashton-1.nnue`, the first generation, is not built in: it stays in the repository
 /// because it played the games `ashton-2.nnue` was trained on.
-const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[(
-    RuleFamily::Ashton,
-    "ashton-2.nnue",
-    include_bytes!("../nets/ashton-2.nnue"),
-)];
+const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
+    (
+        RuleFamily::Default,
+        "default-1.nnue",
+        include_bytes!("../nets/default-1.nnue"),
+    ),
+    (
+        RuleFamily::English,
+        "english-1.nnue",
+        include_bytes!("../nets/english-1.nnue"),
+    ),
+    (
+        RuleFamily::Ashton,
+        "ashton-2.nnue",
+        include_bytes!("../nets/ashton-2.nnue"),
+    ),
+];
 
 /// Where the network the search uses comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]

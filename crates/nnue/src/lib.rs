@@ -25,7 +25,7 @@ pub mod quant;
 #[cfg(feature = "train")]
 pub mod train;
 
-use konakis_core::rules::{KingCapture, Rules, Ruleset};
+use konakis_core::rules::{KingCapture, Rules};
 use konakis_core::types::{Piece, Square};
 use std::fmt;
 
@@ -69,8 +69,10 @@ pub fn for_each_feature(attackers: u128, defenders: u128, king: u8, mut f: impl 
 
 /// The family of rules a position was played under: a network is trained for one family.
 ///
-/// The three families Konakis plays are exact rule sets; any other combination of the rule
-/// options is [`RuleFamily::Other`].
+/// The three families Konakis plays are exact rule sets up to the two options that only say
+/// when a game ends in a draw (`RepetitionDraw`, `MoveLimit`): they change no capture, move or
+/// win, so a network trained under one move limit serves under another. Any other
+/// combination of the rule options is [`RuleFamily::Other`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleFamily {
     /// `Rules::default()`: Linnaeus as the README reads him.
@@ -86,15 +88,22 @@ pub enum RuleFamily {
 impl RuleFamily {
     /// The family of `rules`.
     pub fn of(rules: &Rules) -> RuleFamily {
-        let english = Rules {
-            king_capture: KingCapture::English,
-            ..Rules::default()
+        let plain = |r: Rules| Rules {
+            repetition_draw: Rules::default().repetition_draw,
+            move_limit: Rules::default().move_limit,
+            ..r
         };
-        if *rules == Rules::default() {
+        let rules = plain(*rules);
+        if rules == Rules::default() {
             RuleFamily::Default
-        } else if *rules == english {
+        } else if rules
+            == (Rules {
+                king_capture: KingCapture::English,
+                ..Rules::default()
+            })
+        {
             RuleFamily::English
-        } else if rules.ruleset == Ruleset::Ashton && *rules == Rules::ashton() {
+        } else if rules == plain(Rules::ashton()) {
             RuleFamily::Ashton
         } else {
             RuleFamily::Other
@@ -164,6 +173,11 @@ mod tests {
         assert_eq!(RuleFamily::of(&english), RuleFamily::English);
         assert_eq!(RuleFamily::of(&Rules::ashton()), RuleFamily::Ashton);
         assert_eq!(RuleFamily::of(&hostile), RuleFamily::Other);
+        // How a game is drawn does not change the family.
+        let mut long = english;
+        long.set("MoveLimit", "0").unwrap();
+        long.set("RepetitionDraw", "5").unwrap();
+        assert_eq!(RuleFamily::of(&long), RuleFamily::English);
         for f in [0, 1, 2, 3] {
             assert_eq!(RuleFamily::from_code(f).unwrap().code(), f);
         }
