@@ -478,11 +478,13 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
         "setoption name EvalFile value <empty>",
         "eval",
     ]);
-    // `<empty>` goes back to the binary's own choice for the rules.
-    let built_in = match konakis::network::built_in(RuleFamily::English) {
-        Some(net) => format!("(KingCapture=English network, {})", net.source),
-        None => "Network: none for these rules (KingCapture=English)".to_string(),
-    };
+    // `<empty>` goes back to the network built in for the rules.
+    let built_in = format!(
+        "(KingCapture=English network, {})",
+        konakis::network::built_in(RuleFamily::English)
+            .expect("a network is built in for KingCapture=English")
+            .source
+    );
     for error in [
         "info string error: setoption: EvalFile: hidden layer of 16 units, expected 256",
         "none.nnue: No such file or directory",

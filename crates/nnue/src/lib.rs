@@ -88,18 +88,19 @@ pub enum RuleFamily {
 impl RuleFamily {
     /// The family of `rules`.
     pub fn of(rules: &Rules) -> RuleFamily {
+        let default = Rules::default();
         let plain = |r: Rules| Rules {
-            repetition_draw: Rules::default().repetition_draw,
-            move_limit: Rules::default().move_limit,
+            repetition_draw: default.repetition_draw,
+            move_limit: default.move_limit,
             ..r
         };
         let rules = plain(*rules);
-        if rules == Rules::default() {
+        if rules == default {
             RuleFamily::Default
         } else if rules
             == (Rules {
                 king_capture: KingCapture::English,
-                ..Rules::default()
+                ..default
             })
         {
             RuleFamily::English
