@@ -55,8 +55,9 @@ impl EvalMode {
 /// The networks built into the binary: the families they were trained for and their files
 /// (docs/nnue.md gives each one's data, training command, SHA-256 and match results).
 ///
-/// `nets/ashton-1.nnue`, the first generation, is not built in: it stays in the repository
-/// because it played the games `ashton-2.nnue` was trained on.
+/// `nets/ashton-1.nnue` and `nets/english-1.nnue`, first generations, are not built in: they
+/// stay in the repository because they played the games `ashton-2.nnue` and `english-2.nnue`
+/// were trained on.
 const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     (
         RuleFamily::Default,
@@ -65,8 +66,8 @@ const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     ),
     (
         RuleFamily::English,
-        "english-1.nnue",
-        include_bytes!("../nets/english-1.nnue"),
+        "english-2.nnue",
+        include_bytes!("../nets/english-2.nnue"),
     ),
     (
         RuleFamily::Ashton,
