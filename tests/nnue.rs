@@ -223,6 +223,64 @@ fn a_small_training_run_reduces_the_validation_loss_and_saves_a_loadable_network
 }
 
 #[test]
+fn training_from_a_network_starts_from_its_weights() {
+    let rules = Rules::default();
+    let records = classical_records(&rules, 1500, 7);
+    let config = TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        batch: 128,
+        lr: 0.003,
+        validation_permille: 100,
+        ..TrainConfig::default()
+    };
+    let first = train::train(&records, &config, |_, _| {}).unwrap();
+    let mut start_losses = Vec::new();
+    let mut record_start = |p: Progress, _: &Network| {
+        if let Progress::Start {
+            validation_loss, ..
+        } = p
+        {
+            start_losses.push(validation_loss);
+        }
+    };
+    train::train_from(&records, &config, Some(first.clone()), &mut record_start).unwrap();
+    train::train(&records, &config, &mut record_start).unwrap();
+    // Started from the trained network, the loss before training is that network's loss on
+    // the validation games, below a random network's.
+    let [from_first, from_random] = start_losses[..] else {
+        panic!("{start_losses:?}")
+    };
+    let validation: Vec<_> = records
+        .iter()
+        .filter(|r| train::is_validation(r.game, &config))
+        .map(|r| train::Sample::from_record(r, config.lambda, config.scale))
+        .collect();
+    let expected = train::mean_loss(&first, &validation);
+    assert!(
+        (from_first - expected).abs() < 1e-9,
+        "{from_first} vs {expected}"
+    );
+    assert!(from_first < from_random, "{from_first} vs {from_random}");
+    // A network that does not fit is refused by name.
+    let wide = TrainConfig {
+        hidden: 32,
+        ..config
+    };
+    let e = train::train_from(&records, &wide, Some(first.clone()), |_, _| {}).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the starting network does not fit: 16 hidden units, --hidden 32"
+    );
+    let ashton = Network {
+        family: RuleFamily::Ashton,
+        ..first
+    };
+    let e = train::train_from(&records, &config, Some(ashton), |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("trained for"), "{e}");
+}
+
+#[test]
 fn the_same_games_in_another_order_train_the_same_network() {
     let rules = Rules::ashton();
     let records = classical_records(&rules, 600, 5);
@@ -351,6 +409,66 @@ fn datagen_shards_play_the_whole_run_and_a_killed_run_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn datagen_with_a_classical_share_records_only_the_network_side() {
+    use konakis::tools::matches::Shard;
+    // The share draws a classical side for about its percentage of games, either side, and
+    // leaves the other games alone.
+    let sides: Vec<_> = (0..2000)
+        .map(|g| datagen::classical_side(5, 30, g))
+        .collect();
+    let attackers = sides
+        .iter()
+        .filter(|s| **s == Some(Side::Attackers))
+        .count();
+    let defenders = sides
+        .iter()
+        .filter(|s| **s == Some(Side::Defenders))
+        .count();
+    assert!((250..350).contains(&attackers), "{attackers}");
+    assert!((250..350).contains(&defenders), "{defenders}");
+    assert!((0..2000).all(|g| datagen::classical_side(5, 0, g).is_none()));
+
+    let dir = scratch("mixed");
+    let stop = AtomicBool::new(false);
+    let out = dir.join("mixed.bin");
+    let options = DatagenOptions {
+        classical_share: 100,
+        ..small_run(out.clone(), 8, Shard::WHOLE)
+    };
+    let summary = datagen::run(&options, &stop, |_| {}).unwrap();
+    let mixed: u32 = summary.mixed.iter().flatten().sum();
+    assert!(
+        mixed >= 4 && mixed == summary.played - summary.empty,
+        "{summary:?}"
+    );
+    let games = games_of(&out);
+    assert_eq!(games.len() as u32, mixed);
+    for (g, records) in &games {
+        let classical = datagen::classical_side(5, 100, *g).unwrap();
+        for r in records {
+            let mover = if r.defenders_to_move {
+                Side::Defenders
+            } else {
+                Side::Attackers
+            };
+            assert_ne!(mover, classical, "game {g}: a classical side's position");
+        }
+    }
+    assert_eq!(data::read(&out).unwrap().header.classical_share, 100);
+    // The same file continued without the share is another run, and is refused.
+    let e = datagen::run(&small_run(out.clone(), 8, Shard::WHOLE), &stop, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("classical share"), "{e}");
+    // With the classical evaluation on both sides there is nothing to mix.
+    let classical = DatagenOptions {
+        eval: konakis_engine::network::EvalMode::Classical,
+        ..options
+    };
+    let e = datagen::run(&classical, &stop, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("--classical-share"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Everything konakis writes on stdout for `lines` (then `quit`); after a `go` line, waits
 /// for its `bestmove` before sending the next.
 fn engine_session(lines: &[&str]) -> String {
@@ -432,6 +550,22 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     assert!(text.contains("epoch 2: train loss"), "{text}");
     let loaded = Network::load(&net).unwrap();
     assert_eq!((loaded.hidden, loaded.family), (256, RuleFamily::English));
+    // Trained further from that network with --init; a missing starting file is one error.
+    let further = dir.join("further.bin");
+    let f = further.to_str().unwrap();
+    konakis(&[
+        "train", "--epochs", "1", "--batch", "64", "--init", n, "--data", d, "--out", f,
+    ]);
+    assert_ne!(Network::load(&further).unwrap(), loaded);
+    let missing = Command::new(KONAKIS)
+        .args(["train", "--init", "nowhere.nnue", "--data", d, "--out", f])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        !missing.status.success() && err.contains("nowhere.nnue"),
+        "{err}"
+    );
     // The engine loads it with EvalFile, evaluates and searches with it under its rules.
     let expected = QuantNetwork::<256>::from_float(&loaded)
         .unwrap()

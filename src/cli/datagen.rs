@@ -53,6 +53,10 @@ pub struct DatagenArgs {
     /// Transposition table of each game's search, MiB.
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
+    /// Percentage of the games (0 to 100) in which one side, drawn per game, plays with the
+    /// classical evaluation against the network; only the network's positions are recorded.
+    #[arg(long, default_value_t = 0, value_name = "PERCENT")]
+    pub classical_share: u8,
     #[command(flatten)]
     pub evaluation: EvalArgs,
 }
@@ -84,6 +88,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         hash_mib: args.hash,
         eval: args.evaluation.eval,
         network,
+        classical_share: args.classical_share,
     };
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {

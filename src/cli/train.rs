@@ -52,6 +52,10 @@ pub struct TrainArgs {
     /// Training threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Start from this network's weights instead of random ones (same hidden units, rule
+    /// family and scale): a network trained further on new data.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// Runs `konakis train`.
@@ -85,6 +89,10 @@ fn train_files(args: &TrainArgs) -> Result<(), String> {
         );
         records.extend(file.records);
     }
+    let initial = match &args.init {
+        Some(path) => Some(Network::load(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let config = TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -104,7 +112,7 @@ fn train_files(args: &TrainArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut save_error = None;
     let net = pool.install(|| {
-        train::train(&records, &config, |p, net| match p {
+        train::train_from(&records, &config, initial, |p, net| match p {
             Progress::Start {
                 train,
                 validation,

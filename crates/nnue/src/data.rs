@@ -16,8 +16,11 @@ use thiserror::Error;
 
 /// The first eight bytes of a data file.
 pub const MAGIC: [u8; 8] = *b"KNKDATA\0";
-/// The version of the format this crate writes and reads.
-pub const VERSION: u32 = 1;
+/// The version of the format this crate writes. Version 2 added the classical share (header
+/// byte 21, zero in version 1's files, whose games were all self-play).
+pub const VERSION: u32 = 2;
+/// The oldest version this crate reads.
+pub const OLDEST_VERSION: u32 = 1;
 /// Bytes of the header.
 pub const HEADER_SIZE: usize = 64;
 /// Bytes of a record.
@@ -203,6 +206,10 @@ pub struct DataHeader {
     /// The evaluation the games were played with: the checksum stored in the network file
     /// whose network evaluated (its last four bytes), or 0 for the classical evaluation.
     pub evaluator: u32,
+    /// Percentage of the games (0 to 100) in which one side played with the classical
+    /// evaluation instead of `evaluator`; only the other side's positions of such a game are
+    /// recorded. 0 in files of version 1.
+    pub classical_share: u8,
 }
 
 impl DataHeader {
@@ -214,6 +221,7 @@ impl DataHeader {
         b[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
         b[16..20].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
         b[20] = self.family.code();
+        b[21] = self.classical_share;
         b[24..28].copy_from_slice(&self.rules_crc.to_le_bytes());
         b[28..32].copy_from_slice(&self.random_plies.to_le_bytes());
         b[32..40].copy_from_slice(&self.seed.to_le_bytes());
@@ -232,7 +240,7 @@ impl DataHeader {
         if b[0..8] != MAGIC {
             return Err(DataError::Magic);
         }
-        if u32_at(8) != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&u32_at(8)) {
             return Err(DataError::Version(u32_at(8)));
         }
         if u32_at(12) as usize != RECORD_SIZE || u32_at(16) as usize != HEADER_SIZE {
@@ -242,6 +250,9 @@ impl DataHeader {
             });
         }
         let family = RuleFamily::from_code(b[20]).ok_or(DataError::HeaderFamily(b[20]))?;
+        if b[21] > 100 {
+            return Err(DataError::HeaderShare(b[21]));
+        }
         Ok(DataHeader {
             family,
             rules_crc: u32_at(24),
@@ -252,6 +263,7 @@ impl DataHeader {
             shard_index: u32_at(52),
             shard_count: u32_at(56),
             evaluator: u32_at(60),
+            classical_share: b[21],
         })
     }
 }
@@ -280,7 +292,7 @@ pub enum DataError {
     #[error("not a Konakis data file (no KNKDATA magic)")]
     Magic,
     /// Another version of the format.
-    #[error("data format version {0}, this build reads version {VERSION}")]
+    #[error("data format version {0}, this build reads versions {OLDEST_VERSION} to {VERSION}")]
     Version(u32),
     /// The header's sizes are not this version's.
     #[error("record size {record} / header size {header}, expected {RECORD_SIZE} / {HEADER_SIZE}")]
@@ -293,6 +305,9 @@ pub enum DataError {
     /// The header's rule family is unknown.
     #[error("unknown rule family {0} in the header")]
     HeaderFamily(u8),
+    /// The header's classical share is above 100 %.
+    #[error("classical share {0} % in the header (at most 100)")]
+    HeaderShare(u8),
     /// A record is malformed.
     #[error("record {number}: {why}")]
     Record {
@@ -539,6 +554,8 @@ fn check_same_run(found: &DataHeader, wanted: &DataHeader) -> Result<(), DataErr
         "shard"
     } else if found.evaluator != wanted.evaluator {
         "evaluation"
+    } else if found.classical_share != wanted.classical_share {
+        "classical share"
     } else {
         return Ok(());
     };
@@ -560,6 +577,7 @@ mod tests {
             shard_index: 1,
             shard_count: 3,
             evaluator: 0x1234_5678,
+            classical_share: 40,
         }
     }
 
@@ -604,6 +622,16 @@ mod tests {
     }
 
     #[test]
+    fn a_version_1_header_reads_as_self_play() {
+        let mut b = header().to_bytes();
+        b[8] = 1;
+        b[21] = 0;
+        let found = DataHeader::from_bytes(&b).unwrap();
+        assert_eq!(found.classical_share, 0);
+        assert_eq!(found.evaluator, header().evaluator);
+    }
+
+    #[test]
     fn malformed_records_are_refused_by_name() {
         let mut b = record(0).to_bytes();
         b[33] = 2;
@@ -619,7 +647,14 @@ mod tests {
         let e = DataHeader::from_bytes(&b).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "data format version 9, this build reads version 1"
+            "data format version 9, this build reads versions 1 to 2"
+        );
+        let mut b = header().to_bytes();
+        b[21] = 101;
+        let e = DataHeader::from_bytes(&b).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "classical share 101 % in the header (at most 100)"
         );
         let mut b = header().to_bytes();
         b[0] = b'X';
@@ -675,6 +710,15 @@ mod tests {
         };
         let e = DataWriter::resume(&path, classical).unwrap_err();
         assert!(e.to_string().contains("other settings (evaluation)"), "{e}");
+        let unmixed = DataHeader {
+            classical_share: 0,
+            ..header()
+        };
+        let e = DataWriter::resume(&path, unmixed).unwrap_err();
+        assert!(
+            e.to_string().contains("other settings (classical share)"),
+            "{e}"
+        );
         assert_eq!(read(&path).unwrap().records.len(), 6);
         let _ = std::fs::remove_file(&path);
     }

@@ -251,6 +251,9 @@ pub enum TrainError {
     /// A setting out of range.
     #[error("{0}")]
     Setting(&'static str),
+    /// The network to start from does not fit the data or the settings.
+    #[error("the starting network does not fit: {0}")]
+    Initial(String),
 }
 
 /// Whether game `game` is held out for validation.
@@ -302,6 +305,18 @@ impl Adam {
 pub fn train(
     records: &[Record],
     config: &TrainConfig,
+    progress: impl FnMut(Progress, &Network),
+) -> Result<Network, TrainError> {
+    train_from(records, config, None, progress)
+}
+
+/// As [`train`], starting from the weights of `initial` (of `config.hidden` units, the data's
+/// rule family and `config.scale`) instead of random ones, when it is given: a network trained
+/// further on new data. The optimiser's moments start from zero.
+pub fn train_from(
+    records: &[Record],
+    config: &TrainConfig,
+    initial: Option<Network>,
     mut progress: impl FnMut(Progress, &Network),
 ) -> Result<Network, TrainError> {
     if config.hidden == 0 || config.hidden > crate::network::MAX_HIDDEN {
@@ -338,7 +353,28 @@ pub fn train(
     if train.is_empty() {
         return Err(TrainError::Empty(records.len()));
     }
-    let mut net = Network::random(config.hidden, family, config.scale, config.seed);
+    let mut net = match initial {
+        None => Network::random(config.hidden, family, config.scale, config.seed),
+        Some(net) if net.hidden != config.hidden => {
+            return Err(TrainError::Initial(format!(
+                "{} hidden units, --hidden {}",
+                net.hidden, config.hidden
+            )));
+        }
+        Some(net) if net.family != family => {
+            return Err(TrainError::Initial(format!(
+                "trained for {}, the data is of {family}",
+                net.family
+            )));
+        }
+        Some(net) if net.scale != config.scale => {
+            return Err(TrainError::Initial(format!(
+                "scale {}, --scale {}",
+                net.scale, config.scale
+            )));
+        }
+        Some(net) => net,
+    };
     progress(
         Progress::Start {
             train: train.len(),

@@ -10,6 +10,11 @@
 //! move to the edge, no attacker can capture him next move, and the score is not a mate.
 //! When the game ends every position gets its result.
 //!
+//! With a classical share, that percentage of the games is played by one side (drawn per
+//! game) with the classical evaluation against the run's evaluation on the other; only the
+//! positions of the run's side are recorded in such a game, so every record's score comes from
+//! the one evaluation.
+//!
 //! Games are numbered from 0; game `g`'s random stream is seeded from `(seed, g)` alone, and
 //! shard `K/N` plays the games with `g mod N = K` ([`Shard`]), so shards never repeat a game
 //! and together play the unsharded run. The output is appended one whole game at a time
@@ -35,6 +40,10 @@ use thiserror::Error;
 
 /// Random openings tried per game before it is given up (and writes nothing).
 const OPENING_TRIES: usize = 64;
+
+/// Mixed into the run's seed for the stream that decides whether a game has a classical side,
+/// so that the openings' streams stay those of a run without a classical share.
+const MIX_STREAM: u64 = 0x6d69_7865_645f_7369;
 
 /// What `konakis datagen` is asked for (the command line's flags of the same names).
 #[derive(Clone, Debug)]
@@ -67,6 +76,9 @@ pub struct DatagenOptions {
     pub eval: EvalMode,
     /// A network that evaluates under its rules in place of the built-in one (`EvalFile`).
     pub network: Option<LoadedNet>,
+    /// Percentage of the games (0 to 100) in which one side, drawn per game, plays with the
+    /// classical evaluation; only the other side's positions are recorded in those games.
+    pub classical_share: u8,
 }
 
 impl Default for DatagenOptions {
@@ -86,6 +98,7 @@ impl Default for DatagenOptions {
             eval: EvalMode::Network,
             network: None,
             hash_mib: 4,
+            classical_share: 0,
         }
     }
 }
@@ -124,6 +137,10 @@ pub struct DatagenSummary {
     pub positions: u64,
     /// Results of the games played now: attackers' wins, defenders' wins, draws.
     pub results: [u32; 3],
+    /// Of the games with positions, those in which one side played with the classical
+    /// evaluation: attackers' wins, defenders' wins, draws, each for the classical side
+    /// being the attackers and then the defenders.
+    pub mixed: [[u32; 3]; 2],
 }
 
 /// The random stream's seed of game `game` of a run seeded with `seed` (independent of the
@@ -133,15 +150,28 @@ pub fn game_seed(seed: u64, game: u32) -> u64 {
     splitmix64(&mut s)
 }
 
+/// The side that plays game `game` with the classical evaluation, if any: drawn from a
+/// stream of its own so that the openings do not depend on the share.
+pub fn classical_side(seed: u64, share: u8, game: u32) -> Option<Side> {
+    let r = game_seed(seed ^ MIX_STREAM, game);
+    match (r % 100 < share as u64, r >> 63) {
+        (false, _) => None,
+        (true, 0) => Some(Side::Attackers),
+        (true, _) => Some(Side::Defenders),
+    }
+}
+
 /// One game played: its recorded positions (game number, index and count left for the
-/// writer) and its result; `None` for a game without a balanced opening.
+/// writer), its result and its classical side; `None` for a game without a balanced
+/// opening. `classical` searches for the classical side, when the game has one.
 pub fn play_game(
     engine: &mut Engine,
+    classical: Option<&mut Engine>,
     rules: Rules,
     options: &DatagenOptions,
     centre: i32,
     game_number: u32,
-) -> Option<(Vec<Record>, GameResult)> {
+) -> Option<(Vec<Record>, GameResult, Option<Side>)> {
     let mut rng = game_seed(options.seed, game_number);
     let mut game = None;
     for _ in 0..OPENING_TRIES {
@@ -158,6 +188,17 @@ pub fn play_game(
     }
     let mut game: Game = game?;
     engine.clear();
+    let mut classical = classical
+        .zip(classical_side(
+            options.seed,
+            options.classical_share,
+            game_number,
+        ))
+        .map(|(searcher, side)| {
+            searcher.clear();
+            (searcher, side)
+        });
+    let classical_side = classical.as_ref().map(|(_, side)| *side);
     let family = RuleFamily::of(&rules);
     let limits = Limits {
         nodes: Some(options.nodes),
@@ -166,15 +207,19 @@ pub fn play_game(
     let mut positions = Vec::new();
     while !game.status().is_over() && game.board().plies() < options.max_plies {
         let board = *game.board();
-        let (best, info) = engine.search_sync(&game, limits.clone());
+        let (searcher, recorded) = match &mut classical {
+            Some((searcher, side)) if *side == board.side_to_move() => (&mut **searcher, false),
+            _ => (&mut *engine, true),
+        };
+        let (best, info) = searcher.search_sync(&game, limits.clone());
         let Some(mv) = best else { break };
         let mut after = board;
         let captured = after.play(&rules, mv);
         let quiet = captured.is_empty() && !after.is_won(&rules);
         let calm =
             (board.king_moves(&rules) & Bitboard::EDGE).is_empty() && !board.king_in_danger(&rules);
-        if let (true, true, Some(king), Some(Score::Cp(cp))) =
-            (quiet, calm, board.king(), info.map(|i| i.score))
+        if let (true, true, true, Some(king), Some(Score::Cp(cp))) =
+            (recorded, quiet, calm, board.king(), info.map(|i| i.score))
         {
             positions.push(Record {
                 attackers: board.attackers().bits(),
@@ -202,7 +247,7 @@ pub fn play_game(
     for p in &mut positions {
         p.result = result;
     }
-    Some((positions, result))
+    Some((positions, result, classical_side))
 }
 
 fn rules_of(options: &DatagenOptions) -> Result<Rules, DatagenError> {
@@ -229,6 +274,7 @@ pub fn header(options: &DatagenOptions) -> Result<DataHeader, DatagenError> {
         shard_count: options.shard.count as u32,
         evaluator: network::choose(options.eval, options.network.as_ref(), &rules)
             .map_or(0, |n| n.checksum),
+        classical_share: options.classical_share,
     })
 }
 
@@ -261,6 +307,19 @@ pub fn run(
             "--balance-depth and --max-plies must be positive",
         ));
     }
+    if options.classical_share > 100 {
+        return Err(DatagenError::Range(
+            "--classical-share is a percentage, 0 to 100",
+        ));
+    }
+    if options.classical_share > 0
+        && network::choose(options.eval, options.network.as_ref(), &rules).is_none()
+    {
+        return Err(DatagenError::Range(
+            "--classical-share needs games played by a network: the classical evaluation \
+             would play both sides",
+        ));
+    }
     let data_error = |source| DatagenError::Data {
         path: options.out.clone(),
         source,
@@ -282,7 +341,7 @@ pub fn run(
         eval: options.eval,
         ..Settings::default()
     };
-    let new_engine = || {
+    let new_engine = |settings: Settings| {
         let mut engine = Engine::new(settings);
         engine
             .set_network(options.network.clone())
@@ -290,7 +349,7 @@ pub fn run(
         engine
     };
     let centre = {
-        let mut engine = new_engine();
+        let mut engine = new_engine(settings);
         attackers_score(&mut engine, &Game::start(rules), options.balance_depth).unwrap_or(0)
     };
     progress(&format!(
@@ -309,7 +368,8 @@ pub fn run(
     ));
     let next = AtomicUsize::new(0);
     let start = Instant::now();
-    let (send, receive) = mpsc::channel::<(u32, Option<(Vec<Record>, GameResult)>)>();
+    type Played = Option<(Vec<Record>, GameResult, Option<Side>)>;
+    let (send, receive) = mpsc::channel::<(u32, Played)>();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..options.concurrency.min(todo.len()) {
@@ -317,12 +377,19 @@ pub fn run(
             let (todo, next) = (&todo, &next);
             let new_engine = &new_engine;
             scope.spawn(move || {
-                let mut engine = new_engine();
+                let mut engine = new_engine(settings);
+                let mut classical = (options.classical_share > 0).then(|| {
+                    new_engine(Settings {
+                        eval: EvalMode::Classical,
+                        ..settings
+                    })
+                });
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&g) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let played = play_game(&mut engine, rules, options, centre, g);
+                    let played =
+                        play_game(&mut engine, classical.as_mut(), rules, options, centre, g);
                     if send.send((g, played)).is_err() {
                         break;
                     }
@@ -334,7 +401,7 @@ pub fn run(
         for (g, played) in receive {
             summary.played += 1;
             match played {
-                Some((positions, result)) if !positions.is_empty() => {
+                Some((positions, result, classical_side)) if !positions.is_empty() => {
                     if failure.is_none()
                         && let Err(e) = writer.write_game(g, &positions)
                     {
@@ -343,11 +410,15 @@ pub fn run(
                         stop.store(true, Ordering::Relaxed);
                     }
                     summary.positions += positions.len() as u64;
-                    summary.results[match result {
+                    let column = match result {
                         GameResult::AttackersWin => 0,
                         GameResult::DefendersWin => 1,
                         GameResult::Draw => 2,
-                    }] += 1;
+                    };
+                    summary.results[column] += 1;
+                    if let Some(side) = classical_side {
+                        summary.mixed[(side == Side::Defenders) as usize][column] += 1;
+                    }
                 }
                 _ => summary.empty += 1,
             }
@@ -372,8 +443,17 @@ pub fn run(
         return Err(data_error(e));
     }
     let [a, d, draws] = summary.results;
+    let mixed = if options.classical_share > 0 {
+        let [[ca, cd, cdraws], [da, dd, ddraws]] = summary.mixed;
+        format!(
+            " (classical attackers: attackers {ca}, defenders {cd}, draws {cdraws}; \
+             classical defenders: attackers {da}, defenders {dd}, draws {ddraws})"
+        )
+    } else {
+        String::new()
+    };
     progress(&format!(
-        "datagen: {} games played ({} empty), attackers {a}, defenders {d}, draws {draws}; \
+        "datagen: {} games played ({} empty), attackers {a}, defenders {d}, draws {draws}{mixed}; \
          {} positions written, {} in {} ({:.0} positions/s)",
         summary.played,
         summary.empty,
