@@ -55,14 +55,14 @@ impl EvalMode {
 /// The networks built into the binary: the families they were trained for and their files
 /// (docs/nnue.md gives each one's data, training command, SHA-256 and match results).
 ///
-/// `nets/ashton-1.nnue` and `nets/english-1.nnue`, first generations, are not built in: they
-/// stay in the repository because they played the games `ashton-2.nnue` and `english-2.nnue`
-/// were trained on.
+/// `nets/ashton-1.nnue`, `nets/default-1.nnue` and `nets/english-1.nnue`, first generations,
+/// are not built in: they stay in the repository because they played the games the second
+/// generations were trained on (and `default-2.nnue` starts from `default-1.nnue`'s weights).
 const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     (
         RuleFamily::Default,
-        "default-1.nnue",
-        include_bytes!("../nets/default-1.nnue"),
+        "default-2.nnue",
+        include_bytes!("../nets/default-2.nnue"),
     ),
     (
         RuleFamily::English,
