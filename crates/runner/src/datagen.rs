@@ -312,9 +312,8 @@ pub fn run(
             "--classical-share is a percentage, 0 to 100",
         ));
     }
-    if options.classical_share > 0
-        && network::choose(options.eval, options.network.as_ref(), &rules).is_none()
-    {
+    let wanted = header(options)?;
+    if options.classical_share > 0 && wanted.evaluator == 0 {
         return Err(DatagenError::Range(
             "--classical-share needs games played by a network: the classical evaluation \
              would play both sides",
@@ -324,7 +323,7 @@ pub fn run(
         path: options.out.clone(),
         source,
     };
-    let mut writer = DataWriter::resume(&options.out, header(options)?).map_err(data_error)?;
+    let mut writer = DataWriter::resume(&options.out, wanted).map_err(data_error)?;
     let todo: Vec<u32> = (0..options.games)
         .filter(|&g| options.shard.takes(g as usize) && !writer.games().contains(&g))
         .collect();
