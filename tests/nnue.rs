@@ -172,6 +172,102 @@ fn classical_records(rules: &Rules, count: usize, seed: u64) -> Vec<Record> {
         .collect()
 }
 
+/// `board` under the board's symmetry `k` (konakis_nnue::symmetric_square), built through a
+/// position string so that the rules' own parser sets it up.
+fn image_board(board: &Board, k: usize) -> Board {
+    let mut cells = [' '; 81];
+    for sq in Square::all() {
+        if let Some(piece) = board.piece_at(sq) {
+            cells[konakis_nnue::symmetric_square(sq.index() as u8, k) as usize] = piece.letter();
+        }
+    }
+    let ranks: Vec<String> = (0..9)
+        .rev()
+        .map(|rank| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for file in 0..9 {
+                match cells[rank * 9 + file] {
+                    ' ' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            text += &empty.to_string();
+                            empty = 0;
+                        }
+                        text.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                text += &empty.to_string();
+            }
+            text
+        })
+        .collect();
+    let fen = format!(
+        "{} {} {}",
+        ranks.join("/"),
+        board.side_to_move().letter(),
+        board.plies()
+    );
+    Board::from_fen(&fen).unwrap()
+}
+
+fn image_move(mv: Move, k: usize) -> Move {
+    let sq = |s: Square| Square::new(konakis_nnue::symmetric_square(s.index() as u8, k)).unwrap();
+    Move::new(sq(mv.from()), sq(mv.to()))
+}
+
+#[test]
+fn every_family_plays_the_same_game_in_all_eight_orientations() {
+    // What `konakis train --symmetries` relies on: the image of a position has the images of
+    // its moves, each leading to the image of the same result.
+    for rules in families() {
+        let family = RuleFamily::of(&rules);
+        let mut checked = 0;
+        for board in random_positions(&rules, 150, 23) {
+            for k in 0..konakis_nnue::SYMMETRIES {
+                let image = image_board(&board, k);
+                let mut expected: Vec<Move> = board
+                    .legal_moves(&rules)
+                    .iter()
+                    .map(|&m| image_move(m, k))
+                    .collect();
+                let mut found: Vec<Move> = image.legal_moves(&rules).to_vec();
+                expected.sort_unstable_by_key(|m| m.raw());
+                found.sort_unstable_by_key(|m| m.raw());
+                assert_eq!(found, expected, "{family}: {} under {k}", board.to_fen());
+                for &mv in board.legal_moves(&rules).iter() {
+                    let mut child = board;
+                    let taken = child.play(&rules, mv);
+                    let mut image_child = image;
+                    let image_taken = image_child.play(&rules, image_move(mv, k));
+                    let set = |b: Bitboard| konakis_nnue::symmetric_set(b.bits(), k);
+                    assert_eq!(image_taken.bits(), set(taken));
+                    // (Compared piece by piece: a captured king leaves no position string.)
+                    assert_eq!(
+                        (
+                            image_child.attackers().bits(),
+                            image_child.defenders().bits(),
+                            image_child.king(),
+                        ),
+                        (
+                            set(child.attackers()),
+                            set(child.defenders()),
+                            child.king().map(|s| image_move(Move::new(s, s), k).to()),
+                        ),
+                        "{family}: {mv} from {} under {k}",
+                        board.to_fen()
+                    );
+                    assert_eq!(image_child.is_won(&rules), child.is_won(&rules));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{family}: {checked} moves");
+    }
+}
+
 #[test]
 fn a_small_training_run_reduces_the_validation_loss_and_saves_a_loadable_network() {
     let rules = Rules::default();
@@ -278,6 +374,48 @@ fn training_from_a_network_starts_from_its_weights() {
     };
     let e = train::train_from(&records, &config, Some(ashton), |_, _| {}).unwrap_err();
     assert!(e.to_string().contains("trained for"), "{e}");
+}
+
+#[test]
+fn training_on_all_orientations_makes_a_network_that_sees_them_alike() {
+    let rules = Rules::default();
+    let records = classical_records(&rules, 2000, 13);
+    let config = TrainConfig {
+        hidden: 16,
+        epochs: 20,
+        batch: 64,
+        lr: 0.003,
+        lambda: 1.0,
+        ..TrainConfig::default()
+    };
+    let plain = train::train(&records, &config, |_, _| {}).unwrap();
+    let symmetric = TrainConfig {
+        symmetries: true,
+        ..config
+    };
+    let oriented = train::train(&records, &symmetric, |_, _| {}).unwrap();
+    // How far apart a network scores a position and its seven images, on average.
+    let spread = |net: &Network| {
+        let mut sum = 0.0;
+        for r in &records[..300] {
+            let s = train::Sample::from_record(r, 1.0, 400.0);
+            let y = |s: &train::Sample| net.forward(s.attackers, s.defenders, s.king, 0);
+            for k in 1..konakis_nnue::SYMMETRIES {
+                sum += (y(&s) - y(&s.image(k))).abs() as f64;
+            }
+        }
+        sum / (300.0 * 7.0)
+    };
+    let (a, b) = (spread(&plain), spread(&oriented));
+    assert!(
+        b < 0.6 * a,
+        "spread over the orientations: {a} without, {b} with"
+    );
+    // Drawn from the run's seed: the same run trains the same network.
+    assert_eq!(
+        train::train(&records, &symmetric, |_, _| {}).unwrap(),
+        oriented
+    );
 }
 
 #[test]

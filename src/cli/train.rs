@@ -56,6 +56,10 @@ pub struct TrainArgs {
     /// family and scale): a network trained further on new data.
     #[arg(long, value_name = "NET")]
     pub init: Option<PathBuf>,
+    /// Show each training position in one of the board's eight orientations (rotations and
+    /// reflections), drawn anew for each epoch: the rules are the same in all eight.
+    #[arg(long)]
+    pub symmetries: bool,
 }
 
 /// Runs `konakis train`.
@@ -103,6 +107,7 @@ fn train_files(args: &TrainArgs) -> Result<(), String> {
         scale: args.scale,
         validation_permille: args.validation,
         seed: args.seed,
+        symmetries: args.symmetries,
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {

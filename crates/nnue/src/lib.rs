@@ -67,6 +67,42 @@ pub fn for_each_feature(attackers: u128, defenders: u128, king: u8, mut f: impl 
     }
 }
 
+/// The board's symmetries: the eight maps of the square onto itself (rotations by a quarter
+/// turn and reflections). Every rule Konakis plays is drawn on a board they leave unchanged
+/// (the throne at the centre, the four edges, Ashton's four camps), so a position and its image
+/// under any of them are the same game: the trainer can show each position in any of its eight
+/// orientations (`konakis train --symmetries`).
+pub const SYMMETRIES: usize = 8;
+
+/// The image of the square index `sq` (`rank × 9 + file`, below 81) under symmetry `k`
+/// (0 to 7; 0 is the identity): `k & 4` transposes ranks and files, then `k & 1` mirrors the
+/// files and `k & 2` the ranks.
+#[inline]
+pub const fn symmetric_square(sq: u8, k: usize) -> u8 {
+    let (mut rank, mut file) = (sq / 9, sq % 9);
+    if k & 4 != 0 {
+        (rank, file) = (file, rank);
+    }
+    if k & 1 != 0 {
+        file = 8 - file;
+    }
+    if k & 2 != 0 {
+        rank = 8 - rank;
+    }
+    rank * 9 + file
+}
+
+/// The image of a set of squares (bit `rank × 9 + file`) under symmetry `k`.
+#[inline]
+pub fn symmetric_set(mut bits: u128, k: usize) -> u128 {
+    let mut image = 0u128;
+    while bits != 0 {
+        image |= 1u128 << symmetric_square(bits.trailing_zeros() as u8, k);
+        bits &= bits - 1;
+    }
+    image
+}
+
 /// The family of rules a position was played under: a network is trained for one family.
 ///
 /// The three families Konakis plays are exact rule sets up to the two options that only say
@@ -183,5 +219,43 @@ mod tests {
             assert_eq!(RuleFamily::from_code(f).unwrap().code(), f);
         }
         assert_eq!(RuleFamily::from_code(4), None);
+    }
+
+    #[test]
+    fn the_symmetries_are_the_eight_distinct_maps_of_the_square() {
+        let corner = 0u8; // a1
+        let knight = 9 + 2; // c2: no symmetry but the identity fixes it
+        let mut images = Vec::new();
+        for k in 0..SYMMETRIES {
+            // Each is a permutation of the squares that keeps the throne and the corners.
+            let all: Vec<u8> = (0..81).map(|sq| symmetric_square(sq, k)).collect();
+            let mut sorted = all.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..81).collect::<Vec<u8>>(), "symmetry {k}");
+            assert_eq!(symmetric_square(Square::THRONE.index() as u8, k), 40);
+            assert!([0, 8, 72, 80].contains(&symmetric_square(corner, k)));
+            // A reflection undoes itself; a quarter turn takes four.
+            let twice = symmetric_square(symmetric_square(knight, k), k);
+            let four = (0..4).fold(knight, |sq, _| symmetric_square(sq, k));
+            assert_eq!(four, knight, "symmetry {k}");
+            images.push(symmetric_square(knight, k));
+            if k == 0 {
+                assert_eq!(twice, knight);
+            }
+        }
+        images.sort_unstable();
+        images.dedup();
+        assert_eq!(images.len(), SYMMETRIES, "the eight images of c2 differ");
+        let start = Board::start(&Rules::default());
+        for k in 0..SYMMETRIES {
+            assert_eq!(
+                symmetric_set(start.attackers().bits(), k),
+                start.attackers().bits()
+            );
+            assert_eq!(
+                symmetric_set(start.defenders().bits(), k),
+                start.defenders().bits()
+            );
+        }
     }
 }

@@ -9,7 +9,10 @@
 
 use crate::data::Record;
 use crate::network::{Network, WEIGHT_CLIP};
-use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, for_each_feature};
+use crate::{
+    HEADS, INPUTS, MAX_ACTIVE, RuleFamily, SYMMETRIES, for_each_feature, symmetric_set,
+    symmetric_square,
+};
 use konakis_core::zobrist::splitmix64;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -44,6 +47,21 @@ impl Sample {
             king: r.king,
             head: r.defenders_to_move as u8,
             target,
+        }
+    }
+
+    /// The same position under the board's symmetry `k` (see [`crate::SYMMETRIES`]), with the
+    /// same head and target.
+    pub fn image(&self, k: usize) -> Sample {
+        Sample {
+            attackers: symmetric_set(self.attackers, k),
+            defenders: symmetric_set(self.defenders, k),
+            king: if (self.king as usize) < crate::SQUARES {
+                symmetric_square(self.king, k)
+            } else {
+                self.king
+            },
+            ..*self
         }
     }
 
@@ -187,6 +205,9 @@ pub struct TrainConfig {
     pub validation_permille: u32,
     /// Seed of the initial weights, the validation split and the shuffles.
     pub seed: u64,
+    /// Show each training position, in each epoch, in one of the board's eight orientations
+    /// drawn at random (validation positions are left as they were played).
+    pub symmetries: bool,
 }
 
 impl Default for TrainConfig {
@@ -201,6 +222,7 @@ impl Default for TrainConfig {
             scale: 400.0,
             validation_permille: 50,
             seed: 1,
+            symmetries: false,
         }
     }
 }
@@ -396,10 +418,21 @@ pub fn train_from(
             let j = (splitmix64(&mut rng) % (i as u64 + 1)) as usize;
             train.swap(i, j);
         }
+        // Each position in an orientation of its own, drawn from the same stream.
+        let oriented: Vec<Sample>;
+        let epoch_data = if config.symmetries {
+            oriented = train
+                .iter()
+                .map(|s| s.image((splitmix64(&mut rng) % SYMMETRIES as u64) as usize))
+                .collect();
+            &oriented
+        } else {
+            &train
+        };
         let start = Instant::now();
         let mut last_report = start;
         let (mut loss_sum, mut done) = (0.0f64, 0usize);
-        for batch in train.chunks(config.batch) {
+        for batch in epoch_data.chunks(config.batch) {
             let part = batch.len().div_ceil(threads);
             let losses: Vec<f64> = grads
                 .par_iter_mut()
@@ -558,6 +591,24 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "only {checked} parameters checked");
+    }
+
+    #[test]
+    fn an_image_moves_every_piece_and_keeps_the_target() {
+        for (i, s) in samples(200, 11).iter().enumerate() {
+            let k = i % SYMMETRIES;
+            let t = s.image(k);
+            assert_eq!(t.attackers.count_ones(), s.attackers.count_ones());
+            assert_eq!(t.defenders.count_ones(), s.defenders.count_ones());
+            assert_eq!(t.attackers & t.defenders, 0);
+            assert_eq!(t.attackers >> t.king & 1, 0);
+            assert_eq!((t.head, t.target), (s.head, s.target));
+            // Each symmetry's inverse is among the eight: some image brings it back.
+            assert!((0..SYMMETRIES).any(|j| t.image(j) == *s));
+            if k == 0 {
+                assert_eq!(t, *s);
+            }
+        }
     }
 
     #[test]
