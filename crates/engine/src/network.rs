@@ -58,7 +58,7 @@ impl EvalMode {
 /// `nets/ashton-1.nnue`, `nets/default-1.nnue` and `nets/english-1.nnue`, first generations,
 /// are not built in: they stay in the repository because they played the games the built-in
 /// networks were trained on (and `default-2.nnue` starts from `default-1.nnue`'s weights);
-/// `nets/english-2.nnue`, built in before `english-3.nnue`, stays as the network that
+/// `nets/english-2.nnue`, built in before `english-4.nnue`, stays as the network that
 /// docs/strength.md measures it against.
 const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     (
@@ -68,8 +68,8 @@ const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     ),
     (
         RuleFamily::English,
-        "english-3.nnue",
-        include_bytes!("../nets/english-3.nnue"),
+        "english-4.nnue",
+        include_bytes!("../nets/english-4.nnue"),
     ),
     (
         RuleFamily::Ashton,
