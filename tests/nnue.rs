@@ -172,38 +172,25 @@ fn classical_records(rules: &Rules, count: usize, seed: u64) -> Vec<Record> {
         .collect()
 }
 
-/// `board` under the board's symmetry `k` (konakis_nnue::symmetric_square), built through a
-/// position string so that the rules' own parser sets it up.
+/// The image of `sq` under the board's symmetry `k` (konakis_nnue::symmetric_square).
+fn image_square(sq: Square, k: usize) -> Square {
+    Square::new(konakis_nnue::symmetric_square(sq.index() as u8, k)).unwrap()
+}
+
+fn image_move(mv: Move, k: usize) -> Move {
+    Move::new(image_square(mv.from(), k), image_square(mv.to(), k))
+}
+
+/// `board` under symmetry `k`, set up by the rules' own parser from a position string that
+/// writes each empty square as a `1`.
 fn image_board(board: &Board, k: usize) -> Board {
-    let mut cells = [' '; 81];
+    let mut cells = ['1'; 81];
     for sq in Square::all() {
         if let Some(piece) = board.piece_at(sq) {
-            cells[konakis_nnue::symmetric_square(sq.index() as u8, k) as usize] = piece.letter();
+            cells[image_square(sq, k).index()] = piece.letter();
         }
     }
-    let ranks: Vec<String> = (0..9)
-        .rev()
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for file in 0..9 {
-                match cells[rank * 9 + file] {
-                    ' ' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            text += &empty.to_string();
-                            empty = 0;
-                        }
-                        text.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                text += &empty.to_string();
-            }
-            text
-        })
-        .collect();
+    let ranks: Vec<String> = cells.chunks(9).rev().map(String::from_iter).collect();
     let fen = format!(
         "{} {} {}",
         ranks.join("/"),
@@ -211,11 +198,6 @@ fn image_board(board: &Board, k: usize) -> Board {
         board.plies()
     );
     Board::from_fen(&fen).unwrap()
-}
-
-fn image_move(mv: Move, k: usize) -> Move {
-    let sq = |s: Square| Square::new(konakis_nnue::symmetric_square(s.index() as u8, k)).unwrap();
-    Move::new(sq(mv.from()), sq(mv.to()))
 }
 
 #[test]
@@ -254,7 +236,7 @@ fn every_family_plays_the_same_game_in_all_eight_orientations() {
                         (
                             set(child.attackers()),
                             set(child.defenders()),
-                            child.king().map(|s| image_move(Move::new(s, s), k).to()),
+                            child.king().map(|s| image_square(s, k)),
                         ),
                         "{family}: {mv} from {} under {k}",
                         board.to_fen()
