@@ -7,7 +7,7 @@ use konakis::prelude::*;
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{self, GameResult, Record};
 use konakis_nnue::network::{NetError, Network};
-use konakis_nnue::quant::{Accumulator, HIDDEN, QuantNetwork};
+use konakis_nnue::quant::{Accumulator, HIDDEN, HIDDEN_WIDE, QuantNetwork};
 use konakis_nnue::train::{self, Progress, TrainConfig};
 use konakis_runner::datagen::{self, DatagenOptions};
 use rand::rngs::StdRng;
@@ -35,8 +35,10 @@ fn families() -> [Rules; 3] {
 
 /// A float network with weights spread like a trained one's: first layer within ±0.6, so a
 /// hidden unit crosses both ends of the clipped ReLU over the positions of a game, and output
-/// weights within ±0.3, so that scores spread over some hundreds of centi-soldiers.
+/// weights within ±0.3 at 256 hidden units (narrower for more units, as training makes them),
+/// so that scores spread over some hundreds of centi-soldiers.
 fn spread_network(hidden: usize, family: RuleFamily, seed: u64) -> Network {
+    let output = 0.3 * 256.0 / hidden as f32;
     let mut net = Network::random(hidden, family, 400.0, seed);
     let mut rng = StdRng::seed_from_u64(seed);
     net.w1
@@ -47,7 +49,7 @@ fn spread_network(hidden: usize, family: RuleFamily, seed: u64) -> Network {
         .for_each(|b| *b = rng.random_range(-0.5..1.0));
     net.w2
         .iter_mut()
-        .for_each(|w| *w = rng.random_range(-0.3..0.3));
+        .for_each(|w| *w = rng.random_range(-output..output));
     net.b2 = [0.1, -0.2];
     net
 }
@@ -74,23 +76,34 @@ fn random_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn the_incremental_accumulator_equals_a_full_recomputation_under_every_family() {
-    for rules in families() {
-        let family = RuleFamily::of(&rules);
-        let net = QuantNetwork::<HIDDEN>::from_float(&spread_network(HIDDEN, family, 7)).unwrap();
+    incremental_equals_recomputation::<HIDDEN>(&families());
+}
+
+#[test]
+fn the_wide_networks_incremental_accumulator_equals_a_full_recomputation() {
+    incremental_equals_recomputation::<HIDDEN_WIDE>(&families()[1..2]);
+}
+
+/// Random games under each of `rules`, the accumulator updated move by move and compared
+/// with a recomputation after every move.
+fn incremental_equals_recomputation<const H: usize>(rules: &[Rules]) {
+    for rules in rules {
+        let family = RuleFamily::of(rules);
+        let net = QuantNetwork::<H>::from_float(&spread_network(H, family, 7)).unwrap();
         let mut rng = StdRng::seed_from_u64(11);
         let (mut moves, mut captures, mut kings_taken) = (0, 0, 0);
         while moves < 12_000 {
-            let mut board = Board::start(&rules);
+            let mut board = Board::start(rules);
             let mut acc = Accumulator::new(&net);
             acc.refresh(&net, &board);
             for _ in 0..300 {
-                let list = board.legal_moves(&rules);
-                if list.is_empty() || board.is_won(&rules) {
+                let list = board.legal_moves(rules);
+                if list.is_empty() || board.is_won(rules) {
                     break;
                 }
                 let mv = list[rng.random_range(0..list.len())];
                 let before = board;
-                let captured = board.play(&rules, mv);
+                let captured = board.play(rules, mv);
                 acc.update(&net, &before, &board, mv, captured);
                 let mut fresh = Accumulator::new(&net);
                 fresh.refresh(&net, &board);
@@ -112,15 +125,24 @@ fn the_incremental_accumulator_equals_a_full_recomputation_under_every_family() 
 
 #[test]
 fn the_integer_network_stays_within_tolerance_of_the_float_network() {
-    // The stated tolerance (docs/nnue.md): at most 20 centi-soldiers on any position and 4 on
-    // average, for scores of some hundreds (100 is a soldier). Rounding the first layer's
-    // weights to 1/255 is most of it.
-    for rules in families() {
-        let family = RuleFamily::of(&rules);
-        let float = spread_network(HIDDEN, family, 21);
-        let quant = QuantNetwork::<HIDDEN>::from_float(&float).unwrap();
+    integer_within_tolerance::<HIDDEN>(&families());
+}
+
+#[test]
+fn the_wide_integer_network_stays_within_tolerance_of_the_float_network() {
+    integer_within_tolerance::<HIDDEN_WIDE>(&families()[1..2]);
+}
+
+/// The stated tolerance (docs/nnue.md): at most 20 centi-soldiers on any position and 4 on
+/// average, for scores of some hundreds (100 is a soldier). Rounding the first layer's
+/// weights to 1/255 is most of it.
+fn integer_within_tolerance<const H: usize>(rules: &[Rules]) {
+    for rules in rules {
+        let family = RuleFamily::of(rules);
+        let float = spread_network(H, family, 21);
+        let quant = QuantNetwork::<H>::from_float(&float).unwrap();
         let (mut worst, mut sum, mut n, mut size) = (0.0f32, 0.0f32, 0, 0.0f32);
-        for board in random_positions(&rules, 2000, 5) {
+        for board in random_positions(rules, 2000, 5) {
             let f = float.evaluate(&board);
             let q = quant.evaluate_board(&board) as f32;
             let err = (f - q).abs();

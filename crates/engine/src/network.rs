@@ -7,19 +7,69 @@
 //! rules it evaluates classically ([`crate::eval`]). docs/nnue.md says which networks are built
 //! in and how each was made.
 
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 pub use konakis_nnue::RuleFamily;
 pub use konakis_nnue::network::NetError;
 use konakis_nnue::network::Network;
-use konakis_nnue::quant::{HIDDEN, QuantNetwork};
+use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE, QuantNetwork};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// The integer network the search runs.
-pub type Net = QuantNetwork<HIDDEN>;
+/// The integer network the search runs, of one of the hidden layer sizes it is compiled for
+/// (each size is its own type, so that the compiler sees fixed-size loops).
+#[derive(Clone, Debug)]
+pub enum Net {
+    /// [`HIDDEN`] hidden units.
+    Narrow(Arc<QuantNetwork<HIDDEN>>),
+    /// [`HIDDEN_WIDE`] hidden units.
+    Wide(Arc<QuantNetwork<HIDDEN_WIDE>>),
+}
 
-/// The hidden layer size of the networks the search runs.
+/// The hidden layer sizes the search runs.
+pub const HIDDEN_SIZES: [usize; 2] = [HIDDEN, HIDDEN_WIDE];
+
+/// The hidden layer size of most networks the search runs (the trainer's default).
 pub const HIDDEN_UNITS: usize = HIDDEN;
+
+impl Net {
+    /// The integer network for `float`, or why the search cannot run it (a hidden layer of
+    /// a size it is not compiled for).
+    pub fn from_float(float: &Network) -> Result<Net, NetError> {
+        match float.hidden {
+            HIDDEN => Ok(Net::Narrow(Arc::new(QuantNetwork::from_float(float)?))),
+            HIDDEN_WIDE => Ok(Net::Wide(Arc::new(QuantNetwork::from_float(float)?))),
+            found => Err(NetError::Hidden {
+                found,
+                expected: format!("{HIDDEN} or {HIDDEN_WIDE} (the sizes the search runs)"),
+            }),
+        }
+    }
+
+    /// The rules the network was trained for.
+    pub fn family(&self) -> RuleFamily {
+        match self {
+            Net::Narrow(n) => n.family(),
+            Net::Wide(n) => n.family(),
+        }
+    }
+
+    /// Its hidden units.
+    pub fn hidden(&self) -> usize {
+        match self {
+            Net::Narrow(_) => HIDDEN,
+            Net::Wide(_) => HIDDEN_WIDE,
+        }
+    }
+
+    /// The evaluation of `board` from scratch, from the side to move's point of view.
+    pub fn evaluate_board(&self, board: &Board) -> i32 {
+        match self {
+            Net::Narrow(n) => n.evaluate_board(board),
+            Net::Wide(n) => n.evaluate_board(board),
+        }
+    }
+}
 
 /// Which evaluation the search uses (the `Eval` option).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +150,7 @@ impl std::fmt::Display for Source {
 #[derive(Clone, Debug)]
 pub struct LoadedNet {
     /// The network.
-    pub net: Arc<Net>,
+    pub net: Net,
     /// Where it came from.
     pub source: Source,
     /// The checksum stored in its file (the file's last four bytes), which names it in the
@@ -115,7 +165,7 @@ impl LoadedNet {
         // A file that parses ends with its checksum.
         let checksum = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
         Ok(LoadedNet {
-            net: Arc::new(Net::from_float(&float)?),
+            net: Net::from_float(&float)?,
             source,
             checksum,
         })
@@ -177,6 +227,30 @@ mod tests {
             let net = built_in(family).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(net.source, Source::BuiltIn(name));
         }
+    }
+
+    #[test]
+    fn the_search_runs_both_hidden_sizes_and_refuses_others_with_the_sizes_it_runs() {
+        let board = Board::start(&Rules::ashton());
+        for hidden in HIDDEN_SIZES {
+            let float = Network::random(hidden, RuleFamily::Ashton, 400.0, 3);
+            let loaded = LoadedNet::from_bytes(&float.to_bytes(), Source::File("n".into()))
+                .unwrap_or_else(|e| panic!("{hidden} units: {e}"));
+            assert_eq!(loaded.net.hidden(), hidden);
+            // The integer network scores the start like the float one (a stated tolerance
+            // of 20 centi-soldiers, tests/nnue.rs).
+            let (q, f) = (loaded.net.evaluate_board(&board), float.evaluate(&board));
+            assert!(
+                (q as f32 - f).abs() <= 20.0,
+                "{hidden} units: {q} against {f}"
+            );
+        }
+        let odd = Network::random(128, RuleFamily::Ashton, 400.0, 3);
+        let err = LoadedNet::from_bytes(&odd.to_bytes(), Source::File("n".into())).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "hidden layer of 128 units, expected 256 or 512 (the sizes the search runs)"
+        );
     }
 
     #[test]

@@ -23,8 +23,10 @@ pub const QA: i16 = 255;
 /// The output weights' scale: fine enough that their rounding costs well under a
 /// centi-soldier (docs/nnue.md), coarse enough that weights up to ±32 fit an `i16`.
 pub const QB: i32 = 1024;
-/// The hidden layer size of the networks Konakis ships (a choice measured in docs/nnue.md).
+/// The hidden layer size of most networks Konakis ships (a choice measured in docs/nnue.md).
 pub const HIDDEN: usize = 256;
+/// The wider hidden layer the search also runs (docs/nnue.md says which network has it).
+pub const HIDDEN_WIDE: usize = 512;
 
 // The worst case of the accumulator's sum fits an i16.
 const _: () = assert!(

@@ -291,7 +291,7 @@ pub(crate) struct Shared {
     pub(crate) helper_depth: AtomicI32,
     pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
     /// The network that evaluates in this search; `None` for the classical evaluation.
-    pub(crate) net: Mutex<Option<Arc<Net>>>,
+    pub(crate) net: Mutex<Option<Net>>,
 }
 
 impl Shared {
@@ -1152,9 +1152,13 @@ mod tests {
 
     /// A random network of `rules`' family that a search can use.
     fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
+        random_net_of(network::HIDDEN_UNITS, rules, seed)
+    }
+
+    /// A random network of `hidden` units and `rules`' family.
+    fn random_net_of(hidden: usize, rules: &Rules, seed: u64) -> LoadedNet {
         let family = network::RuleFamily::of(rules);
-        let float =
-            konakis_nnue::network::Network::random(network::HIDDEN_UNITS, family, 400.0, seed);
+        let float = konakis_nnue::network::Network::random(hidden, family, 400.0, seed);
         LoadedNet::from_bytes(
             &float.to_bytes(),
             network::Source::File(format!("random {seed}")),
@@ -1183,7 +1187,7 @@ mod tests {
     }
 
     #[test]
-    fn the_network_accumulators_follow_every_search_path_under_every_family() {
+    fn the_network_accumulators_follow_every_search_path_under_every_family_and_size() {
         let families = [
             Rules::default(),
             Rules {
@@ -1192,7 +1196,14 @@ mod tests {
             },
             Rules::ashton(),
         ];
-        for (i, rules) in families.iter().enumerate() {
+        // Every family with the narrow network; the wide one under one family (its stack is
+        // the same code at another size) with every kind of thread.
+        let cases = families
+            .iter()
+            .enumerate()
+            .map(|(i, rules)| (i, rules, network::HIDDEN_UNITS))
+            .chain([(1, &families[1], network::HIDDEN_SIZES[1])]);
+        for (i, rules, hidden) in cases {
             // One thread, Lazy SMP helpers, and the parallel root search (which starts each
             // root move's path on its own).
             for (threads, smp) in [
@@ -1206,9 +1217,9 @@ mod tests {
                     hash_mib: 1,
                     ..Settings::default()
                 });
-                engine
-                    .set_network(Some(random_net(rules, i as u64)))
-                    .unwrap();
+                let net = random_net_of(hidden, rules, i as u64);
+                assert_eq!(net.net.hidden(), hidden);
+                engine.set_network(Some(net)).unwrap();
                 let before = worker::NET_CHECKS.load(Ordering::Relaxed);
                 for game in positions(rules, 7 + i as u64, 9) {
                     let limits = Limits {

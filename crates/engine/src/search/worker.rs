@@ -13,7 +13,7 @@ use konakis_core::Bitboard;
 use konakis_core::board::{Board, MAX_MOVES, MoveList};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Direction, Move, Side, Square};
-use konakis_nnue::quant::{Accumulator, Delta, HIDDEN};
+use konakis_nnue::quant::{Accumulator, Delta, HIDDEN, HIDDEN_WIDE, QuantNetwork};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -68,24 +68,24 @@ pub(crate) struct Worker<'a> {
     /// [`Worker::king_in_danger`]).
     danger_memo: (u64, bool),
     /// The network's accumulators along the current path, when a network evaluates.
-    net: Option<NetStack>,
+    net: Option<NetPath>,
 }
 
 /// The network's first-layer accumulators of the positions on the current path, one per ply,
 /// brought up to date only when a position is evaluated: entering a position records what
-/// its move changed ([`NetStack::enter`]), and [`NetStack::accumulator`] applies the changes
-/// not yet applied, each child written as its parent plus the change, in one pass.
-struct NetStack {
-    net: Arc<Net>,
-    accumulators: Vec<Accumulator<HIDDEN>>,
+/// its move changed ([`NetStack::enter`]), and [`NetStack::bring_up_to_date`] applies the
+/// changes not yet applied, each child written as its parent plus the change, in one pass.
+struct NetStack<const H: usize> {
+    net: Arc<QuantNetwork<H>>,
+    accumulators: Vec<Accumulator<H>>,
     /// What the move into each ply changed; `None` for a null move (the same pieces).
     deltas: Vec<Option<Delta>>,
     /// Whether each ply's accumulator is that of the position now at that ply.
     valid: Vec<bool>,
 }
 
-impl NetStack {
-    fn new(net: Arc<Net>) -> NetStack {
+impl<const H: usize> NetStack<H> {
+    fn new(net: Arc<QuantNetwork<H>>) -> NetStack<H> {
         NetStack {
             accumulators: vec![Accumulator::new(&net); MAX_PLY + 2],
             deltas: vec![None; MAX_PLY + 2],
@@ -98,6 +98,32 @@ impl NetStack {
     fn set_root(&mut self, board: &Board) {
         self.accumulators[0].refresh(&self.net, board);
         self.valid[0] = true;
+    }
+
+    /// Records that the position at `ply` is `child`, reached from `board` by `mv` (`None`:
+    /// a null move), which captured `taken`.
+    #[inline]
+    fn enter(
+        &mut self,
+        ply: usize,
+        board: &Board,
+        child: &Board,
+        mv: Option<Move>,
+        taken: Bitboard,
+    ) {
+        match mv {
+            None => self.deltas[ply] = None,
+            Some(mv) => match Delta::of(board, child, mv, taken) {
+                Some(delta) => self.deltas[ply] = Some(delta),
+                // Never for a legal move; the truth, should it happen.
+                None => {
+                    self.accumulators[ply].refresh(&self.net, child);
+                    self.valid[ply] = true;
+                    return;
+                }
+            },
+        }
+        self.valid[ply] = false;
     }
 
     /// The network's evaluation of the position at `ply`, `side` to move, from that side's
@@ -139,6 +165,57 @@ impl NetStack {
             }
             self.valid[p] = true;
         }
+    }
+}
+
+/// The accumulators of the network that evaluates, of its size ([`Net`]).
+enum NetPath {
+    Narrow(NetStack<HIDDEN>),
+    Wide(NetStack<HIDDEN_WIDE>),
+}
+
+/// Calls the [`NetStack`] method of whichever size `$path` holds.
+macro_rules! on_stack {
+    ($path:expr, $stack:ident => $call:expr) => {
+        match $path {
+            NetPath::Narrow($stack) => $call,
+            NetPath::Wide($stack) => $call,
+        }
+    };
+}
+
+impl NetPath {
+    fn new(net: Net) -> NetPath {
+        match net {
+            Net::Narrow(n) => NetPath::Narrow(NetStack::new(n)),
+            Net::Wide(n) => NetPath::Wide(NetStack::new(n)),
+        }
+    }
+
+    fn set_root(&mut self, board: &Board) {
+        on_stack!(self, s => s.set_root(board))
+    }
+
+    #[inline]
+    fn enter(
+        &mut self,
+        ply: usize,
+        board: &Board,
+        child: &Board,
+        mv: Option<Move>,
+        taken: Bitboard,
+    ) {
+        on_stack!(self, s => s.enter(ply, board, child, mv, taken))
+    }
+
+    #[inline]
+    fn evaluate(&mut self, ply: usize, side: Side) -> i32 {
+        on_stack!(self, s => s.evaluate(ply, side))
+    }
+
+    #[cfg(test)]
+    fn check(&self, ply: usize, board: &Board) {
+        on_stack!(self, s => s.check(ply, board))
     }
 }
 
@@ -189,7 +266,7 @@ impl<'a> Worker<'a> {
                 .lock()
                 .ok()
                 .and_then(|n| n.clone())
-                .map(NetStack::new),
+                .map(NetPath::new),
         }
     }
 
@@ -211,22 +288,9 @@ impl<'a> Worker<'a> {
         mv: Option<Move>,
         taken: Bitboard,
     ) {
-        let Some(n) = &mut self.net else {
-            return;
-        };
-        match mv {
-            None => n.deltas[ply] = None,
-            Some(mv) => match Delta::of(board, child, mv, taken) {
-                Some(delta) => n.deltas[ply] = Some(delta),
-                // Never for a legal move; the truth, should it happen.
-                None => {
-                    n.accumulators[ply].refresh(&n.net, child);
-                    n.valid[ply] = true;
-                    return;
-                }
-            },
+        if let Some(n) = &mut self.net {
+            n.enter(ply, board, child, mv, taken);
         }
-        n.valid[ply] = false;
     }
 
     /// The static evaluation of `board`, the position at `ply` (side to move's view): the
