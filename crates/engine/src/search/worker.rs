@@ -174,7 +174,7 @@ enum NetPath {
     Wide(NetStack<HIDDEN_WIDE>),
 }
 
-/// Calls the [`NetStack`] method of whichever size `$path` holds.
+/// Runs `$call` on the [`NetStack`] of whichever size `$path` holds, named `$stack`.
 macro_rules! on_stack {
     ($path:expr, $stack:ident => $call:expr) => {
         match $path {
@@ -190,32 +190,6 @@ impl NetPath {
             Net::Narrow(n) => NetPath::Narrow(NetStack::new(n)),
             Net::Wide(n) => NetPath::Wide(NetStack::new(n)),
         }
-    }
-
-    fn set_root(&mut self, board: &Board) {
-        on_stack!(self, s => s.set_root(board))
-    }
-
-    #[inline]
-    fn enter(
-        &mut self,
-        ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
-    ) {
-        on_stack!(self, s => s.enter(ply, board, child, mv, taken))
-    }
-
-    #[inline]
-    fn evaluate(&mut self, ply: usize, side: Side) -> i32 {
-        on_stack!(self, s => s.evaluate(ply, side))
-    }
-
-    #[cfg(test)]
-    fn check(&self, ply: usize, board: &Board) {
-        on_stack!(self, s => s.check(ply, board))
     }
 }
 
@@ -273,7 +247,7 @@ impl<'a> Worker<'a> {
     /// Starts the network's path at the root `board`.
     fn net_root(&mut self, board: &Board) {
         if let Some(n) = &mut self.net {
-            n.set_root(board);
+            on_stack!(n, s => s.set_root(board));
         }
     }
 
@@ -289,7 +263,7 @@ impl<'a> Worker<'a> {
         taken: Bitboard,
     ) {
         if let Some(n) = &mut self.net {
-            n.enter(ply, board, child, mv, taken);
+            on_stack!(n, s => s.enter(ply, board, child, mv, taken));
         }
     }
 
@@ -304,12 +278,12 @@ impl<'a> Worker<'a> {
             return slot.1;
         }
         let e = match &mut self.net {
-            Some(n) => {
-                let e = n.evaluate(ply, board.side_to_move());
+            Some(n) => on_stack!(n, s => {
+                let e = s.evaluate(ply, board.side_to_move());
                 #[cfg(test)]
-                n.check(ply, board);
+                s.check(ply, board);
                 e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            }
+            }),
             None => evaluate(board, &self.rules),
         };
         self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
