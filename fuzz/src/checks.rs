@@ -5,7 +5,7 @@
 //!
 //! The checks use only `is_ok()`, the parsed values and the errors' `Display`, so that they do
 //! not depend on the error types. The fuzz targets (`fuzz/fuzz_targets/`, cargo-fuzz on
-//! nightly) call them, and so does `tests/fuzz_corpora.rs`, which replays every kept corpus
+//! nightly) call them, and so does `tests/it/fuzz_corpora.rs`, which replays every kept corpus
 //! file on stable Rust.
 
 use konakis::board::Board;

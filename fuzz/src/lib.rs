@@ -1,5 +1,5 @@
 //! The checks behind the fuzz targets, one plain function per target taking the raw input.
-//! `tests/fuzz_corpora.rs` includes the same module to replay the kept corpora on stable Rust.
+//! `tests/it/fuzz_corpora.rs` includes the same module to replay the kept corpora on stable Rust.
 
 #![forbid(unsafe_code)]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Tablut Challenge agent that breaks the protocol on purpose, for tests/challenge.rs.
+"""A Tablut Challenge agent that breaks the protocol on purpose, for tests/it/challenge.rs.
 
     fake_agent.py --color white|black [--port N] --fault F [--out FILE]
 

@@ -238,7 +238,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{hidden} units: {e}"));
             assert_eq!(loaded.net.hidden(), hidden);
             // The integer network scores the start like the float one (a stated tolerance
-            // of 20 centi-soldiers, tests/nnue.rs).
+            // of 20 centi-soldiers, tests/it/nnue.rs).
             let (q, f) = (loaded.net.evaluate_board(&board), float.evaluate(&board));
             assert!(
                 (q as f32 - f).abs() <= 20.0,

@@ -6,10 +6,10 @@
 //! The misbehaving engines are one Python script, `tests/engines/fake_engine.py`, that plays
 //! random legal moves with rules code of its own and breaks the protocol in a chosen way.
 
-mod common;
-
-use common::KONAKIS;
-use common::matches::{assert_no_faults, fake_engine, p, read_json, run, run_match, scratch, text};
+use crate::common::KONAKIS;
+use crate::common::matches::{
+    assert_no_faults, fake_engine, p, read_json, run, run_match, scratch, text,
+};
 use konakis::tools::matches::stats::{
     Pentanomial, elo_of_score, most_likely_with_mean, normal_cdf, score_of_elo, sprt_bounds,
 };

@@ -457,12 +457,12 @@ fn suite_positions(options: &str, seed: u64, per_kind: usize) -> Vec<Tactic> {
 }
 
 /// Writes crates/engine/src/tactics.txt. Run by hand when the suite is to be rebuilt:
-/// `cargo test --release --test tactics write_king_tactics_suite -- --ignored`.
+/// `cargo test --release --test it tactics::write_king_tactics_suite -- --ignored`.
 #[test]
 #[ignore]
 fn write_king_tactics_suite() {
     let mut text = String::from(
-        "# King tactics for `konakis bench --tactics`, written by tests/tactics.rs\n\
+        "# King tactics for `konakis bench --tactics`, written by tests/it/tactics.rs\n\
          # (write_king_tactics_suite) from its exhaustive solver: options ; position ; kind ;\n\
          # the right moves (all moves keeping a forced capture, or all parries).\n",
     );

@@ -6,9 +6,7 @@
 //! Every test is driven by a fixed seed, so a failure reproduces; failure messages carry the
 //! position string and the rule options needed to replay it.
 
-mod common;
-
-use common::reference::*;
+use crate::common::reference::*;
 use konakis::perft::{divide, perft, perft_slow};
 use konakis::{
     Board, DrawReason, Game, GameError, KingCapture, Move, Rules, Side, Status, WinReason,

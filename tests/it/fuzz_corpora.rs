@@ -2,7 +2,7 @@
 //! fuzzers kept, and every input that once crashed a parser, goes through the same check as
 //! in its fuzz target (`fuzz/src/checks.rs`, shared with the targets).
 
-#[path = "../fuzz/src/checks.rs"]
+#[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

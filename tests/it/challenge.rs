@@ -9,10 +9,8 @@
 //! Konakis on the line protocol, both colours), the runner's refusals, and
 //! `tests/engines/fake_agent.py`, an agent that breaks the protocol in a chosen way.
 
-mod common;
-
-use common::KONAKIS;
-use common::matches::{read_json, run, scratch, text};
+use crate::common::KONAKIS;
+use crate::common::matches::{read_json, run, scratch, text};
 use konakis::challenge::exit;
 use konakis::challenge::state::{MoveMessage, State, Turn, parse_move};
 use konakis::challenge::wire::{read_frame, write_frame};

@@ -1,8 +1,6 @@
 //! Tactics every build must solve, and search behaviour the protocol relies on.
 
-mod common;
-
-use common::board::picture_fen;
+use crate::common::board::picture_fen;
 use konakis::search::{Engine, Limits, Score, Settings};
 use konakis::{Board, Game, Move, Rules, Side};
 use std::time::{Duration, Instant};

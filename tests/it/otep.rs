@@ -5,11 +5,9 @@
 //!
 //! The files in `tests/data/opentafl/` were recorded from OpenTafl itself (see OPENTAFL.md).
 
-mod common;
-
-use common::KONAKIS;
-use common::matches::{assert_no_faults, read_json, run, scratch, text};
-use common::process::Process;
+use crate::common::KONAKIS;
+use crate::common::matches::{assert_no_faults, read_json, run, scratch, text};
+use crate::common::process::Process;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };

@@ -5,9 +5,7 @@
 //! `b` an attacker, `w` a defender, `K` the king, `.` an empty square and `+` the empty throne
 //! (e5). The helpers turn a picture into a position string and read it with `Board::from_fen`.
 
-mod common;
-
-use common::board::{assert_placement, from_picture, from_picture_at, mv, set, sq};
+use crate::common::board::{assert_placement, from_picture, from_picture_at, mv, set, sq};
 use konakis::perft::perft;
 use konakis::{
     Bitboard, Board, DrawReason, Game, GameError, KingCapture, Move, Piece, Rules, Side, Square,

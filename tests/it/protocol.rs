@@ -2,10 +2,8 @@
 //! command with their exact replies, response times while searching, legal answers in many
 //! random positions under several rule sets, a flood of malformed input, and bench.
 
-mod common;
-
-use common::KONAKIS;
-use common::process::Process;
+use crate::common::KONAKIS;
+use crate::common::process::Process;
 use konakis::perft::divide;
 use konakis::{Board, Game, Move, Rules, Status};
 use rand::rngs::StdRng;
@@ -1767,7 +1765,7 @@ fn block_after<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
 #[test]
 fn the_readme_first_session_shows_the_search_it_describes() {
     let _serial = serial();
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let session = block_after(readme, "### A first session");
     let mut k = Konakis::start();
     for line in &session {
@@ -1797,7 +1795,7 @@ fn the_readme_first_session_shows_the_search_it_describes() {
 
 #[test]
 fn the_docs_name_the_rules_section_and_every_rule_option() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     assert!(
         !readme.contains("RULES.md"),
         "the repository has no RULES.md"
@@ -1831,7 +1829,7 @@ fn the_docs_name_the_rules_section_and_every_rule_option() {
 #[test]
 fn protocol_md_shows_what_d_and_bench_print() {
     let _serial = serial();
-    let doc = include_str!("../protocol.md");
+    let doc = include_str!("../../protocol.md");
     let d = block_after(doc, "### `d`");
     let (commands, reply): (Vec<&str>, Vec<&str>) = d.iter().partition(|l| l.starts_with("> "));
     let mut k = Konakis::start();

@@ -6,9 +6,7 @@
 //! empty camp square and `.` any other empty square. The helper checks that `*` and `.` are
 //! used on the right squares, so every picture shows where the camps are.
 
-mod common;
-
-use common::board::{from_camp_picture, mv, set, sq};
+use crate::common::board::{from_camp_picture, mv, set, sq};
 use konakis::{Bitboard, Board, DrawReason, Game, Rules, Side, Square, Status, WinReason};
 
 // ---------------------------------------------------------------------------------------------

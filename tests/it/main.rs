@@ -1,0 +1,21 @@
+//! Konakis' integration tests, as one test program (one link instead of one per file): each
+//! module tests one part through the public API or the built `konakis` binary. Run one part
+//! with its module path as the filter, `cargo test --release --test it protocol::`.
+
+mod common;
+
+mod ashton;
+mod ashton_logs;
+mod challenge;
+mod driver;
+mod fuzz_corpora;
+mod matches;
+mod nnue;
+mod otep;
+mod perft;
+mod protocol;
+mod random;
+mod rules;
+mod search;
+mod shards;
+mod tactics;
