@@ -10,7 +10,16 @@ mod cli;
 /// Konakis, a Tablut engine. Without a subcommand it reads protocol commands on stdin (see
 /// protocol.md) and answers on stdout.
 #[derive(Parser)]
-#[command(name = "konakis", version, about, long_about = None)]
+#[command(
+    name = "konakis",
+    version,
+    about = "Konakis, a Tablut engine",
+    long_about = None,
+    after_help = "With no command, konakis is the engine: it reads protocol commands on stdin and \
+                  answers on stdout. Type `help` for a list, or try `uci`, `position startpos`, \
+                  `go depth 8`, `d`, `quit`; protocol.md describes every command. \
+                  `konakis <COMMAND> --help` explains each tool."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -6,6 +6,7 @@ mod common;
 
 mod ashton;
 mod ashton_logs;
+mod build;
 mod challenge;
 mod driver;
 mod fuzz_corpora;

@@ -60,6 +60,8 @@ pub enum Command {
     Eval,
     /// `bench [depth]`
     Bench(Option<u32>),
+    /// `help`: a short guide to the commands.
+    Help,
 }
 
 /// A line that is not a valid command.
@@ -79,7 +81,11 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Unknown(word) => write!(f, "unknown command '{}'", quote(word)),
+            ParseError::Unknown(word) => write!(
+                f,
+                "unknown command '{}' (help lists the commands)",
+                quote(word)
+            ),
             ParseError::Invalid { command, reason } => write!(f, "{command}: {reason}"),
         }
     }
@@ -360,6 +366,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "quit" => no_args("quit", Command::Quit),
         "d" => no_args("d", Command::Display),
         "eval" => no_args("eval", Command::Eval),
+        "help" => no_args("help", Command::Help),
         "setoption" => parse_setoption(&rest).map(Some),
         "position" => parse_position(&rest).map(Some),
         "go" => parse_go(&rest).map(Some),
@@ -650,8 +657,14 @@ mod tests {
             bad("isready now"),
             "isready: unexpected 'now' (it takes no arguments)"
         );
-        assert_eq!(bad("hello world"), "unknown command 'hello'");
-        assert_eq!(bad("\u{7}x"), "unknown command '\\u{7}x'");
+        assert_eq!(
+            bad("hello world"),
+            "unknown command 'hello' (help lists the commands)"
+        );
+        assert_eq!(
+            bad("\u{7}x"),
+            "unknown command '\\u{7}x' (help lists the commands)"
+        );
     }
 
     #[test]

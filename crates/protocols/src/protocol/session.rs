@@ -24,6 +24,27 @@ use konakis_engine::clock::Instant;
 use konakis_engine::eval;
 use konakis_engine::network::{EvalMode, RuleFamily};
 use konakis_engine::options;
+
+/// The answer to `help`: what a person who started the engine in a terminal types first.
+const HELP: &[&str] = &[
+    "Konakis, a Tablut engine. It reads one command per line; protocol.md describes them all.",
+    "  uci                          name, options (one line each) and uciok",
+    "  isready                      readyok, once the commands before it are done",
+    "  setoption name N value V     set an option: Hash, Threads, ... and the rules",
+    "                               (Ruleset Ashton, KingCapture English, ...)",
+    "  ucinewgame                   a new game",
+    "  position startpos [moves M...]   the start, then moves such as d1d3 e3f3",
+    "  position fen P [moves M...]  a position string, then moves",
+    "  go depth N | movetime MS | nodes N | infinite | wtime MS btime MS [winc MS binc MS]",
+    "                               think, then answer bestmove (w: defenders, b: attackers)",
+    "  stop                         answer now (ponderhit: the pondered move was played)",
+    "  go perft N                   count the legal-move tree to depth N",
+    "  d                            the board and its details",
+    "  eval                         the evaluation, term by term",
+    "  bench [depth]                the benchmark: nodes searched and nodes per second",
+    "  quit                         leave",
+    "Try: position startpos, then go depth 8, then d.",
+];
 use konakis_engine::search::driver::Driver;
 use konakis_engine::search::{
     Cancel, EngineError, Info, Limits, Report, Score, ScoreBound, Signal,
@@ -168,6 +189,7 @@ impl<R: Reply> Session<R> {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Bench(depth) => self.bench(depth),
+            Command::Help => self.help(),
             Command::Quit => unreachable!("handled by input"),
         }
     }
@@ -299,6 +321,11 @@ impl<R: Reply> Session<R> {
         if let Err(e) = self.driver.ponderhit() {
             self.out.error(&format!("ponderhit: {e}"));
         }
+    }
+
+    fn help(&mut self) {
+        let lines: Vec<String> = HELP.iter().map(|line| line.to_string()).collect();
+        self.out.lines(&lines);
     }
 
     fn display(&mut self) {
