@@ -539,6 +539,23 @@ mod tests {
     }
 
     #[test]
+    fn otep_engines_settle_100_ms_unless_told_and_others_not_at_all() {
+        use konakis::tools::matches::config::engines::DEFAULT_OTEP_SETTLE_MS;
+        let c = args(
+            "--engine cmd=/a proto=otep --engine cmd=/b proto=otep settle=0 \
+             --engine cmd=/c proto=otep settle=250 --engine cmd=/d --each st=1",
+        )
+        .unwrap();
+        let settle: Vec<u64> = c.engines.iter().map(|e| e.settle_ms).collect();
+        assert_eq!(settle, [DEFAULT_OTEP_SETTLE_MS, 0, 250, 0]);
+        assert_eq!(DEFAULT_OTEP_SETTLE_MS, 100);
+        // From --each, for OTEP engines only.
+        let c = args("--engine cmd=/a proto=otep --engine cmd=/b proto=otep --each st=1 settle=7")
+            .unwrap();
+        assert!(c.engines.iter().all(|e| e.settle_ms == 7));
+    }
+
+    #[test]
     fn round_robin_and_gauntlet_pairings() {
         let three = "--engine cmd=/a --engine cmd=/b --engine cmd=/c --each depth=1";
         assert_eq!(
@@ -609,6 +626,26 @@ mod tests {
             ),
             (&format!("{base} --draw movenumber=x"), "bad movenumber"),
             (&format!("{base} --frobnicate"), "frobnicate"),
+            (
+                "--engine cmd=/a settle=100 --engine cmd=/b --each depth=1",
+                "settle= is for OTEP engines (proto=otep) only",
+            ),
+            (
+                "--engine cmd=/a proto=otep --engine cmd=/b --each st=1 settle=50",
+                "not in --each",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=x --engine cmd=/b --each st=1",
+                "bad settle 'x': expected milliseconds from 0 to 5000",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=5001 --engine cmd=/b --each st=1",
+                "bad settle '5001'",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=-1 --engine cmd=/b --each st=1",
+                "bad settle '-1'",
+            ),
         ];
         for (line, want) in cases {
             let e = args(line).unwrap_err();
