@@ -63,12 +63,12 @@ An engine (give one --engine per engine, at least two). Settings:
                     OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and
                     the rules must fit an OpenTafl rules string) or tablut-challenge (a
                     Tablut Challenge agent; see below)
-  settle=MS         OTEP engines only (default 100, 0 = off): after the engine's move, send
-                    it nothing more until it has written nothing for MS milliseconds (at
-                    most 10*MS after the move, however much it writes); on no clock. Some
-                    OTEP engines are still busy with the search they just finished after
-                    writing their move: OpenTafl 0.4.8's AI crashes (or plays on a wrong
-                    board) when the next 'play' comes within a few milliseconds
+  settle=MS         OTEP engines only (default 100, 0 = off): after the engine's move,
+                    send it nothing more until it has written nothing for MS ms (at
+                    most 10*MS after its move, however much it writes); the wait counts
+                    on no clock. OpenTafl 0.4.8's AI still prints statistics after its
+                    move, and crashes (or plays on a wrong board) when the next 'play'
+                    comes within a few milliseconds
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
