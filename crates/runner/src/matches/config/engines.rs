@@ -57,9 +57,9 @@ pub struct EngineSpec {
 /// The quiet time an OTEP engine gets after its move unless `settle=` says otherwise.
 /// OpenTafl 0.4.8's AI writes its move, then plays it on its own board and prints about ten
 /// `status` lines of statistics from the finished search; a `play` that arrives before it is
-/// done makes it die of a NullPointerException or play on a wrong board. Over 167 of its moves
-/// at `st=1` on two loaded cores (load average 7), its last line came at most 25 ms after the
-/// move, so 100 ms leaves four times that. The wait overlaps the opponent's thinking: it costs
+/// done makes it die of a NullPointerException or play on a wrong board. Over 478 of its moves
+/// at `st=1` on two loaded cores (load average 4 to 10), its last line came at most 25 ms after
+/// the move, so 100 ms leaves four times that. The wait overlaps the opponent's thinking: it costs
 /// time only when the opponent answers in less than this.
 pub const DEFAULT_OTEP_SETTLE_MS: u64 = 100;
 
