@@ -63,6 +63,12 @@ An engine (give one --engine per engine, at least two). Settings:
                     OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and
                     the rules must fit an OpenTafl rules string) or tablut-challenge (a
                     Tablut Challenge agent; see below)
+  settle=MS         OTEP engines only (default 100, 0 = off): after the engine's move,
+                    send it nothing more until it has written nothing for MS ms (at
+                    most 10*MS after its move, however much it writes); the wait counts
+                    on no clock. OpenTafl 0.4.8's AI still prints statistics after its
+                    move, and crashes (or plays on a wrong board) when the next 'play'
+                    comes within a few milliseconds
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
@@ -145,7 +151,7 @@ impl Args for MatchArgs {
             .after_long_help(AFTER_HELP)
             .arg(
                 group("engine", "KEY=VALUE")
-                    .help("An engine: name= cmd= [arg=…] [dir=] [option.X=] [proto=] tc=|st=|depth=|nodes= [timemargin=]")
+                    .help("An engine: name= cmd= [arg=…] [dir=] [option.X=] [proto=] tc=|st=|depth=|nodes= [timemargin=] [settle=]")
                     .long_help(ENGINE_HELP),
             )
             .arg(group("each", "KEY=VALUE").help(
@@ -533,6 +539,23 @@ mod tests {
     }
 
     #[test]
+    fn otep_engines_settle_100_ms_unless_told_and_others_not_at_all() {
+        use konakis::tools::matches::config::engines::DEFAULT_OTEP_SETTLE_MS;
+        let c = args(
+            "--engine cmd=/a proto=otep --engine cmd=/b proto=otep settle=0 \
+             --engine cmd=/c proto=otep settle=250 --engine cmd=/d --each st=1",
+        )
+        .unwrap();
+        let settle: Vec<u64> = c.engines.iter().map(|e| e.settle_ms).collect();
+        assert_eq!(settle, [DEFAULT_OTEP_SETTLE_MS, 0, 250, 0]);
+        assert_eq!(DEFAULT_OTEP_SETTLE_MS, 100);
+        // From --each, for OTEP engines only.
+        let c = args("--engine cmd=/a proto=otep --engine cmd=/b proto=otep --each st=1 settle=7")
+            .unwrap();
+        assert!(c.engines.iter().all(|e| e.settle_ms == 7));
+    }
+
+    #[test]
     fn round_robin_and_gauntlet_pairings() {
         let three = "--engine cmd=/a --engine cmd=/b --engine cmd=/c --each depth=1";
         assert_eq!(
@@ -603,6 +626,26 @@ mod tests {
             ),
             (&format!("{base} --draw movenumber=x"), "bad movenumber"),
             (&format!("{base} --frobnicate"), "frobnicate"),
+            (
+                "--engine cmd=/a settle=100 --engine cmd=/b --each depth=1",
+                "settle= is for OTEP engines (proto=otep) only",
+            ),
+            (
+                "--engine cmd=/a proto=otep --engine cmd=/b --each st=1 settle=50",
+                "not in --each",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=x --engine cmd=/b --each st=1",
+                "bad settle 'x': expected milliseconds from 0 to 5000",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=5001 --engine cmd=/b --each st=1",
+                "bad settle '5001'",
+            ),
+            (
+                "--engine cmd=/a proto=otep settle=-1 --engine cmd=/b --each st=1",
+                "bad settle '-1'",
+            ),
         ];
         for (line, want) in cases {
             let e = args(line).unwrap_err();

@@ -4,6 +4,7 @@ legal moves (its own rules code, written from RULES.md, so it needs no Konakis),
 request misbehaves in one chosen way.
 
 Usage: fake_engine.py [--fault KIND] [--at N] [--seed S] [--score CP] [--sleep MS]
+       fake_engine.py --proto otep [--busy MS] [--seed S]
 
 --fault, at the engine's N-th move of each game (default N = 1):
   none        a well-behaved random mover (the default)
@@ -21,7 +22,18 @@ Usage: fake_engine.py [--fault KIND] [--at N] [--seed S] [--score CP] [--sleep M
   startfail   runs normally once, then exits at once whenever it is started again
               (the first start creates the file --marker PATH)
 --score CP    reports `info depth 1 score cp CP` before every move (for adjudication tests)
+
+With --proto otep it speaks the OpenTafl Engine Protocol instead (says `hello`, reads the
+start position from `rules ... start:...` and every later board from the position record of
+`move`/`opponent-move`, answers `play SIDE` with `move a1-a2`), and --busy MS makes it behave
+as OpenTafl 0.4.8's AI does: after writing its move it is still busy with the finished search
+for MS milliseconds, writing a `status` line every MS/10 ms. A command that arrives while it
+is busy kills it as the next `play` kills OpenTafl's AI: it prints a NullPointerException
+message on stdout and exits with status 1.
 """
+
+import os
+import select
 
 import random
 import sys
@@ -183,13 +195,102 @@ def garbage():
     out("info string hello")
 
 
+def otep_board(record, side):
+    """A Board from an OpenTafl position record (rank 1 first; t attacker, T defender, K king)."""
+    ranks = [r for r in record.split("/") if r]
+    placement = "/".join(reversed(ranks)).replace("T", "w").replace("t", "b")
+    return Board(placement, side)
+
+
+class Input:
+    """Lines from stdin read straight from the file descriptor, so that a wait can also tell
+    whether anything has arrived."""
+
+    def __init__(self):
+        self.buf = b""
+
+    def ready(self, timeout):
+        if b"\n" in self.buf:
+            return True
+        return bool(select.select([0], [], [], max(timeout, 0))[0])
+
+    def line(self):
+        while b"\n" not in self.buf:
+            chunk = os.read(0, 4096)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode("ascii", "replace")
+
+
+def busy_after_move(inp, busy_ms):
+    """OpenTafl's aftermath of a move: status lines for busy_ms; dies if a command comes."""
+    moved = time.monotonic()
+    end = moved + busy_ms / 1000.0
+    step = busy_ms / 10000.0
+    n = 0
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            return
+        if inp.ready(min(step, end - now)):
+            line = inp.line()
+            if line is None:
+                return  # the host has gone: nothing to race with
+            cmd = line.split(" ")[0]
+            out("Exception in thread Thread-1 java.lang.NullPointerException (simulated): "
+                "'%s' arrived %.0f ms after the move, while still busy" % (cmd, (time.monotonic() - moved) * 1000))
+            sys.exit(1)
+        n += 1
+        out("status after-move statistics line %d" % n)
+
+
+def main_otep(opts):
+    busy = int(opts["--busy"])
+    inp = Input()
+    board = Board(START, "b")
+    out("hello")
+    while True:
+        line = inp.line()
+        if line is None:
+            return
+        words = line.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "rules":
+            start = [w for w in words if w.startswith("start:")]
+            board = otep_board(start[0][len("start:"):] if start else "", "b")
+        elif cmd == "move" and len(words) > 1:
+            board = otep_board(words[1], board.side)
+        elif cmd == "opponent-move" and len(words) > 2:
+            board = otep_board(words[2], board.side)
+        elif cmd == "play":
+            board.side = "b" if "attackers" in line else "w"
+            moves = board.moves(Rules())
+            if not moves:
+                out("error -1 no legal move")
+                continue
+            s, t = random.choice(moves)
+            out("move %s-%s" % (sq_name(s), sq_name(t)))
+            if busy > 0:
+                busy_after_move(inp, busy)
+        elif cmd == "goodbye":
+            return
+
+
 def main():
     args = sys.argv[1:]
-    opts = {"--fault": "none", "--at": "1", "--seed": "1", "--score": None, "--sleep": "2000", "--marker": ""}
+    opts = {"--fault": "none", "--at": "1", "--seed": "1", "--score": None, "--sleep": "2000", "--marker": "",
+            "--proto": "uci", "--busy": "0"}
     i = 0
     while i < len(args):
         opts[args[i]] = args[i + 1]
         i += 2
+    if opts["--proto"] == "otep":
+        random.seed(int(opts["--seed"]))
+        return main_otep(opts)
     fault, at = opts["--fault"], int(opts["--at"])
     random.seed(int(opts["--seed"]))
     if fault == "exit":

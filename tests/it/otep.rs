@@ -6,7 +6,7 @@
 //! The files in `tests/data/opentafl/` were recorded from OpenTafl itself (see OPENTAFL.md).
 
 use crate::common::KONAKIS;
-use crate::common::matches::{assert_no_faults, read_json, run, scratch, text};
+use crate::common::matches::{assert_no_faults, fake_engine, read_json, run, scratch, text};
 use crate::common::process::Process;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
@@ -932,4 +932,100 @@ fn an_otep_engine_that_refuses_the_rules_loses_by_protocol() {
         assert!(reason.contains("error -1 unsupported rule"), "{reason}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One match of the fake OTEP engine that is busy for 300 ms after each move, as OpenTafl
+/// 0.4.8's AI is (`fake_engine.py --proto otep --busy 300`: a `status` line every 30 ms, and
+/// death by a simulated NullPointerException if a command comes meanwhile), against the fake
+/// line-protocol engine, which answers at once. Both on a 1 s clock (no increment), 6 moves
+/// each; `settle` is the OTEP engine's setting, if any. Returns the JSON and the log.
+fn busy_otep_match(name: &str, settle: Option<&str>) -> (serde_json::Value, String) {
+    let dir = scratch(name);
+    let json = dir.join("r.json");
+    let log = dir.join("match.log");
+    let fake = fake_engine();
+    let mut otep = vec![
+        "--engine".to_string(),
+        "name=busy".into(),
+        format!("cmd={fake}"),
+        "arg=--proto".into(),
+        "arg=otep".into(),
+        "arg=--busy".into(),
+        "arg=300".into(),
+        "proto=otep".into(),
+    ];
+    otep.extend(settle.map(|s| format!("settle={s}")));
+    let mut args = otep;
+    args.extend(
+        [
+            "--engine",
+            "name=quick",
+            &format!("cmd={fake}"),
+            "--each",
+            "tc=1+0",
+            "timemargin=300",
+            "--maxmoves",
+            "6",
+            "--games",
+            "2",
+            "--json",
+            &json.display().to_string(),
+            "--log",
+            &log.display().to_string(),
+        ]
+        .map(String::from),
+    );
+    let (ok, stderr) = run_match(&args);
+    assert!(ok, "{settle:?}: {stderr}");
+    let v = read_json(&json);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (v, log)
+}
+
+/// Without settle= the fast opponent's move reaches the busy OTEP engine while it still
+/// writes, and it dies in both games; a settle time shorter than its silences (10 ms against
+/// 30) does not help either.
+#[test]
+fn an_otep_engine_busy_after_its_move_dies_when_the_next_command_comes_at_once() {
+    let _serial = serial();
+    for settle in ["0", "10"] {
+        let (v, log) = busy_otep_match(&format!("race-{settle}"), Some(settle));
+        assert_eq!(v["engines"][0]["name"], "busy", "{v}");
+        assert_eq!(v["engines"][0]["crashes"], 2, "settle={settle}: {v}");
+        assert!(log.contains("NullPointerException (simulated)"), "{log}");
+        // settle=0 holds nothing back; settle=10 waits its 10 ms, too little.
+        assert_eq!(
+            log.contains(" busy -- settle: held"),
+            settle != "0",
+            "settle={settle}: {log}"
+        );
+    }
+}
+
+/// By default (settle=100) the runner sends the busy OTEP engine nothing until it has been
+/// quiet for 100 ms, so it never dies, although it is busy for longer than that after every
+/// move; and the waits, about 400 ms after each of its moves, more than its whole 1 s clock in
+/// each game, count on neither clock.
+#[test]
+fn the_runner_lets_an_otep_engine_settle_after_its_move_on_no_clock() {
+    let _serial = serial();
+    let (v, log) = busy_otep_match("settled", None);
+    assert_eq!(v["games_played"], 2, "{v}");
+    assert_no_faults(&v, "settle=100 (the default)");
+    assert!(!log.contains("NullPointerException"), "{log}");
+    let held: Vec<u64> = log
+        .lines()
+        .filter_map(|l| l.split(" busy -- settle: held ").nth(1))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(held.len() >= 10, "{log}");
+    let total: u64 = held.iter().sum();
+    assert!(total > 2 * 1_000, "held {held:?}");
+    for g in v["games"].as_array().unwrap() {
+        assert!(
+            g["termination"] == "rules" || g["termination"] == "adjudication",
+            "{g}"
+        );
+    }
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The fake line-protocol engine `tests/engines/fake_engine.py`.
+/// The fake engine `tests/engines/fake_engine.py` (the line protocol, or OTEP with
+/// `--proto otep`).
 pub fn fake_engine() -> String {
     format!(
         "{}/tests/engines/fake_engine.py",

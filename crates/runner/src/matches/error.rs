@@ -325,6 +325,7 @@ mod tests {
             options: Vec::new(),
             limits: Limits::default(),
             proto: Default::default(),
+            settle_ms: 0,
         };
         let e = EngineProcess::spawn(&spec, None).err().unwrap();
         assert!(matches!(e, SpawnError::Program { .. }));

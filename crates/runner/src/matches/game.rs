@@ -332,7 +332,14 @@ fn referee(
             let a = st + own.margin_ms;
             allowed_ms = Some(allowed_ms.map_or(a, |b| b.min(a)));
         }
+        let engine = slots[idx].as_mut().expect("engines run during a game");
+        // Some engines must not hear of the next move too soon after their own (OTEP's
+        // settle=): that wait comes before the deadline is set, on no clock and not counted
+        // as the runner's overhead.
+        let settling = Instant::now();
+        let settled = engine.settle(&ctx.stop);
         let now = Instant::now();
+        let held = now - settling;
         let request = MoveRequest {
             opening,
             moves,
@@ -345,12 +352,11 @@ fn referee(
                     None => cfg.move_timeout,
                 },
         };
-        let engine = slots[idx].as_mut().expect("engines run during a game");
-        let reply = engine.request_move(&request, &ctx.stop);
+        let reply = settled.and_then(|()| engine.request_move(&request, &ctx.stop));
         let t_go = reply.as_ref().map_or(now, |a| a.sent);
         // The runner's overhead is the time from the last answer to the request.
         if let Some(t) = last_answer {
-            *overhead += t_go.saturating_duration_since(t);
+            *overhead += t_go.saturating_duration_since(t).saturating_sub(held);
             *overhead_samples += 1;
         }
         let answer = match reply {

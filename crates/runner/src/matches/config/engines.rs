@@ -48,7 +48,27 @@ pub struct EngineSpec {
     pub limits: Limits,
     /// The protocol it speaks.
     pub proto: Proto,
+    /// OTEP engines only (`settle=MS`; 0 = off): after its move, the engine hears nothing
+    /// more until it has written nothing for this many milliseconds (at most
+    /// [`SETTLE_LIMIT_FACTOR`] times as long after its move line). The wait runs on no clock.
+    pub settle_ms: u64,
 }
+
+/// The quiet time an OTEP engine gets after its move unless `settle=` says otherwise.
+/// OpenTafl 0.4.8's AI writes its move, then plays it on its own board and prints about ten
+/// `status` lines of statistics from the finished search; a `play` that arrives before it is
+/// done makes it die of a NullPointerException or play on a wrong board. Over 478 of its moves
+/// at `st=1` on two loaded cores (load average 4 to 10), its last line came at most 25 ms after
+/// the move, so 100 ms leaves four times that. The wait overlaps the opponent's thinking: it costs
+/// time only when the opponent answers in less than this.
+pub const DEFAULT_OTEP_SETTLE_MS: u64 = 100;
+
+/// The longest `settle=` accepted, in milliseconds.
+pub const MAX_SETTLE_MS: u64 = 5_000;
+
+/// However chatty the engine, the wait after its move ends this many times `settle=` after
+/// its move line.
+pub const SETTLE_LIMIT_FACTOR: u32 = 10;
 
 /// An engine's settings before `--each` fills the gaps.
 #[derive(Clone, Debug, Default)]
@@ -64,6 +84,7 @@ struct PartialEngine {
     nodes: Option<u64>,
     margin_ms: Option<u64>,
     proto: Option<Proto>,
+    settle_ms: Option<u64>,
 }
 
 impl PartialEngine {
@@ -102,6 +123,12 @@ impl PartialEngine {
                 "timemargin" => {
                     e.margin_ms = Some(value.parse().map_err(|_| bad("expected milliseconds"))?);
                 }
+                "settle" => {
+                    let ms = value.parse::<u64>().ok().filter(|&ms| ms <= MAX_SETTLE_MS);
+                    e.settle_ms = Some(ms.ok_or_else(|| {
+                        bad(&format!("expected milliseconds from 0 to {MAX_SETTLE_MS}"))
+                    })?);
+                }
                 k if k.starts_with("option.") && k.len() > "option.".len() => {
                     let name = k["option.".len()..].to_string();
                     e.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
@@ -111,7 +138,7 @@ impl PartialEngine {
                 _ => {
                     return Err(format!(
                         "{flag}: unknown setting '{key}' (known: name, cmd, arg, dir, \
-                         option.<Name>, proto, tc, st, depth, nodes, timemargin)"
+                         option.<Name>, proto, tc, st, depth, nodes, timemargin, settle)"
                     ));
                 }
             }
@@ -135,6 +162,7 @@ impl PartialEngine {
         self.nodes = self.nodes.or(each.nodes);
         self.margin_ms = self.margin_ms.or(each.margin_ms);
         self.proto = self.proto.or(each.proto);
+        self.settle_ms = self.settle_ms.or(each.settle_ms);
     }
 }
 
@@ -207,6 +235,17 @@ pub(super) fn engines(
                  --each)"
             )));
         }
+        let proto = e.proto.unwrap_or_default();
+        let settle_ms = match (proto, e.settle_ms) {
+            (Proto::Otep, ms) => ms.unwrap_or(DEFAULT_OTEP_SETTLE_MS),
+            (_, None) => 0,
+            (_, Some(_)) => {
+                return Err(error(format!(
+                    "{flag} ({name}): settle= is for OTEP engines (proto=otep) only; give it \
+                     on that engine's --engine, not in --each"
+                )));
+            }
+        };
         engines.push(EngineSpec {
             name,
             cmd: resolve_cmd(&cmd, dir.as_deref()),
@@ -214,7 +253,8 @@ pub(super) fn engines(
             dir,
             options: e.options.clone(),
             limits,
-            proto: e.proto.unwrap_or_default(),
+            proto,
+            settle_ms,
         });
     }
     // Names must be unique: a repeated default name gets a number.

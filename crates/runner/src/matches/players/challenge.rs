@@ -496,6 +496,7 @@ mod tests {
                 ..Limits::default()
             },
             proto: Default::default(),
+            settle_ms: 0,
         }
     }
 

@@ -13,9 +13,19 @@
 //! or `st=`; a clock is sent as main time only (the increment is added by the referee but not
 //! announced), and a fixed time per move `st=S` as an overtime period of S plus the second
 //! OpenTafl's AI keeps in reserve.
+//!
+//! After the engine's move the runner lets it settle (`settle=MS`, on by default): it sends
+//! nothing more, whether the next `move`/`opponent-move`/`play` or `finish`, until the engine
+//! has written nothing for MS milliseconds, or [`SETTLE_LIMIT_FACTOR`] times MS have passed
+//! since its move line. OpenTafl 0.4.8's AI needs it: it writes its move before it plays it on
+//! its own board and prints the finished search's statistics (a dozen `status` lines) through
+//! a field that the next `play` replaces, so an opponent that answers within milliseconds makes
+//! it die of a NullPointerException or play on a wrong board. The referee waits in
+//! [`Player::settle`], before the engine's clock starts.
 
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
+use crate::matches::config::engines::SETTLE_LIMIT_FACTOR;
 use crate::matches::config::{Config, EngineSpec, Limits, Opening};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
@@ -38,6 +48,16 @@ pub struct OtepPlayer {
     told: usize,
     /// The engine asked for OpenTafl's full move notation (`simple-moves off`).
     full_moves: bool,
+    /// How long the engine must have been quiet after its move (`settle=`; zero = off).
+    settle: Duration,
+    /// When its last move arrived, while it has not settled since.
+    moved_at: Option<Instant>,
+    /// A fatal error (`error -1 ...`) that came while it settled: the answer to the next
+    /// request.
+    fatal: Option<(Instant, String)>,
+    /// Its name and the match's log, to note how long it was held.
+    name: String,
+    log: Option<Arc<Log>>,
 }
 
 /// Why the match's settings cannot be played with an OTEP engine, if they cannot.
@@ -80,7 +100,8 @@ impl OtepPlayer {
     ) -> Result<OtepPlayer, (Fault, String)> {
         check_settings(config, spec).map_err(|m| (Fault::Protocol, m))?;
         let timeout = config.startup_timeout;
-        let mut e = EngineProcess::spawn(spec, log).map_err(|e| (Fault::Crash, e.to_string()))?;
+        let mut e =
+            EngineProcess::spawn(spec, log.clone()).map_err(|e| (Fault::Crash, e.to_string()))?;
         hello(&mut e, timeout, abort).map_err(|f| startup_fault(f, "hello", timeout))?;
         Ok(OtepPlayer {
             process: e,
@@ -88,6 +109,11 @@ impl OtepPlayer {
             base: Board::start(&config.rules),
             told: 0,
             full_moves: false,
+            settle: Duration::from_millis(spec.settle_ms),
+            moved_at: None,
+            fatal: None,
+            name: spec.name.clone(),
+            log,
         })
     }
 
@@ -164,8 +190,21 @@ fn status_score(line: &str, side: Side) -> Option<i32> {
     Some(own.clamp(-1_000_000, 1_000_000) as i32)
 }
 
+/// An answer that carries an engine's fatal error instead of a move.
+fn fatal_answer(sent: Instant, arrived: Instant, line: String, score: Option<i32>) -> Answer {
+    Answer {
+        sent,
+        arrived,
+        text: String::new(),
+        line,
+        score,
+    }
+}
+
 impl Player for OtepPlayer {
     fn new_game(&mut self, opening: &Opening, _abort: &AtomicBool) -> Result<(), Failure> {
+        self.moved_at = None;
+        self.fatal = None;
         self.process.drain();
         self.base = *opening.game.board();
         self.told = 0;
@@ -181,6 +220,9 @@ impl Player for OtepPlayer {
         let game: &Game = request.game;
         let side = game.board().side_to_move();
         let rules = *game.rules();
+        if let Some((at, line)) = self.fatal.take() {
+            return Ok(fatal_answer(at, at, line, None));
+        }
         // What the engine has not heard yet: its own accepted move, the opponent's reply.
         let mut news = Vec::new();
         let mut board = self.base;
@@ -211,13 +253,7 @@ impl Player for OtepPlayer {
                 Ok((at, line)) => {
                     self.note(&line);
                     if is_fatal(&line) {
-                        return Ok(Answer {
-                            sent: at,
-                            arrived: at,
-                            text: String::new(),
-                            line,
-                            score: None,
-                        });
+                        return Ok(fatal_answer(at, at, line, None));
                     }
                 }
                 Err(Failure::Timeout) => break,
@@ -246,6 +282,9 @@ impl Player for OtepPlayer {
                         Ok(m) => m.mv.to_string(),
                         Err(_) => given.to_string(),
                     };
+                    if !self.settle.is_zero() {
+                        self.moved_at = Some(arrived);
+                    }
                     return Ok(Answer {
                         sent,
                         arrived,
@@ -256,13 +295,7 @@ impl Player for OtepPlayer {
                 }
                 // A fatal error: the engine gives up (unsupported rules, say).
                 Some("error") if is_fatal(&line) => {
-                    return Ok(Answer {
-                        sent,
-                        arrived,
-                        text: String::new(),
-                        line,
-                        score,
-                    });
+                    return Ok(fatal_answer(sent, arrived, line, score));
                 }
                 Some("status") => {
                     if let Some(s) = status_score(&line, side) {
@@ -279,12 +312,62 @@ impl Player for OtepPlayer {
         }
     }
 
+    /// Reads what the engine writes after its move until it has been quiet for `settle`, or
+    /// until [`SETTLE_LIMIT_FACTOR`] times `settle` after its move line. Lines that came while
+    /// the opponent thought count: an engine that fell quiet long ago is not held at all.
+    fn settle(&mut self, abort: &AtomicBool) -> Result<(), Failure> {
+        let Some(moved) = self.moved_at.take() else {
+            return Ok(());
+        };
+        let quiet = self.settle;
+        let limit = moved + quiet * SETTLE_LIMIT_FACTOR;
+        let began = Instant::now();
+        let mut last = moved;
+        loop {
+            match self.process.recv((last + quiet).min(limit), abort) {
+                Ok((at, line)) => {
+                    self.note(&line);
+                    last = last.max(at);
+                    if is_fatal(&line) {
+                        self.fatal = Some((at, line));
+                        return Ok(());
+                    }
+                }
+                Err(Failure::Timeout) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        let held = began.elapsed();
+        if let Some(log) = &self.log
+            && held >= Duration::from_millis(1)
+        {
+            let why = if last + quiet > limit {
+                format!(
+                    "still writing {} ms after its move",
+                    (limit - moved).as_millis()
+                )
+            } else {
+                format!("quiet for {} ms", quiet.as_millis())
+            };
+            log.write(
+                &self.name,
+                "--",
+                &format!("settle: held {} ms until {why}", held.as_millis()),
+            );
+        }
+        Ok(())
+    }
+
     fn recover(&mut self, _abort: &AtomicBool) -> bool {
         // OTEP has no `stop`; `finish` ends the engine's game, and the next `rules` resets it.
         self.process.send("finish 0").is_ok()
     }
 
     fn game_over(&mut self, _game: &Game, end: GameEnd) {
+        // `finish` and the next game's `rules` must not overtake the last move's aftermath
+        // either. The trait gives no stop flag here; the wait is bounded all the same.
+        let _ = self.settle(&AtomicBool::new(false));
+        self.fatal = None;
         let code = match end {
             GameEnd::Draw => 1,
             GameEnd::Win(Side::Attackers) => 2,

@@ -94,6 +94,14 @@ pub trait Player: Send {
     /// Prepares the engine for a new game starting from `opening`; returns once it is ready.
     fn new_game(&mut self, opening: &Opening, abort: &AtomicBool) -> Result<(), Failure>;
 
+    /// Waits until the engine may hear about the next move, before the referee starts its
+    /// clock and computes the request's deadline: the wait is on no clock and is not the
+    /// runner's overhead. Only OTEP engines wait (`settle=`, [`otep`](super::otep)); the
+    /// others are ready at once.
+    fn settle(&mut self, _abort: &AtomicBool) -> Result<(), Failure> {
+        Ok(())
+    }
+
     /// Asks for a move in `request.game` and waits for it until `request.deadline`.
     fn request_move(
         &mut self,
