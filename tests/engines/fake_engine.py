@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small Tablut engine for testing `konakis match`: it speaks the protocol and plays random
-legal moves (its own rules code, written from RULES.md, so it needs no Konakis), and on
+legal moves (its own rules code, written from the README's rules, so it needs no Konakis), and on
 request misbehaves in one chosen way.
 
 Usage: fake_engine.py [--fault KIND] [--at N] [--seed S] [--score CP] [--sleep MS]

@@ -3,7 +3,7 @@
 //! server removed, leave exactly the board the server printed, and the game must end as the
 //! server ended it.
 //!
-//! The log, as the server writes it (see ASHTON.md):
+//! The log, as the server writes it:
 //! - `FINE: Turn: W Pawn from e4 to d4`: a move (the king's moves are logged as `Pawn` too);
 //! - `FINE: Pedina bianca rimossa in: e3` / `Pedina nera rimossa in: e3`: a white / black
 //!   soldier removed by that move; sometimes logged twice (quirk 12), so they form a set;

@@ -1,9 +1,11 @@
 //! How the workspace builds: `cargo run --release` and `cargo test --release` must resolve
 //! every crate they share with the same features, or the test command compiles the engine
 //! and its dependencies a second time (the top-level Cargo.toml asks for the features that
-//! criterion, a dev-dependency, would otherwise add only to the test build).
+//! criterion, a dev-dependency, would otherwise add only to the test build); and what a clone
+//! holds is all it needs (no text points at notes that only the developers' machines have).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 /// Each package of the workspace's build graph (host target), as `name version` → its
@@ -68,5 +70,62 @@ fn the_test_build_reuses_the_binary_build_features() {
         "these crates would be compiled twice; ask for the test build's features in the \
          top-level Cargo.toml:\n{}",
         differ.join("\n")
+    );
+}
+
+/// The text files of the repository under `dir`, without what builds and installs write.
+fn text_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !matches!(name.as_str(), "target" | "node_modules" | "dist" | ".git") {
+                text_files(&path, out);
+            }
+        } else if [
+            ".rs", ".md", ".sh", ".py", ".toml", ".mjs", ".js", ".html", ".yaml", ".txt",
+        ]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+        {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_file_points_at_notes_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    text_files(root, &mut files);
+    assert!(
+        files.len() > 50,
+        "{} files found under {root:?}",
+        files.len()
+    );
+    // Spelled in pieces so that this file does not name them itself.
+    let outside: Vec<String> = ["RULES", "ASHTON", "OPENTAFL"]
+        .iter()
+        .map(|name| format!("{name}.md"))
+        .chain([format!("{}/shared", "/work"), format!("{}/shared/", "..")])
+        .collect();
+    let mut found = Vec::new();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            if outside.iter().any(|name| line.contains(name.as_str())) {
+                found.push(format!("{}:{}: {line}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a clone has no such file:\n{}",
+        found.join("\n")
     );
 }

@@ -3,7 +3,7 @@
 //! rules strings, position records and `.otg` files read back, OpenTafl's sample game replayed
 //! with its captures, and the protocol's edge cases.
 //!
-//! The files in `tests/data/opentafl/` were recorded from OpenTafl itself (see OPENTAFL.md).
+//! The files in `tests/data/opentafl/` were recorded from OpenTafl itself.
 
 use crate::common::KONAKIS;
 use crate::common::matches::{assert_no_faults, fake_engine, read_json, run, scratch, text};

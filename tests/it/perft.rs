@@ -16,7 +16,7 @@ fn start_position_perft_1_to_5_matches_the_reference_figures() {
 
 #[test]
 fn ashton_perft_1_to_5_matches_the_tablut_challenge_figures() {
-    // From ASHTON.md: an independent reference, and for depths 1-4 the server's own rules.
+    // The Tablut Challenge's published figures: an independent reference, and for depths 1-4 the server's own rules.
     let rules = Rules::ashton();
     let board = Board::start(&rules);
     assert_eq!(board.side_to_move(), konakis::Side::Defenders);

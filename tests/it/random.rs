@@ -1,5 +1,5 @@
 //! Randomised tests of the rules core against slow, obviously-correct reference code written
-//! here from `RULES.md` (and, for `Ruleset=Ashton`, from `ASHTON.md`): legal moves, captures,
+//! here from the README's rules (and, for `Ruleset=Ashton`, from the Tablut Challenge server's): legal moves, captures,
 //! Zobrist keys, game invariants, parsing of position strings, moves and rule options, and
 //! perft.
 //!
@@ -867,7 +867,7 @@ fn check_parse(text: &str) -> bool {
             false
         }
         (Ok(board), None) => panic!(
-            "{text:?} accepted as '{}', but RULES.md makes it invalid",
+            "{text:?} accepted as '{}', but the README's rules make it invalid",
             board.to_fen()
         ),
         (Err(e), Some(pos)) => panic!("{text:?} (the position '{}') rejected: {e}", pos.fen()),
@@ -1042,7 +1042,7 @@ fn rule_option_fuzz_never_panics_and_matches_the_option_table() {
     assert_eq!(
         names.len(),
         11,
-        "RULES.md lists ten options, and Ruleset chooses Ashton"
+        "the README lists ten options, and Ruleset chooses Ashton"
     );
     let values = [
         "true",

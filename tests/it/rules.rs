@@ -1,4 +1,4 @@
-//! Every rule of `RULES.md`, each rule option on and off, checked on hand-built positions
+//! Every rule of the README's "The rules", each rule option on and off, checked on hand-built positions
 //! through the library's public API.
 //!
 //! Positions are drawn as pictures: nine rows, rank 9 on top, files a to i from left to right,

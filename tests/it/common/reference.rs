@@ -1,5 +1,5 @@
-//! The reference rules: slow, obviously correct code written from `RULES.md` (and, for
-//! `Ruleset=Ashton`, from `ASHTON.md`) on a board of 81 cells, and reference readers of
+//! The reference rules: slow, obviously correct code written from the README's rules (and, for
+//! `Ruleset=Ashton`, from the Tablut Challenge server's) on a board of 81 cells, and reference readers of
 //! position strings, moves and rule options. The random tests compare the library with it.
 
 use konakis::Board;
@@ -175,7 +175,7 @@ impl Pos {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference rules, straight from RULES.md.
+// Reference rules, straight from the README's rules.
 // ---------------------------------------------------------------------------------------------
 
 /// Encirclement: no defender (the king included) is connected to an edge square through
@@ -306,7 +306,7 @@ pub struct Played {
     pub king_moved: bool,
 }
 
-/// Plays a legal move and applies RULES.md's captures, all judged on the board just after the
+/// Plays a legal move and applies the README's captures, all judged on the board just after the
 /// piece has arrived and removed together.
 pub fn ref_play(pos: &Pos, rules: &Rules, from: usize, to: usize) -> Played {
     if rules.ruleset == Ruleset::Ashton {
@@ -439,7 +439,7 @@ pub fn ref_perft(p: &Pos, rules: &Rules, depth: u32) -> u64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference Ashton rules, straight from ASHTON.md: the server's checks, square by square.
+// Reference Ashton rules, straight from the Tablut Challenge server's: the server's checks, square by square.
 // ---------------------------------------------------------------------------------------------
 
 /// The index of a square named `a1`..`i9`.
@@ -592,7 +592,7 @@ pub fn ashton_play(pos: &Pos, from: usize, to: usize) -> Played {
     }
 }
 
-/// Reference reader of position strings, from RULES.md: `<placement> <side> [<plies>]`,
+/// Reference reader of position strings, from the README: `<placement> <side> [<plies>]`,
 /// exactly one king, no soldier on the throne, nothing else.
 pub fn ref_parse(text: &str) -> Option<Pos> {
     let fields: Vec<&str> = text.split_whitespace().collect();

@@ -545,7 +545,7 @@ mod tests {
     use super::*;
     use konakis_core::rules::Rules;
 
-    /// The server's opening state (written out by hand from ASHTON.md: rank 1 first).
+    /// The server's opening state (written out by hand from the server's rules: rank 1 first).
     const START_JSON: &str = concat!(
         r#"{"board":["#,
         r#"["EMPTY","EMPTY","EMPTY","BLACK","BLACK","BLACK","EMPTY","EMPTY","EMPTY"],"#,

@@ -1,6 +1,6 @@
 //! Game records in OpenTafl's `.otg` format and the JSON summary.
 //!
-//! `.otg` (see OPENTAFL.md): `[key:value]` tags, a blank line, then numbered turns
+//! `.otg` (OpenTafl's record format): `[key:value]` tags, a blank line, then numbered turns
 //! `1. d1-d2 f5-f8` where a king's move starts with `K` and captures follow as `xf8` or
 //! `xe2/d1`. The `result` tag is 1 when the attackers won, -1 when the defenders won and 0
 //! for a draw (OpenTafl's sample game, which the defenders won, carries -1). The runner adds
