@@ -110,7 +110,11 @@ REFEREE
 
 STATISTICS
   Elo (logistic) with a 95 % interval and the likelihood of superiority are computed from the
-  game pairs (pentanomial: a pair scores 0, 1/2, 1, 3/2 or 2). The SPRT uses the
+  game pairs (pentanomial: a pair scores 0, 1/2, 1, 3/2 or 2), from 20 pairs (40 games) on;
+  below that the table says 'too few games'. The interval's spread is never taken as less
+  than a result unseen in N pairs could still add (3 in N), so identical results do not give
+  +-0. Elo +25 +- 30 means anything from -5 to +55 fits the games; LOS 90 % happens by chance
+  in one match of ten between equal engines: decide with --sprt. The SPRT uses the
   log-likelihood ratio of the pair results, generalised (each hypothesis at its most likely
   pair distribution), and stops the match when it crosses ln(beta/(1-alpha)) (H0: not
   better than elo0) or ln((1-beta)/alpha) (H1: at least elo1).

@@ -12,7 +12,7 @@ use super::config::{Config, Opening, TimeControl, seconds_text};
 use super::error::OutputError;
 use super::fingerprint::Fingerprint;
 use super::game::Outcome;
-use super::stats::{Sprt, SprtVerdict, sprt_bounds};
+use super::stats::{EloEstimate, MIN_PAIRS, Pentanomial, Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use konakis_core::types::{Move, Side};
 use konakis_protocols::opentafl::otg::{Tag, write_record};
@@ -258,6 +258,24 @@ pub struct JsonExtras<'a> {
     pub records: Option<&'a Path>,
 }
 
+/// The `elo_status`, `elo`, `elo_error` and `los` fields of an engine with these pairs. A
+/// `null` figure is explained by the status: `too_few_pairs` (below [`MIN_PAIRS`]) or
+/// `unbounded` (an infinite Elo or interval); `ok` otherwise.
+fn json_elo(penta: &Pentanomial) -> String {
+    let (status, elo) = match penta.elo() {
+        Err(_) => ("too_few_pairs", None),
+        Ok(x) if !x.elo.is_finite() || !x.error.is_finite() => ("unbounded", Some(x)),
+        Ok(x) => ("ok", Some(x)),
+    };
+    let num = |f: fn(&EloEstimate) -> f64| elo.as_ref().map_or("null".into(), |x| json_num(f(x)));
+    format!(
+        "\"elo_status\": \"{status}\", \"elo\": {}, \"elo_error\": {}, \"los\": {}",
+        num(|x| x.elo),
+        num(|x| x.error),
+        num(|x| x.los)
+    )
+}
+
 /// The JSON summary and games.
 pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras) -> String {
     let mut s = String::from("{\n");
@@ -308,14 +326,14 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
         tally.sides[2],
         avg(tally.plies, tally.games)
     );
+    let _ = writeln!(s, "  \"min_pairs\": {},", MIN_PAIRS);
     s.push_str("  \"engines\": [\n");
     for (i, (spec, e)) in config.engines.iter().zip(&tally.engines).enumerate() {
-        let elo = e.penta.elo();
         let _ = write!(
             s,
             "    {{\"name\": {}, \"cmd\": {}, \"limits\": {}, \"games\": {}, \"wins\": {}, \
-             \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_error\": {}, \
-             \"los\": {}, \"pairs\": {}, \"pentanomial\": {:?}, \"as_attackers\": {}, \
+             \"draws\": {}, \"losses\": {}, \"score\": {}, {}, \"pairs\": {}, \
+             \"pentanomial\": {:?}, \"as_attackers\": {}, \
              \"as_defenders\": {}, \"avg_plies\": {}, \"time_forfeits\": {}, \"crashes\": {}, \
              \"illegal_moves\": {}, \"protocol_errors\": {}}}",
             json_str(&spec.name),
@@ -326,9 +344,7 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             e.all.draws,
             e.all.losses,
             e.all.score().map_or("null".into(), json_num),
-            elo.map_or("null".into(), |x| json_num(x.elo)),
-            elo.map_or("null".into(), |x| json_num(x.error)),
-            elo.map_or("null".into(), |x| json_num(x.los)),
+            json_elo(&e.penta),
             e.penta.pairs(),
             e.penta.0,
             json_wdl(&e.by_side[Side::Attackers]),
@@ -480,6 +496,23 @@ mod tests {
             "{got}"
         );
         assert!(got.ends_with("12. h7-f7xf8 h5-i5xi4 \n"), "{got}");
+    }
+
+    #[test]
+    fn json_tells_too_few_pairs_from_an_unbounded_figure() {
+        let parse = |p: [u64; 5]| -> serde_json::Value {
+            serde_json::from_str(&format!("{{{}}}", json_elo(&Pentanomial(p)))).unwrap()
+        };
+        let few = parse([0, 0, 2, 0, 0]);
+        assert_eq!(few["elo_status"], "too_few_pairs");
+        assert!(few["elo"].is_null() && few["elo_error"].is_null() && few["los"].is_null());
+        let all_won = parse([0, 0, 0, 0, 20]);
+        assert_eq!(all_won["elo_status"], "unbounded");
+        assert!(all_won["elo"].is_null() && all_won["los"].as_f64().unwrap() > 0.999);
+        let drawn = parse([0, 0, 20, 0, 0]);
+        assert_eq!(drawn["elo_status"], "ok");
+        assert_eq!(drawn["elo"].as_f64(), Some(0.0));
+        assert!(drawn["elo_error"].as_f64().unwrap() > 20.0);
     }
 
     #[test]

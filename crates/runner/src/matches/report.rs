@@ -136,12 +136,13 @@ pub fn status_line(config: &Config, tally: &Tally, sprt: Option<(Sprt, f64)>) ->
         e.all.losses,
         percent(e.all.score())
     );
-    if let Some(elo) = e.penta.elo() {
-        s.push_str(&format!(
+    match e.penta.elo() {
+        Ok(elo) => s.push_str(&format!(
             " Elo {} ±{}",
             signed(elo.elo),
             unsigned(elo.error)
-        ));
+        )),
+        Err(few) => s.push_str(&format!(" (Elo from {} pairs)", few.needed)),
     }
     if let Some((sprt, llr)) = sprt {
         let (lo, hi) = sprt_bounds(sprt.alpha, sprt.beta);
@@ -195,8 +196,13 @@ pub fn summary(
         "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
         "Engine", "Games", "Wins", "Draws", "Losses", "Score", "Elo", "±95%", "LOS", "Pairs"
     ));
+    let mut too_few = Vec::new();
     for (name, e) in names.iter().zip(&tally.engines) {
         let elo = e.penta.elo();
+        if let Err(few) = elo {
+            too_few.push(format!("{name}: {few}"));
+        }
+        let elo = elo.ok();
         s.push_str(&format!(
             "{:<width$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>7} {:>7} {:>6}\n",
             name,
@@ -209,6 +215,12 @@ pub fn summary(
             elo.map_or("-".into(), |x| unsigned(x.error)),
             elo.map_or("-".into(), |x| format!("{:.1}%", 100.0 * x.los)),
             e.penta.pairs()
+        ));
+    }
+    if !too_few.is_empty() {
+        s.push_str(&format!(
+            "Elo, ±95% and LOS not given: {}\n",
+            too_few.join(", ")
         ));
     }
     s.push_str(&format!(
@@ -302,4 +314,59 @@ pub fn summary(
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::stats::Pentanomial;
+
+    fn names() -> Vec<String> {
+        vec!["a".into(), "b".into()]
+    }
+
+    /// Totals with these pairs for the first engine (all games paired).
+    fn tally(p: [u64; 5]) -> Tally {
+        let mut t = Tally::new(2, 1);
+        let penta = Pentanomial(p);
+        t.engines[0].penta = penta;
+        t.engines[1].penta = penta.mirrored();
+        t.pairings[0] = penta;
+        t.games = 2 * penta.pairs();
+        t
+    }
+
+    #[test]
+    fn four_games_say_too_few_instead_of_zero_plus_minus_zero() {
+        let s = summary(&names(), "default", &tally([0, 0, 2, 0, 0]), 4, false, None);
+        assert!(
+            s.contains(
+                "Elo, ±95% and LOS not given: a: too few games (2 pairs; at least 20 \
+                        needed), b: too few games (2 pairs; at least 20 needed)"
+            ),
+            "{s}"
+        );
+        let row = s.lines().find(|l| l.starts_with("a ")).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[6..9], ["-", "-", "-"], "{row}");
+    }
+
+    #[test]
+    fn enough_pairs_give_the_figures_and_no_note() {
+        let s = summary(
+            &names(),
+            "default",
+            &tally([0, 0, 20, 0, 0]),
+            40,
+            false,
+            None,
+        );
+        assert!(!s.contains("too few"), "{s}");
+        let row = s.lines().find(|l| l.starts_with("a ")).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        // Engine, games, W, D, L, score, Elo, ±, LOS, pairs.
+        assert_eq!(cells[6], "+0.0");
+        assert_ne!(cells[7], "0.0");
+        assert_eq!(cells[8], "50.0%");
+    }
 }
