@@ -57,7 +57,8 @@ An engine (give one --engine per engine, at least two). Settings:
   depth=N           go depth N
   nodes=N           go nodes N
   timemargin=MS     how many milliseconds past its time an engine may answer before it
-                    loses on time (default 0)
+                    loses on time (default: a tenth of its time per move, at least 250,
+                    which covers what a loaded machine adds; 0 for none)
   proto=PROTOCOL    the protocol it speaks: uci (the line protocol of protocol.md, the
                     default), otep (OpenTafl's engine protocol, as 'konakis otep' and
                     OpenTafl engines speak it; needs tc= or st=, takes no option.X=, and

@@ -1,6 +1,6 @@
 //! The engines of a match: `--engine` and `--each` groups merged into checked [`EngineSpec`]s.
 
-use super::time::{Limits, TimeControl, parse_seconds};
+use super::time::{Limits, TimeControl, default_margin_ms, parse_seconds};
 use crate::matches::error::ConfigError;
 use std::path::{Path, PathBuf};
 
@@ -223,7 +223,9 @@ pub(super) fn engines(
             st_ms: e.st_ms,
             depth: e.depth,
             nodes: e.nodes,
-            margin_ms: e.margin_ms.unwrap_or(0),
+            margin_ms: e
+                .margin_ms
+                .unwrap_or_else(|| default_margin_ms(e.tc, e.st_ms)),
         };
         if limits.tc.is_none()
             && limits.st_ms.is_none()

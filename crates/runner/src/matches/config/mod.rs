@@ -239,6 +239,18 @@ mod tests {
     }
 
     #[test]
+    fn an_engine_without_timemargin_gets_the_default_for_its_time_control() {
+        let c = Config::from_args(&options(&[
+            &["cmd=/a", "st=0.1"],
+            &["cmd=/b", "st=10"],
+            &["cmd=/c", "tc=1+0.01", "timemargin=0"],
+        ]))
+        .unwrap();
+        let margins: Vec<u64> = c.engines.iter().map(|e| e.limits.margin_ms).collect();
+        assert_eq!(margins, [time::MIN_DEFAULT_MARGIN_MS, 1000, 0]);
+    }
+
+    #[test]
     fn command_line_mistakes_say_which_flag_in_the_words_of_before() {
         let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
         assert_eq!(e, ConfigError::TooFewEngines(1));

@@ -122,6 +122,29 @@ pub(super) fn parse_seconds(text: &str) -> Option<u64> {
     (s.is_finite() && (0.0..1e9).contains(&s)).then(|| (s * 1000.0).round() as u64)
 }
 
+/// The least default `timemargin=`, in milliseconds.
+///
+/// It covers what a loaded machine does to a move's time, not the engine: with more busy
+/// threads than cores, an engine that stops on time can wait tens of milliseconds, now and
+/// then a few hundred, for a CPU to write its answer on. Measured with `st=0.1` (the engine
+/// stopping at 70 ms) at a load average of 7 to 10 on 2 cores, one move in a thousand was
+/// 40 to 180 ms late and the latest of 10,000 moves up to 460 ms (docs/strength.md, "Time
+/// forfeits under load").
+pub const MIN_DEFAULT_MARGIN_MS: u64 = 250;
+
+/// The `timemargin=` of an engine that gives none: a tenth of its time per move, at least
+/// [`MIN_DEFAULT_MARGIN_MS`]. The time per move is `st=`, or for a clock the period's time
+/// shared over its moves (40 for a whole game) plus the increment, so that only long
+/// controls (longer than `st=2.5` or `tc=100`) get more than the least margin.
+pub fn default_margin_ms(tc: Option<TimeControl>, st_ms: Option<u64>) -> u64 {
+    let per_move = match (st_ms, tc) {
+        (Some(st), _) => st,
+        (None, Some(tc)) => tc.base_ms / tc.moves.unwrap_or(40) as u64 + tc.inc_ms,
+        (None, None) => 0,
+    };
+    (per_move / 10).max(MIN_DEFAULT_MARGIN_MS)
+}
+
 /// How an engine's moves are limited.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -160,6 +183,25 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_margin_is_a_tenth_of_a_move_and_at_least_the_least() {
+        let tc = |t: &str| Some(TimeControl::parse(t).unwrap());
+        assert_eq!(default_margin_ms(None, Some(100)), MIN_DEFAULT_MARGIN_MS);
+        assert_eq!(default_margin_ms(tc("1+0.01"), None), MIN_DEFAULT_MARGIN_MS);
+        assert_eq!(default_margin_ms(tc("10+0.1"), None), MIN_DEFAULT_MARGIN_MS);
+        assert_eq!(default_margin_ms(None, Some(5000)), 500);
+        assert_eq!(default_margin_ms(None, Some(30_000)), 3000);
+        // 40 moves in 120 s: 3 s a move; a whole game of 200 s with 1 s a move: 6 s.
+        assert_eq!(default_margin_ms(tc("40/120"), None), 300);
+        assert_eq!(default_margin_ms(tc("200+1"), None), 600);
+        // st= decides when both are given; depth or nodes alone get the least margin.
+        assert_eq!(
+            default_margin_ms(tc("200+1"), Some(100)),
+            MIN_DEFAULT_MARGIN_MS
+        );
+        assert_eq!(default_margin_ms(None, None), MIN_DEFAULT_MARGIN_MS);
+    }
 
     #[test]
     fn time_controls() {
