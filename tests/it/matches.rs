@@ -361,6 +361,12 @@ fn real_match_tallies_records_and_json_agree() {
     assert_eq!(engines[0]["pairs"], 4);
     assert_eq!(engines[0]["limits"], "depth=3");
     assert_eq!(engines[1]["limits"], "nodes=300");
+    // Four pairs are too few for Elo, its interval and the LOS, and the JSON says so.
+    assert_eq!(v["min_pairs"], 20);
+    for e in engines {
+        assert_eq!(e["elo_status"], "too_few_pairs");
+        assert!(e["elo"].is_null() && e["elo_error"].is_null() && e["los"].is_null());
+    }
     assert_no_faults(&v, "the real match");
     // Pairs share an opening, with the sides swapped.
     let games = v["games"].as_array().unwrap();
@@ -575,8 +581,11 @@ fn engine_without_clock_that_hangs_is_cut_off_by_the_move_timeout() {
 #[test]
 fn too_slow_for_its_clock_loses_and_the_margin_is_honoured() {
     let slow = ["--fault", "slow", "--at", "2", "--sleep", "400"];
-    let v = fault_match("slow", &slow, &["tc=0.2"], "2");
+    let v = fault_match("slow", &slow, &["tc=0.2", "timemargin=100"], "2");
     assert_bad_lost_all(&v, "time", "time_forfeits", "lose on time");
+    // The default margin (250 ms at this clock) forgives one answer 200 ms past it.
+    let v = fault_match("slow-default", &slow, &["tc=0.2"], "2");
+    assert_eq!(v["engines"][0]["time_forfeits"], 0);
     // With a fixed move time and a margin wide enough the same engine is in time.
     let v = fault_match("slow-margin", &slow, &["st=0.1", "timemargin=1500"], "2");
     assert_eq!(v["engines"][0]["time_forfeits"], 0);

@@ -43,6 +43,7 @@ use engine::Log;
 use fingerprint::Fingerprint;
 use game::{Context, Job, Outcome};
 use konakis_core::types::BySide;
+use players::Fault;
 use stats::SprtVerdict;
 use std::io::Write;
 use std::path::Path;
@@ -256,6 +257,8 @@ pub fn run(
         config.sprt.map(|_| (0.0, SprtVerdict::Continue));
     let mut interrupted = false;
     let mut record_error: Option<OutputError> = None;
+    let mut load = report::LoadWatch::default();
+    load.sample();
     loop {
         if interrupt.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;
@@ -267,6 +270,7 @@ pub fn run(
             Ok(Message::Done(o)) => {
                 let o = *o;
                 tally.add(&o, pairings[o.job.pairing]);
+                load.sample();
                 if let Some(w) = records.as_mut() {
                     let text = record::otg(
                         &config,
@@ -320,6 +324,11 @@ pub fn run(
             sprt
         )
     );
+    let time_forfeits = tally.engines.iter().map(|e| e.fault(Fault::Time)).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(note) = load.note(time_forfeits, cores) {
+        print!("{note}");
+    }
     let _ = std::io::stdout().flush();
     if let Some(p) = &config.json {
         let text = record::json(

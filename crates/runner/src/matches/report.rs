@@ -101,6 +101,38 @@ impl Progress {
     }
 }
 
+/// The highest load average seen during the match, to tell time forfeits that may be the
+/// machine's from the engines' own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadWatch {
+    highest: Option<f64>,
+}
+
+impl LoadWatch {
+    /// Reads the one-minute load average where the system tells (Linux: `/proc/loadavg`).
+    pub fn sample(&mut self) {
+        let load = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok());
+        if let Some(l) = load {
+            self.highest = Some(self.highest.map_or(l, |h| h.max(l)));
+        }
+    }
+
+    /// A line for the summary when there were time forfeits on a machine with more work than
+    /// cores; `None` otherwise (or when the load is not known).
+    pub fn note(&self, time_forfeits: u64, cores: usize) -> Option<String> {
+        let load = self.highest?;
+        (time_forfeits > 0 && load > cores as f64).then(|| {
+            format!(
+                "Note: {time_forfeits} time forfeit(s) while the load average reached {load:.1} \
+                 on {cores} cores; a busy machine delays answers (see timemargin= in 'konakis \
+                 match --help')\n"
+            )
+        })
+    }
+}
+
 /// `+12.3` style, `inf` when unbounded.
 fn signed(x: f64) -> String {
     if x.is_finite() {
@@ -349,6 +381,16 @@ mod tests {
         let row = s.lines().find(|l| l.starts_with("a ")).unwrap();
         let cells: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(cells[6..9], ["-", "-", "-"], "{row}");
+    }
+
+    #[test]
+    fn time_forfeits_on_a_busy_machine_get_a_note() {
+        let busy = LoadWatch { highest: Some(4.7) };
+        let note = busy.note(1, 2).unwrap();
+        assert!(note.contains("1 time forfeit(s) while the load average reached 4.7 on 2 cores"));
+        assert_eq!(busy.note(0, 2), None);
+        assert_eq!(busy.note(3, 8), None);
+        assert_eq!(LoadWatch::default().note(3, 2), None);
     }
 
     #[test]
