@@ -42,6 +42,8 @@ enum Command {
     Datagen(cli::datagen::DatagenArgs),
     /// Train a network on positions written by `datagen` (docs/nnue.md).
     Train(cli::train::TrainArgs),
+    /// Turn a float network file into the quantized file the engine builds in (docs/nnue.md).
+    Quantize(cli::quantize::QuantizeArgs),
     /// Play as an OpenTafl engine: the OpenTafl Engine Protocol on stdin/stdout.
     Otep(cli::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
+        Some(Command::Quantize(args)) => cli::quantize::run(args),
         Some(Command::Otep(args)) => cli::otep::run(args),
         Some(Command::Replay(args)) => cli::replay::run(args),
         Some(Command::TablutChallenge(args)) => cli::challenge::run(args),

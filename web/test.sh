@@ -17,4 +17,8 @@ fi
 npm ci --no-audit --no-fund
 bash build.sh
 cargo build --release -q -p konakis
-npm test
+# The native engine the tests compare with, in Cargo's target folder (CARGO_TARGET_DIR or a
+# Cargo config may move it).
+target=$(cargo metadata --format-version 1 --no-deps \
+    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+KONAKIS_NATIVE=$target/release/konakis npm test

@@ -309,7 +309,7 @@ impl Args for MatchArgs {
                             .long("records")
                             .value_name("FILE")
                             .value_parser(clap::value_parser!(PathBuf))
-                            .help("Write the shards' records files one after the other into FILE"),
+                            .help("Write every game of the shards into FILE, whether a shard wrote one records file or a file per game (--records DIR/ or NAME{game}.otg)"),
                     ),
             )
             .arg(

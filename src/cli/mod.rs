@@ -10,6 +10,7 @@ pub mod matches;
 pub mod openings;
 pub mod otep;
 pub mod perft;
+pub mod quantize;
 pub mod replay;
 pub mod train;
 pub mod tune;

@@ -16,6 +16,7 @@ mod otep;
 mod perft;
 mod protocol;
 mod random;
+mod recipes;
 mod rules;
 mod search;
 mod shards;

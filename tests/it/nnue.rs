@@ -784,3 +784,74 @@ fn datagen_and_train_on_the_command_line_write_a_network_that_loads() {
     assert!(err.contains("too short for a data file header"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn konakis_quantize_writes_the_built_in_file_and_the_engine_evaluates_either_file_alike() {
+    let dir = scratch("quantize");
+    let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/engine/nets");
+    let float = nets.join("ashton-2.nnue");
+    let quant = dir.join("ashton-2.qnnue");
+    let out = Command::new(KONAKIS)
+        .arg("quantize")
+        .arg(&float)
+        .arg("--out")
+        .arg(&quant)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&quant).unwrap(),
+        std::fs::read(nets.join("ashton-2.qnnue")).unwrap(),
+        "the file the engine builds in"
+    );
+    // The engine, given either file with EvalFile, scores a position the same.
+    let score = |file: &std::path::Path| {
+        let session = engine_session(&[
+            "setoption name Ruleset value Ashton",
+            &format!("setoption name EvalFile value {}", file.display()),
+            "position startpos moves e4f4 e2e3 d5d6",
+            "eval",
+        ]);
+        session
+            .lines()
+            .find(|l| l.starts_with("Network: "))
+            .unwrap_or_else(|| panic!("no network line in {session}"))
+            .split(" cp ")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(score(&quant), score(&float));
+    // Refusals: one line each, exit status 1, nothing written.
+    let refused = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(KONAKIS)
+            .arg("quantize")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let not_net = dir.join("readme.qnnue");
+    assert_eq!(
+        refused(&[readme.as_os_str(), "--out".as_ref(), not_net.as_os_str()]),
+        format!(
+            "error: {}: not a Konakis network file (no KNKNNUE magic)\n",
+            readme.display()
+        )
+    );
+    assert!(!not_net.exists());
+    assert_eq!(
+        refused(&[quant.as_os_str()]),
+        format!(
+            "error: {} would be overwritten: give --out another file\n",
+            quant.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

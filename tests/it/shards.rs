@@ -426,3 +426,117 @@ fn selfplay_shards_write_the_games_of_the_whole_run_once() {
     assert!(Shard::parse("3/3").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `[game:N]` tags of a records text, in order.
+fn game_tags(records: &str) -> Vec<usize> {
+    records
+        .lines()
+        .filter_map(|l| l.strip_prefix("[game:")?.strip_suffix(']')?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn merge_records_gathers_the_shards_files_per_game_in_game_order_or_writes_nothing() {
+    let dir = scratch("per-game");
+    let run_dir = dir.join("run");
+    std::fs::create_dir_all(&run_dir).unwrap();
+    let j = |name: &str| run_dir.join(name).display().to_string();
+    // As the recipes run them: every shard's games in one folder, `--records DIR/`.
+    let games = format!("{}/", j("games"));
+    for k in 0..3 {
+        let out = run(&match_args(
+            &dir,
+            &[
+                "--shard",
+                &format!("{k}/3"),
+                "--json",
+                &j(&format!("shard-{k}.json")),
+                "--records",
+                &games,
+            ],
+        ));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let merge_records = |at: &Path, out: &Path| {
+        let mut args = strings(&["match", "merge", "--records", &out.display().to_string()]);
+        args.extend((0..3).map(|k| at.join(format!("shard-{k}.json")).display().to_string()));
+        run(&args)
+    };
+    // Exit status 4: the SPRT of match_args has no verdict.
+    let all = dir.join("all.otg");
+    let out = merge_records(&run_dir, &all);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let merged = std::fs::read_to_string(&all).unwrap();
+    assert_eq!(game_tags(&merged), (1..=10).collect::<Vec<_>>());
+    let files: String = (1..=10)
+        .map(|n| std::fs::read_to_string(run_dir.join(format!("games/game-{n:04}.otg"))).unwrap())
+        .collect();
+    assert_eq!(merged, files, "the games' own files, one after the other");
+
+    // Results copied home, folder and all: the games are found beside the JSON.
+    let home = dir.join("home");
+    std::fs::rename(&run_dir, &home).unwrap();
+    let again = dir.join("again.otg");
+    let out = merge_records(&home, &again);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), merged);
+
+    // A game's file gone: refused, naming it, and no file written.
+    std::fs::remove_file(home.join("games/game-0004.otg")).unwrap();
+    let lost = dir.join("lost.otg");
+    let out = merge_records(&home, &lost);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("the records of game 4 of shard ") && err.contains("game-0004.otg"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!lost.exists() && !dir.join("lost.otg.part").exists());
+
+    // Shards that kept no records: refused, no file.
+    let bare = dir.join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    for k in 0..3 {
+        let json = bare.join(format!("shard-{k}.json")).display().to_string();
+        let out = run(&match_args(
+            &dir,
+            &["--shard", &format!("{k}/3"), "--json", &json],
+        ));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let none = dir.join("none.otg");
+    let out = merge_records(&bare, &none);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "error: --records: none of the shards wrote game records (run them with --records)"
+    );
+    assert!(!none.exists());
+
+    // A shard with no game (six shards of five pairs): refused, no file.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let json = empty.join("shard-5.json").display().to_string();
+    let records = format!("{}/", empty.join("games").display());
+    let out = run(&match_args(
+        &dir,
+        &["--shard", "5/6", "--json", &json, "--records", &records],
+    ));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let nothing = dir.join("nothing.otg");
+    let out = run(&strings(&[
+        "match",
+        "merge",
+        "--records",
+        &nothing.display().to_string(),
+        &json,
+    ]));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "error: --records: the shards played no games, so there is nothing to write"
+    );
+    assert!(!nothing.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

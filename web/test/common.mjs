@@ -1,5 +1,15 @@
 // What several web tests share.
 
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The native engine the tests compare the package with: `KONAKIS_NATIVE` (web/test.sh sets it
+ * from Cargo's target folder, which CARGO_TARGET_DIR may move), else target/release/konakis.
+ */
+export const nativeKonakis = process.env.KONAKIS_NATIVE
+  ? pathToFileURL(process.env.KONAKIS_NATIVE)
+  : new URL('../../target/release/konakis', import.meta.url);
+
 /** A small seeded generator (mulberry32), so that a failing game can be played again. */
 export function rng(seed) {
   let a = seed >>> 0;

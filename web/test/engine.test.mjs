@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Engine, parseInfo, parseBestMove } from '../dist/konakis/engine.js';
+import { nativeKonakis } from './common.mjs';
 
 /** An engine with a line log and a way to wait for the line that matches. */
 async function open(opts = {}) {
@@ -201,7 +202,7 @@ test('setoption errors are one clear line and change nothing', async () => {
 
 test('under Ashton the worker evaluates with the built-in network, as the native engine does', async () => {
   const { execFileSync } = await import('node:child_process');
-  const native = new URL('../../target/release/konakis', import.meta.url);
+  const native = nativeKonakis;
   const script = [
     'setoption name Ruleset value Ashton',
     'position startpos moves e4f4 e2e3 d5d6',

@@ -13,15 +13,15 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { rng } from './common.mjs';
+import { nativeKonakis, rng } from './common.mjs';
 
 const pkg = new URL('../dist/konakis/', import.meta.url);
-const nativeBin = new URL('../../target/release/konakis', import.meta.url);
+const nativeBin = nativeKonakis;
 if (!existsSync(new URL('rules.js', pkg))) {
   throw new Error('web/dist/konakis is missing: run `bash web/build.sh` first');
 }
 if (!existsSync(nativeBin)) {
-  throw new Error('target/release/konakis is missing: run `cargo build --release` first');
+  throw new Error(`${nativeBin.pathname} is missing: run \`cargo build --release\` first`);
 }
 const { init, Game, KonakisError, presets, ruleOptions } = await import(new URL('rules.js', pkg));
 await init(await readFile(new URL('wasm/konakis_wasm_bg.wasm', pkg)));

@@ -12,7 +12,7 @@ use konakis_core::rules::Rules;
 pub use konakis_nnue::RuleFamily;
 pub use konakis_nnue::network::NetError;
 use konakis_nnue::network::Network;
-use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE, QuantNetwork};
+use konakis_nnue::quant::{self, HIDDEN, HIDDEN_WIDE, QuantHeader, QuantNetwork};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -43,6 +43,28 @@ impl Net {
                 found,
                 expected: format!("{HIDDEN} or {HIDDEN_WIDE} (the sizes the search runs)"),
             }),
+        }
+    }
+
+    /// The integer network of a quantized network file (`konakis_nnue::quant`), or why the
+    /// search cannot run it.
+    pub fn from_quantized(bytes: &[u8]) -> Result<Net, NetError> {
+        match QuantHeader::read(bytes)?.hidden {
+            HIDDEN => Ok(Net::Narrow(Arc::new(QuantNetwork::from_bytes(bytes)?))),
+            HIDDEN_WIDE => Ok(Net::Wide(Arc::new(QuantNetwork::from_bytes(bytes)?))),
+            found => Err(NetError::Hidden {
+                found,
+                expected: format!("{HIDDEN} or {HIDDEN_WIDE} (the sizes the search runs)"),
+            }),
+        }
+    }
+
+    /// Its quantized network file, naming the float network file whose checksum is
+    /// `source_checksum`.
+    pub fn to_quantized(&self, source_checksum: u32) -> Vec<u8> {
+        match self {
+            Net::Narrow(n) => n.to_bytes(source_checksum),
+            Net::Wide(n) => n.to_bytes(source_checksum),
         }
     }
 
@@ -102,8 +124,12 @@ impl EvalMode {
     }
 }
 
-/// The networks built into the binary: the families they were trained for and their files
-/// (docs/nnue.md gives each one's data, training command, SHA-256 and match results).
+/// The networks built into the binary: the families they were trained for, their float files
+/// (docs/nnue.md gives each one's data, training command, SHA-256 and match results) and the
+/// quantized files made from them with `konakis quantize`, which are what the binary carries:
+/// half the size, a third compressed (the browser build's download), and the very weights
+/// the search would make from the float file. A test checks that each quantized file is the
+/// quantization of its float file.
 ///
 /// `nets/ashton-1.nnue`, `nets/default-1.nnue` and `nets/english-1.nnue`, first generations,
 /// are not built in: they stay in the repository because they played the games the built-in
@@ -114,17 +140,17 @@ const BUILT_IN: &[(RuleFamily, &str, &[u8])] = &[
     (
         RuleFamily::Default,
         "default-2.nnue",
-        include_bytes!("../nets/default-2.nnue"),
+        include_bytes!("../nets/default-2.qnnue"),
     ),
     (
         RuleFamily::English,
         "english-4.nnue",
-        include_bytes!("../nets/english-4.nnue"),
+        include_bytes!("../nets/english-4.qnnue"),
     ),
     (
         RuleFamily::Ashton,
         "ashton-2.nnue",
-        include_bytes!("../nets/ashton-2.nnue"),
+        include_bytes!("../nets/ashton-2.qnnue"),
     ),
 ];
 
@@ -153,14 +179,23 @@ pub struct LoadedNet {
     pub net: Net,
     /// Where it came from.
     pub source: Source,
-    /// The checksum stored in its file (the file's last four bytes), which names it in the
-    /// headers of the training data its games give (`konakis datagen`).
+    /// The checksum of its float file (the file's last four bytes; a quantized file carries
+    /// its float file's), which names it in the headers of the training data its games give
+    /// (`konakis datagen`).
     pub checksum: u32,
 }
 
 impl LoadedNet {
-    /// The network in `bytes` (a network file, docs/nnue.md), or why it is refused.
+    /// The network in `bytes` (a network file, float or quantized: docs/nnue.md), or why it
+    /// is refused.
     pub fn from_bytes(bytes: &[u8], source: Source) -> Result<LoadedNet, NetError> {
+        if bytes.starts_with(&quant::FILE_MAGIC) {
+            return Ok(LoadedNet {
+                net: Net::from_quantized(bytes)?,
+                source,
+                checksum: QuantHeader::read(bytes)?.source_checksum,
+            });
+        }
         let float = Network::from_bytes(bytes)?;
         // A file that parses ends with its checksum.
         let checksum = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
@@ -183,6 +218,11 @@ impl LoadedNet {
     /// The family of rules the network evaluates.
     pub fn family(&self) -> RuleFamily {
         self.net.family()
+    }
+
+    /// Its quantized network file (what `konakis quantize` writes).
+    pub fn to_quantized(&self) -> Vec<u8> {
+        self.net.to_quantized(self.checksum)
     }
 }
 
@@ -220,6 +260,59 @@ pub fn choose(mode: EvalMode, loaded: Option<&LoadedNet>, rules: &Rules) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_built_in_network_is_the_quantization_of_its_float_file() {
+        for &(family, name, built_in_bytes) in BUILT_IN {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("nets")
+                .join(name);
+            let float = LoadedNet::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(float.family(), family, "{name}");
+            assert!(
+                float.to_quantized() == built_in_bytes,
+                "nets/{name} quantized differs from the built-in file: run \
+                 konakis quantize crates/engine/nets/{name} (docs/nnue.md)"
+            );
+            let built = built_in(family).unwrap();
+            assert_eq!(
+                built.checksum, float.checksum,
+                "{name}: named by its float file"
+            );
+            let board = Board::start(&Rules::default());
+            assert_eq!(
+                built.net.evaluate_board(&board),
+                float.net.evaluate_board(&board)
+            );
+        }
+    }
+
+    #[test]
+    fn a_quantized_file_loads_as_its_float_file_does() {
+        let board = Board::start(&Rules::ashton());
+        for hidden in HIDDEN_SIZES {
+            let float = Network::random(hidden, RuleFamily::Ashton, 400.0, 11);
+            let from_float = LoadedNet::from_bytes(&float.to_bytes(), Source::File("f".into()))
+                .expect("a random network loads");
+            let bytes = from_float.to_quantized();
+            let from_quant = LoadedNet::from_bytes(&bytes, Source::File("q".into()))
+                .expect("its quantized file loads");
+            assert_eq!(from_quant.checksum, from_float.checksum);
+            assert_eq!(from_quant.net.hidden(), hidden);
+            assert_eq!(from_quant.to_quantized(), bytes);
+            assert_eq!(
+                from_quant.net.evaluate_board(&board),
+                from_float.net.evaluate_board(&board)
+            );
+        }
+        let odd = Network::random(128, RuleFamily::Ashton, 400.0, 3);
+        let q = QuantNetwork::<128>::from_float(&odd).unwrap().to_bytes(0);
+        let err = LoadedNet::from_bytes(&q, Source::File("n".into())).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "hidden layer of 128 units, expected 256 or 512 (the sizes the search runs)"
+        );
+    }
 
     #[test]
     fn every_built_in_network_loads_for_its_family() {

@@ -7,8 +7,9 @@
 //!
 //! The file is a 32-byte header (magic `KNKNNUE\0`, version, the sizes, the rule family and
 //! the scale), the weights as little-endian `f32`, and a CRC-32 of everything before it. The
-//! integer network of [`crate::quant`] is made from this one when it is loaded, so there is
-//! one file format for training and for play.
+//! integer network of [`crate::quant`] is made from this one when it is loaded; the networks
+//! built into the engine are stored in the quantized file of [`crate::quant`] instead, made
+//! from their float files by `konakis quantize`.
 
 use crate::{HEADS, INPUTS, RuleFamily, for_each_feature};
 use konakis_core::board::Board;
@@ -111,6 +112,29 @@ pub enum NetError {
     /// A weight is NaN or infinite.
     #[error("weight {0} is not a finite number")]
     NotFinite(usize),
+    /// Another version of the quantized format ([`crate::quant`]).
+    #[error(
+        "quantized network format version {0}, this build reads version {version}",
+        version = crate::quant::FILE_VERSION
+    )]
+    QuantVersion(u32),
+    /// A quantized file made with other scales than this build's.
+    #[error(
+        "network quantized with QA = {qa} and QB = {qb}, this build uses QA = {build_qa} and \
+         QB = {build_qb}",
+        build_qa = crate::quant::QA,
+        build_qb = crate::quant::QB
+    )]
+    Quantization {
+        /// The first layer's scale in the file.
+        qa: u32,
+        /// The output weights' scale in the file.
+        qb: u32,
+    },
+    /// A value of a quantized file is outside what the integer network can hold without
+    /// overflowing.
+    #[error("quantized value {0} is out of range")]
+    OutOfRange(usize),
 }
 
 impl Network {

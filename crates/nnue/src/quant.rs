@@ -11,8 +11,14 @@
 //! for each captured piece, so [`Accumulator::update`] adds and subtracts a handful of rows
 //! instead of summing the 25 of a [`Accumulator::refresh`]. The loops run over fixed-size
 //! arrays, which the compiler turns into vector instructions.
+//!
+//! The integer network has a file of its own (docs/nnue.md, "The quantized network file"):
+//! the values above as they are, half the size of the float file and much smaller compressed,
+//! which is how the engine carries its built-in networks. [`QuantNetwork::to_bytes`] is its
+//! one writer and [`QuantNetwork::from_bytes`] its one reader; [`QuantHeader::read`] tells
+//! which hidden layer size a file holds before it is read.
 
-use crate::network::{NetError, Network, WEIGHT_CLIP};
+use crate::network::{MAX_HIDDEN, NetError, Network, WEIGHT_CLIP};
 use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, feature, for_each_feature};
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
@@ -34,8 +40,15 @@ const _: () = assert!(
     "the accumulator could overflow"
 );
 
+/// The first eight bytes of a quantized network file.
+pub const FILE_MAGIC: [u8; 8] = *b"KNKQNUE\0";
+/// The version of the quantized file this crate writes and reads.
+pub const FILE_VERSION: u32 = 1;
+/// Bytes of the quantized file's header.
+pub const FILE_HEADER_SIZE: usize = 44;
+
 /// A network with integer weights and `H` hidden units.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNetwork<const H: usize> {
     w1: Vec<[i16; H]>,
     b1: [i16; H],
@@ -56,6 +69,99 @@ fn quantize(x: f32, scale: f32, limit: f32) -> i16 {
     (x * scale).round().clamp(-limit, limit) as i16
 }
 
+/// The largest magnitude of a first-layer weight or bias: [`WEIGHT_CLIP`] in units of [`QA`].
+fn first_layer_limit() -> i16 {
+    (WEIGHT_CLIP * QA as f32).floor() as i16
+}
+
+/// The largest magnitude of an output weight for `hidden` units: the output sum, at most
+/// `hidden × QA × |w|`, must fit an `i32`.
+fn output_limit(hidden: usize) -> i16 {
+    (i32::MAX as f32 / (hidden as f32 * QA as f32))
+        .min(i16::MAX as f32)
+        .floor() as i16
+}
+
+/// The largest magnitude of an output bias.
+const BIAS_LIMIT: u32 = 1_000_000_000;
+
+/// What a quantized network file's header says, read and checked (with the whole file's
+/// length and checksum) by [`QuantHeader::read`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantHeader {
+    /// Hidden units.
+    pub hidden: usize,
+    /// The rules the network was trained for.
+    pub family: RuleFamily,
+    /// Centi-soldiers per unit of output.
+    pub scale: i32,
+    /// The checksum of the float network file it was made from, which names the network
+    /// (`konakis datagen` writes it into its data headers).
+    pub source_checksum: u32,
+}
+
+impl QuantHeader {
+    /// Bytes of the file for `hidden` units.
+    pub fn file_size(hidden: usize) -> usize {
+        FILE_HEADER_SIZE + 2 * (INPUTS * hidden + hidden + HEADS * hidden) + 4 * HEADS + 4
+    }
+
+    /// The header of the quantized network file `b`, once the magic, the version, the
+    /// architecture, the scales, the length and the checksum are found right.
+    pub fn read(b: &[u8]) -> Result<QuantHeader, NetError> {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        if b.len() < 8 || b[0..8] != FILE_MAGIC {
+            return Err(NetError::Magic);
+        }
+        if b.len() < FILE_HEADER_SIZE {
+            return Err(NetError::Length {
+                expected: FILE_HEADER_SIZE,
+                found: b.len(),
+            });
+        }
+        if u32_at(8) != FILE_VERSION {
+            return Err(NetError::QuantVersion(u32_at(8)));
+        }
+        let (inputs, hidden, heads) = (u32_at(12), u32_at(16) as usize, u32_at(20));
+        if inputs as usize != INPUTS || heads as usize != HEADS {
+            return Err(NetError::Architecture { inputs, heads });
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden {
+                found: hidden,
+                expected: format!("1 to {MAX_HIDDEN}"),
+            });
+        }
+        let expected = QuantHeader::file_size(hidden);
+        if b.len() != expected {
+            return Err(NetError::Length {
+                expected,
+                found: b.len(),
+            });
+        }
+        let stored = u32_at(expected - 4);
+        let computed = crc32fast::hash(&b[..expected - 4]);
+        if stored != computed {
+            return Err(NetError::Checksum { stored, computed });
+        }
+        let (qa, qb) = (u32_at(32), u32_at(36));
+        if qa != QA as u32 || qb != QB as u32 {
+            return Err(NetError::Quantization { qa, qb });
+        }
+        let family = RuleFamily::from_code(b[24]).ok_or(NetError::Family(b[24]))?;
+        let scale = u32_at(28) as i32;
+        if scale <= 0 {
+            return Err(NetError::Scale(scale as f32));
+        }
+        Ok(QuantHeader {
+            hidden,
+            family,
+            scale,
+            source_checksum: u32_at(40),
+        })
+    }
+}
+
 impl<const H: usize> QuantNetwork<H> {
     /// The integer network for `net`, which must have `H` hidden units. First-layer values
     /// beyond [`WEIGHT_CLIP`] are clipped (the trainer never writes any).
@@ -66,7 +172,7 @@ impl<const H: usize> QuantNetwork<H> {
                 expected: H.to_string(),
             });
         }
-        let limit1 = (WEIGHT_CLIP * QA as f32).floor();
+        let limit1 = first_layer_limit() as f32;
         let qa = QA as f32;
         let mut w1 = vec![[0i16; H]; INPUTS];
         for (i, row) in w1.iter_mut().enumerate() {
@@ -78,19 +184,17 @@ impl<const H: usize> QuantNetwork<H> {
         for (j, b) in b1.iter_mut().enumerate() {
             *b = quantize(net.b1[j], qa, limit1);
         }
-        // The output sum, at most H × QA × |w|, must fit an i32.
-        let limit2 = (i32::MAX as f32 / (H as f32 * qa))
-            .min(i16::MAX as f32)
-            .floor();
+        let limit2 = output_limit(H) as f32;
         let mut w2 = [[0i16; H]; HEADS];
         for (h, row) in w2.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
                 *w = quantize(net.w2[h * H + j], QB as f32, limit2);
             }
         }
-        let b2 = net
-            .b2
-            .map(|b| (b * qa * QB as f32).round().clamp(-1e9, 1e9) as i32);
+        let b2 = net.b2.map(|b| {
+            let limit = BIAS_LIMIT as f32;
+            (b * qa * QB as f32).round().clamp(-limit, limit) as i32
+        });
         Ok(QuantNetwork {
             w1,
             b1,
@@ -104,6 +208,81 @@ impl<const H: usize> QuantNetwork<H> {
     /// The rules the network was trained for.
     pub fn family(&self) -> RuleFamily {
         self.family
+    }
+
+    /// The quantized network file of this network (docs/nnue.md): the header, whose
+    /// `source_checksum` names the float network it was made from, the values little-endian
+    /// in the float file's order (first-layer weights input-major, first-layer biases, output
+    /// weights head-major, output biases), and a CRC-32 of everything before it.
+    pub fn to_bytes(&self, source_checksum: u32) -> Vec<u8> {
+        let mut b = Vec::with_capacity(QuantHeader::file_size(H));
+        b.extend_from_slice(&FILE_MAGIC);
+        for x in [FILE_VERSION, INPUTS as u32, H as u32, HEADS as u32] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.extend_from_slice(&[self.family.code(), 0, 0, 0]);
+        b.extend_from_slice(&self.scale.to_le_bytes());
+        b.extend_from_slice(&(QA as u32).to_le_bytes());
+        b.extend_from_slice(&(QB as u32).to_le_bytes());
+        b.extend_from_slice(&source_checksum.to_le_bytes());
+        for x in self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten())
+        {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        for x in self.b2 {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// The network in a quantized file's bytes, or why they are not one of `H` hidden units
+    /// (a damaged file, or values the integer network cannot hold).
+    pub fn from_bytes(b: &[u8]) -> Result<QuantNetwork<H>, NetError> {
+        let header = QuantHeader::read(b)?;
+        if header.hidden != H {
+            return Err(NetError::Hidden {
+                found: header.hidden,
+                expected: H.to_string(),
+            });
+        }
+        let end = b.len() - 4 - 4 * HEADS;
+        let values: Vec<i16> = b[FILE_HEADER_SIZE..end]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let (first, w2) = values.split_at((INPUTS + 1) * H);
+        let (limit1, limit2) = (
+            first_layer_limit().unsigned_abs(),
+            output_limit(H).unsigned_abs(),
+        );
+        if let Some(i) = first.iter().position(|x| x.unsigned_abs() > limit1) {
+            return Err(NetError::OutOfRange(i));
+        }
+        if let Some(i) = w2.iter().position(|x| x.unsigned_abs() > limit2) {
+            return Err(NetError::OutOfRange(first.len() + i));
+        }
+        let b2: [i32; HEADS] = std::array::from_fn(|h| {
+            i32::from_le_bytes(b[end + 4 * h..end + 4 * h + 4].try_into().expect("4 bytes"))
+        });
+        if let Some(h) = b2.iter().position(|x| x.unsigned_abs() > BIAS_LIMIT) {
+            return Err(NetError::OutOfRange(values.len() + h));
+        }
+        let row = |r: &[i16]| -> [i16; H] { r.try_into().expect("H values") };
+        Ok(QuantNetwork {
+            w1: first[..INPUTS * H].chunks_exact(H).map(row).collect(),
+            b1: row(&first[INPUTS * H..]),
+            w2: std::array::from_fn(|h| row(&w2[h * H..(h + 1) * H])),
+            b2,
+            scale: header.scale,
+            family: header.family,
+        })
     }
 
     /// The evaluation, in centi-soldiers from the point of view of `side` (to move), of the
@@ -265,6 +444,70 @@ mod tests {
         let e = QuantNetwork::<16>::from_float(&net).unwrap_err();
         assert_eq!(e.to_string(), "hidden layer of 8 units, expected 16");
         assert!(QuantNetwork::<8>::from_float(&net).is_ok());
+    }
+
+    /// `b` with its checksum made right again after an edit.
+    fn resealed(mut b: Vec<u8>) -> Vec<u8> {
+        let n = b.len() - 4;
+        let crc = crc32fast::hash(&b[..n]);
+        b[n..].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn the_quantized_file_round_trips_and_bad_files_are_refused_by_name() {
+        let float = Network::random(16, RuleFamily::English, 400.0, 5);
+        let q = QuantNetwork::<16>::from_float(&float).unwrap();
+        let bytes = q.to_bytes(0xdead_beef);
+        assert_eq!(bytes.len(), QuantHeader::file_size(16));
+        assert_eq!(QuantNetwork::<16>::from_bytes(&bytes).unwrap(), q);
+        assert_eq!(
+            QuantHeader::read(&bytes).unwrap(),
+            QuantHeader {
+                hidden: 16,
+                family: RuleFamily::English,
+                scale: 400,
+                source_checksum: 0xdead_beef,
+            }
+        );
+        let refused = |b: &[u8]| QuantNetwork::<16>::from_bytes(b).unwrap_err().to_string();
+        assert_eq!(
+            QuantNetwork::<8>::from_bytes(&bytes)
+                .unwrap_err()
+                .to_string(),
+            "hidden layer of 16 units, expected 8"
+        );
+        let mut flipped = bytes.clone();
+        flipped[FILE_HEADER_SIZE + 10] ^= 1;
+        assert!(refused(&flipped).starts_with("checksum mismatch"));
+        assert_eq!(
+            refused(&bytes[..bytes.len() - 2]),
+            format!(
+                "{} bytes, the header announces {}: truncated or padded",
+                bytes.len() - 2,
+                bytes.len()
+            )
+        );
+        assert_eq!(
+            refused(&float.to_bytes()),
+            "not a Konakis network file (no KNKNNUE magic)"
+        );
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert_eq!(
+            refused(&resealed(v2)),
+            "quantized network format version 2, this build reads version 1"
+        );
+        let mut qa = bytes.clone();
+        qa[32] = 64;
+        assert_eq!(
+            refused(&resealed(qa)),
+            "network quantized with QA = 64 and QB = 1024, this build uses QA = 255 and QB = 1024"
+        );
+        // A first-layer weight the accumulator could overflow with, checksum and all right.
+        let mut big = bytes.clone();
+        big[FILE_HEADER_SIZE + 6..FILE_HEADER_SIZE + 8].copy_from_slice(&i16::MIN.to_le_bytes());
+        assert_eq!(refused(&resealed(big)), "quantized value 3 is out of range");
     }
 
     #[test]

@@ -134,9 +134,35 @@ pub enum MergeError {
         /// The shard, as `K/N`.
         shard: String,
     },
-    /// A records file cannot be read or the merged output cannot be written.
-    #[error("{0}")]
-    Output(String),
+    /// `--records`, but no shard given kept its games (`konakis match --records`).
+    #[error("--records: none of the shards wrote game records (run them with --records)")]
+    NoRecords,
+    /// `--records`, but the shards given played no game.
+    #[error("--records: the shards played no games, so there is nothing to write")]
+    NoGames,
+    /// A shard's records are neither where it wrote them nor beside its JSON.
+    #[error(
+        "--records: the records of {}shard {shard} are not found at {} (nor beside its JSON)",
+        game.map_or(String::new(), |g| format!("game {g} of ")),
+        path.display()
+    )]
+    RecordMissing {
+        /// The shard, as `K/N`.
+        shard: String,
+        /// The game, when the shard wrote a file per game.
+        game: Option<usize>,
+        /// Where the shard wrote them.
+        path: PathBuf,
+    },
+    /// The merged records cannot be written.
+    #[error("--records: cannot write {}: {source}", path.display())]
+    WriteRecords {
+        /// The file asked for.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// A mistake on the `konakis match` command line, by the flag it is in; Display is the

@@ -2,11 +2,14 @@
 //! into one report — the same tables, pair counts, Elo, LOS and SPRT as one run over the same
 //! pairs, because every pair was played whole in one shard and the JSON carries the exact
 //! totals. Shards of different matches (see [`fingerprint`](super::fingerprint)), the same
-//! shard twice and interrupted shards are refused; missing shards are listed.
+//! shard twice and interrupted shards are refused; missing shards are listed. With
+//! `--records FILE` the shards' game records, whether each shard wrote one file or a file per
+//! game, are gathered into one file.
 
 use super::config::sprt_flag;
 use super::error::{ConfigError, MatchError, MergeError, SprtError};
 use super::fingerprint::Fingerprint;
+use super::record::RecordsTarget;
 use super::report;
 use super::stats::{Sprt, SprtVerdict};
 use super::tally::Tally;
@@ -22,7 +25,8 @@ pub struct MergeOptions {
     /// `--sprt elo0= elo1= [alpha=] [beta=]`: judge the merged pairs (default: the shards'
     /// own SPRT, if they ran one).
     pub sprt: Option<Vec<String>>,
-    /// `--records FILE`: the shards' records files, one after the other, in shard order.
+    /// `--records FILE`: every game record of the shards given, in one file (see
+    /// [`merge`]).
     pub records: Option<PathBuf>,
 }
 
@@ -53,6 +57,8 @@ struct Part {
     tally: Tally,
     sprt: Option<Sprt>,
     records: Option<PathBuf>,
+    /// The numbers of the games the shard played.
+    games: Vec<usize>,
 }
 
 fn read(path: &Path) -> Result<Part, MergeError> {
@@ -132,10 +138,25 @@ fn read(path: &Path) -> Result<Part, MergeError> {
         tally,
         sprt,
         records: v.get("records").and_then(Value::as_str).map(PathBuf::from),
+        games: v
+            .get("games")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("no games"))?
+            .iter()
+            .map(|g| g.get("game").and_then(Value::as_u64).map(|n| n as usize))
+            .collect::<Option<_>>()
+            .ok_or_else(|| bad("a game without a number"))?,
     })
 }
 
-/// Merges the shards `opts.files` (see the module docs).
+/// Merges the shards `opts.files` (see the module docs). With `opts.records`, the games of
+/// the shards given are written into that one file, each record followed by a blank line: a
+/// shard that wrote one records file adds it whole, one that wrote a file per game
+/// (`--records DIR/` or `NAME{game}.otg`) adds its games' files. When every shard wrote a file
+/// per game, the games are in the order of their numbers, as one unsharded run at concurrency 1
+/// writes them; otherwise in shard order. A records file that is not found where the shard
+/// wrote it is looked for beside the shard's JSON (results copied home, folder and all). No
+/// file is written when the shards kept no records or played no games.
 pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
     if opts.files.is_empty() {
         return Err(MergeError::NoFiles.into());
@@ -194,7 +215,18 @@ pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
     });
     let report = report::summary(&first.names, &first.rules, &tally, planned, false, sprt);
     if let Some(out) = &opts.records {
-        concatenate_records(&parts, out)?;
+        // Written aside and renamed: the file is whole or absent.
+        let text = gather_records(&parts)?;
+        let part = super::part_path(out);
+        std::fs::write(&part, &text)
+            .and_then(|_| std::fs::rename(&part, out))
+            .map_err(|source| {
+                let _ = std::fs::remove_file(&part);
+                MergeError::WriteRecords {
+                    path: out.clone(),
+                    source,
+                }
+            })?;
     }
     Ok(Merged {
         report,
@@ -205,38 +237,82 @@ pub fn merge(opts: &MergeOptions) -> Result<Merged, MatchError> {
     })
 }
 
-/// Writes the shards' records files one after the other into `out` (write-then-rename).
-/// Shards that wrote a file per game have nothing to add: their files already carry the game
-/// numbers of the whole match.
-fn concatenate_records(parts: &[Part], out: &Path) -> Result<(), MatchError> {
-    let mut text = String::new();
+/// Whether `--records path` gave a file per game.
+fn per_game(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    path.is_dir()
+        || text.contains("{game}")
+        || text.ends_with('/')
+        || text.ends_with(std::path::MAIN_SEPARATOR)
+}
+
+/// The file a shard wrote at `written`, or the file of the same name beside its JSON `json`
+/// (for a file per game in a folder, the folder of that name beside the JSON).
+fn locate(written: &Path, json: &Path, folder: Option<&Path>) -> Option<PathBuf> {
+    let name = written.file_name()?;
+    let dir = json.parent()?;
+    let beside = match folder.and_then(Path::file_name) {
+        Some(folder) => dir.join(folder).join(name),
+        None => dir.join(name),
+    };
+    [written.to_path_buf(), beside]
+        .into_iter()
+        .find(|c| c.is_file())
+}
+
+fn read_records(path: &Path) -> Result<String, MergeError> {
+    std::fs::read_to_string(path).map_err(|source| MergeError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The records of the shards `parts` as one text (see [`merge`]).
+fn gather_records(parts: &[Part]) -> Result<String, MergeError> {
+    // (game number, text): the number orders the games when every shard wrote one file each.
+    let mut chunks: Vec<(usize, String)> = Vec::new();
+    let mut all_per_game = true;
+    if parts.iter().all(|p| p.records.is_none()) {
+        return Err(MergeError::NoRecords);
+    }
     for p in parts {
         let Some(path) = &p.records else { continue };
-        let as_given = path.to_string_lossy();
-        if path.is_dir() || as_given.contains("{game}") || as_given.ends_with('/') {
-            continue;
+        let shard = p.shard.to_string();
+        if per_game(path) {
+            let folder = (!path.to_string_lossy().contains("{game}")).then_some(path.as_path());
+            for &game in &p.games {
+                let written = RecordsTarget::game_path(path, game);
+                let found =
+                    locate(&written, &p.path, folder).ok_or_else(|| MergeError::RecordMissing {
+                        shard: shard.clone(),
+                        game: Some(game),
+                        path: written.clone(),
+                    })?;
+                chunks.push((game, read_records(&found)?));
+            }
+        } else {
+            all_per_game = false;
+            let found = locate(path, &p.path, None).ok_or_else(|| MergeError::RecordMissing {
+                shard: shard.clone(),
+                game: None,
+                path: path.clone(),
+            })?;
+            chunks.push((0, read_records(&found)?));
         }
-        // The path the shard wrote, or the same name beside its JSON (results copied home).
-        let beside = p
-            .path
-            .parent()
-            .map(|d| d.join(path.file_name().unwrap_or_default()));
-        let found = [Some(path.clone()), beside]
-            .into_iter()
-            .flatten()
-            .find(|c| c.is_file());
-        let Some(found) = found else {
-            return Err(MergeError::Output(format!(
-                "the records of shard {} ({}) are not found",
-                p.shard,
-                path.display()
-            ))
-            .into());
-        };
-        let t = std::fs::read_to_string(&found).map_err(|e| {
-            MergeError::Output(format!("cannot read records {}: {e}", found.display()))
-        })?;
-        text.push_str(&t);
     }
-    super::write_then_rename(out, &text).map_err(|e| MergeError::Output(e.to_string()).into())
+    if all_per_game {
+        chunks.sort_by_key(|c| c.0);
+    }
+    let mut text = String::new();
+    for (_, chunk) in &chunks {
+        let chunk = chunk.trim_end_matches('\n');
+        if !chunk.is_empty() {
+            text.push_str(chunk);
+            text.push_str("\n\n");
+        }
+    }
+    if text.is_empty() {
+        return Err(MergeError::NoGames);
+    }
+    Ok(text)
 }
