@@ -396,7 +396,7 @@ fn wire_engine(name: &str) -> Vec<String> {
         "arg=--seconds",
         "arg={seconds}",
         "arg=--margin",
-        "arg=1900",
+        "arg=1950",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -414,7 +414,7 @@ fn loopback_games_through_the_wire_protocol_in_both_colours_are_legal_and_consis
             "--engine",
             "name=line",
             &format!("cmd={KONAKIS}"),
-            "st=0.1",
+            "st=0.05",
             "timemargin=1000",
             "--rules",
             "Ruleset=Ashton",

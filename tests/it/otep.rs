@@ -781,6 +781,8 @@ fn the_runner_plays_otep_engines() {
             format!("cmd={konakis}"),
             "arg=otep".into(),
             "proto=otep".into(),
+            // Konakis' own OTEP mode is done with a move once it has sent it: no settling.
+            "settle=0".into(),
             "--each".into(),
             limits.into(),
             "timemargin=500".into(),
@@ -807,8 +809,8 @@ fn the_runner_plays_otep_engines() {
         let log = std::fs::read_to_string(&log).unwrap();
         assert!(log.contains(" otep < goodbye"), "{log}");
         assert!(!log.contains(" otep < quit"), "{log}");
-        if limits == "st=0.1" {
-            assert!(log.contains(" otep < clock 1100* 1100* 2 1 1"), "{log}");
+        if limits == "st=0.05" {
+            assert!(log.contains(" otep < clock 1050* 1050* 2 1 1"), "{log}");
         }
         let mut thinks = Vec::new();
         let mut asked = None;
