@@ -1910,3 +1910,40 @@ fn protocol_md_shows_what_d_and_bench_print() {
     assert!(first.starts_with(&want), "{first}");
     // (The node count in the example changes with every search change; it is not checked.)
 }
+
+/// The Speed section quotes the build's bench signature: `konakis bench` at its default depth
+/// prints the node count the README gives (written with thousands separators).
+#[test]
+fn the_readme_quotes_the_bench_signature_the_program_prints() {
+    let _serial = serial();
+    let out = Command::new(KONAKIS).arg("bench").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let nodes: u64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no node count in:\n{stdout}"));
+    let digits = nodes.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let readme = include_str!("../../README.md");
+    let speed = &readme[readme.find("## Speed").expect("a Speed section")..];
+    let row = speed
+        .lines()
+        .find(|l| l.contains("`konakis bench` |"))
+        .expect("the search speed row");
+    assert!(
+        row.contains(&format!("({grouped} nodes")),
+        "the README's Speed section quotes another bench signature than {grouped}: {row}"
+    );
+}
