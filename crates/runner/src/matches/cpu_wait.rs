@@ -10,8 +10,9 @@
 //!
 //! The kernel adds a wait to that field only when the thread gets a CPU, so a thread that is
 //! waiting right now shows nothing yet: [`CpuWait::poll`] also says whether a thread is
-//! runnable but has not run since the previous look ([`Poll::starved`]), so that the referee
-//! keeps waiting for its answer instead of declaring a timeout the machine caused.
+//! runnable but has run for less than half the time since the previous look
+//! ([`Poll::starved`]), so that the referee keeps waiting for its answer instead of declaring a
+//! timeout the machine caused.
 //!
 //! Elsewhere (no `/proc`) nothing is measured and the clock is wall time.
 
@@ -295,7 +296,7 @@ mod tests {
     }
 
     #[test]
-    fn a_runnable_thread_that_did_not_run_is_starved() {
+    fn a_runnable_thread_that_mostly_waits_is_starved() {
         let ms = Duration::from_millis;
         let before = [task(1, 100, 0, true), task(2, 50, 0, false)];
         assert!(starved(&before, &[task(1, 100, 0, true)], ms(10)));

@@ -524,6 +524,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_a_late_answer_is_forgiven_its_cpu_wait() {
+        let ms = Duration::from_millis;
+        // In time: wall time, whatever the wait.
+        assert_eq!(charged_ms(90, Some(100), ms(40)), (90, 0));
+        assert_eq!(charged_ms(100, Some(100), ms(40)), (100, 0));
+        // Late and starved: the wait comes off, enough to be in time here.
+        assert_eq!(charged_ms(700, Some(350), ms(620)), (80, 620));
+        // Late by its own doing: a small wait does not save it.
+        assert_eq!(charged_ms(700, Some(350), ms(5)), (695, 5));
+        // Never below zero; nothing measured, nothing forgiven; no limit, wall time.
+        assert_eq!(charged_ms(400, Some(100), ms(900)), (0, 400));
+        assert_eq!(charged_ms(700, Some(350), Duration::ZERO), (700, 0));
+        assert_eq!(charged_ms(700, None, ms(600)), (700, 0));
+    }
+
+    #[test]
     fn adjudication_needs_the_full_streak() {
         let resign = Some(Resign {
             movecount: 3,
