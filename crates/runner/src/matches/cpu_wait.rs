@@ -4,7 +4,9 @@
 //! On Linux the kernel keeps, per thread, the time spent on a run queue waiting for a CPU (the
 //! second field of `/proc/<pid>/task/<tid>/schedstat`, in nanoseconds). The runner reads it for
 //! the engine's process and its descendants (an engine started by a wrapper script does its
-//! work in a grandchild) when it sends `go` and when the answer arrives; the largest increase
+//! work in a grandchild: found through the threads' `children` files where the kernel has
+//! them, else once per engine process among the members of its process group) when it sends
+//! `go`, every few milliseconds while it waits, and when the answer arrives; the largest increase
 //! over the threads is what the machine withheld from the engine during the move. A thread that
 //! slept or computed accumulates none, so a slow engine is still charged in full.
 //!
@@ -95,17 +97,45 @@ pub fn remember(seen: &mut Vec<Task>, now: &[Task]) {
     }
 }
 
-/// The threads of process `pid` and of its descendants, or `None` when `/proc` does not
-/// describe the process (not Linux, or it has exited).
-pub fn read_tasks(pid: u32) -> Option<Vec<Task>> {
+/// The process group of a `/proc/<pid>/stat` line (the third field after the command name).
+pub fn parse_group(stat: &str) -> Option<u32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_ascii_whitespace().nth(2)?.parse().ok()
+}
+
+/// The processes of process group `group` other than its leader, by a scan of `/proc` (a few
+/// milliseconds; the runner does it once per engine process). The runner starts each engine
+/// as the leader of its own group, so these are the processes an engine's wrapper script
+/// started, on kernels that do not list a thread's children.
+pub fn group_members(group: u32) -> Vec<u32> {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != group)
+        .filter(|pid| {
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .as_deref()
+                .and_then(parse_group)
+                == Some(group)
+        })
+        .collect()
+}
+
+/// The threads of the processes `pids` (the engine first) and of their descendants, or `None`
+/// when `/proc` does not describe the engine (not Linux, or it has exited).
+pub fn read_tasks(pids: &[u32]) -> Option<Vec<Task>> {
+    let engine = *pids.first()?;
     let mut tasks = Vec::new();
-    let mut pids = vec![pid];
+    let mut pids = pids.to_vec();
     let mut seen = 0;
     while let Some(p) = pids.pop() {
         let dir = fs::read_dir(format!("/proc/{p}/task")).ok();
         let Some(dir) = dir else {
             // The engine itself must be readable; a descendant may have just exited.
-            if p == pid {
+            if p == engine {
                 return None;
             }
             continue;
@@ -127,6 +157,9 @@ pub fn read_tasks(pid: u32) -> Option<Vec<Task>> {
                 .as_deref()
                 .and_then(parse_runnable)
                 .unwrap_or(false);
+            if tasks.iter().any(|t: &Task| t.tid == tid) {
+                continue;
+            }
             tasks.push(Task {
                 tid,
                 run_ns,
@@ -163,7 +196,7 @@ pub struct Poll {
 /// The run-queue wait of one engine during one move, from `go` on.
 #[derive(Clone, Debug)]
 pub struct CpuWait {
-    pid: u32,
+    pids: Vec<u32>,
     at_go: Vec<Task>,
     last: Vec<Task>,
     /// When `last` was read.
@@ -174,12 +207,12 @@ pub struct CpuWait {
 }
 
 impl CpuWait {
-    /// Starts measuring process `pid` (call it as `go` is written); `None` where `/proc`
-    /// cannot describe it, and the clock stays wall time.
-    pub fn start(pid: u32) -> Option<CpuWait> {
-        let at_go = read_tasks(pid)?;
+    /// Starts measuring the processes `pids`, the engine first (call it as `go` is written);
+    /// `None` where `/proc` cannot describe the engine, and the clock stays wall time.
+    pub fn start(pids: Vec<u32>) -> Option<CpuWait> {
+        let at_go = read_tasks(&pids)?;
         Some(CpuWait {
-            pid,
+            pids,
             last: at_go.clone(),
             last_at: Instant::now(),
             seen: at_go.clone(),
@@ -190,7 +223,7 @@ impl CpuWait {
     /// Reads the threads' figures and remembers them, so that a thread that ends before the
     /// answer still counts with what it had waited by then. Called while the referee waits.
     pub fn sample(&mut self) {
-        if let Some(now) = read_tasks(self.pid) {
+        if let Some(now) = read_tasks(&self.pids) {
             remember(&mut self.seen, &now);
         }
     }
@@ -198,7 +231,7 @@ impl CpuWait {
     /// Looks again: the wait since `go` and whether a thread is starved right now. A process
     /// that has exited reports what was last seen.
     pub fn poll(&mut self) -> Poll {
-        let Some(now) = read_tasks(self.pid) else {
+        let Some(now) = read_tasks(&self.pids) else {
             return Poll {
                 waited: largest_increase(&self.at_go, &self.seen),
                 starved: false,
@@ -253,6 +286,13 @@ mod tests {
         assert_eq!(parse_schedstat("12"), None);
         assert_eq!(parse_schedstat(""), None);
         assert_eq!(parse_schedstat("-1 5 3"), None);
+    }
+
+    #[test]
+    fn stat_group_is_the_third_field_after_the_name() {
+        assert_eq!(parse_group("4242 (sh) S 4000 4100 4000 0"), Some(4100));
+        assert_eq!(parse_group("4242 (a ) b) R 1 7 1"), Some(7));
+        assert_eq!(parse_group("4242 (sh) S 1"), None);
     }
 
     #[test]
@@ -312,12 +352,40 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
+    fn a_wrapper_scripts_child_is_measured() {
+        use std::os::unix::process::CommandExt;
+        // The shell forks `sleep` (a command follows it) and waits: the work of an engine
+        // started by a wrapper script is in such a child. It leads its own group, as the
+        // runner starts engines.
+        let mut sh = std::process::Command::new("sh")
+            .args(["-c", "sleep 5; true"])
+            .process_group(0)
+            .spawn()
+            .expect("sh runs");
+        let pid = sh.id();
+        let mut found = 0;
+        for _ in 0..100 {
+            let mut pids = vec![pid];
+            pids.extend(group_members(pid));
+            found = read_tasks(&pids).map_or(0, |t| t.len());
+            if found >= 2 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = sh.kill();
+        let _ = sh.wait();
+        assert_eq!(found, 2, "the shell's thread and its child's");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
     fn this_process_can_be_read() {
-        let tasks = read_tasks(std::process::id()).expect("/proc describes this process");
+        let tasks = read_tasks(&[std::process::id()]).expect("/proc describes this process");
         assert!(!tasks.is_empty());
         // The reading thread is running.
         assert!(tasks.iter().any(|t| t.runnable));
-        let mut w = CpuWait::start(std::process::id()).expect("measurable");
+        let mut w = CpuWait::start(vec![std::process::id()]).expect("measurable");
         let p = w.poll();
         assert!(p.waited < Duration::from_secs(5));
     }

@@ -7,7 +7,7 @@
 //! the terminal reaches the runner only, which then ends them itself.
 
 use super::config::EngineSpec;
-use super::cpu_wait::CpuWait;
+use super::cpu_wait::{CpuWait, group_members};
 use super::error::{OutputError, SpawnError};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -103,6 +103,8 @@ pub struct EngineProcess {
     pending: VecDeque<(Instant, Duration, String)>,
     /// The reading thread's CPU wait before the line [`recv`](Self::recv) returned last.
     read_wait: Duration,
+    /// [`measured`](Self::measured), once known.
+    group: Option<Vec<u32>>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     log: Option<Arc<Log>>,
     closed: bool,
@@ -214,6 +216,7 @@ impl EngineProcess {
             events,
             pending: VecDeque::new(),
             read_wait: Duration::ZERO,
+            group: None,
             stderr_tail,
             log,
             closed: false,
@@ -282,9 +285,17 @@ impl EngineProcess {
         self.read_wait
     }
 
-    /// The process id of the engine (the program started, not a grandchild).
-    pub fn id(&self) -> u32 {
-        self.child.id()
+    /// The engine's processes whose CPU wait counts: the program started first, then the
+    /// other members of its process group (what a wrapper script started), found once.
+    pub fn measured(&mut self) -> Vec<u32> {
+        let id = self.child.id();
+        self.group
+            .get_or_insert_with(|| {
+                let mut pids = vec![id];
+                pids.extend(group_members(id));
+                pids
+            })
+            .clone()
     }
 
     /// Like [`recv`](Self::recv), but past `deadline` it keeps waiting while the machine,

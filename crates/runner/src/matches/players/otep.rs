@@ -268,7 +268,7 @@ impl Player for OtepPlayer {
         if let Some(clock) = clock_line(request.limits, &request.clocks, side) {
             self.process.send(&clock)?;
         }
-        let mut wait = CpuWait::start(self.process.id());
+        let mut wait = CpuWait::start(self.process.measured());
         self.process.send(&format!("play {}", side.name()))?;
         let sent = Instant::now();
         let mut score = None;

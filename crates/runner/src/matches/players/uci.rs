@@ -71,7 +71,7 @@ impl Player for UciPlayer {
         // The engine's time starts once `go` is written.
         self.process.drain();
         self.process.send(&position)?;
-        let mut wait = CpuWait::start(self.process.id());
+        let mut wait = CpuWait::start(self.process.measured());
         self.process.send(&self.go)?;
         let sent = Instant::now();
         let mut score = None;
