@@ -1931,7 +1931,7 @@ fn the_readme_quotes_the_bench_signature_the_program_prints() {
     let digits = nodes.to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
