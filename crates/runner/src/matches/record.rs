@@ -403,8 +403,7 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             s,
             "    {{\"game\": {}, \"pair\": {}, \"attackers\": {}, \"defenders\": {}, \
              \"opening\": {}, \"start\": {}, \"opening_moves\": {}, \"moves\": {}, \
-             \"times_ms\": {:?}, \"forgiven_ms\": {{\"attackers\": {}, \"defenders\": {}}}, \
-             \"scores\": [{}], \"result\": \"{result}\", \
+             \"times_ms\": {:?}, \"scores\": [{}], \"result\": \"{result}\", \
              \"winner\": {winner}, \"termination\": \"{}\", \"ending\": \"{}\", \
              \"reason\": {}, \"plies\": {}, \"duration_ms\": {}}}",
             o.job.number,
@@ -416,8 +415,6 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             list(&opening.moves),
             list(&o.moves),
             o.times_ms,
-            o.forgiven_ms[Side::Attackers],
-            o.forgiven_ms[Side::Defenders],
             o.scores
                 .iter()
                 .map(|s| s.map_or("null".into(), |v| v.to_string()))
