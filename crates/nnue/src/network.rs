@@ -240,41 +240,14 @@ impl Network {
 
     /// The network in a file's bytes, or why they are not one.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
-        if b.len() < 8 || b[0..8] != MAGIC {
-            return Err(NetError::Magic);
-        }
-        if b.len() < HEADER_SIZE {
-            return Err(NetError::Length {
-                expected: HEADER_SIZE,
-                found: b.len(),
-            });
-        }
-        if u32_at(8) != VERSION {
-            return Err(NetError::Version(u32_at(8)));
-        }
-        let (inputs, hidden, heads) = (u32_at(12), u32_at(16) as usize, u32_at(20));
-        if inputs as usize != INPUTS || heads as usize != HEADS {
-            return Err(NetError::Architecture { inputs, heads });
-        }
-        if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(NetError::Hidden {
-                found: hidden,
-                expected: format!("1 to {MAX_HIDDEN}"),
-            });
-        }
-        let expected = Network::file_size(hidden);
-        if b.len() != expected {
-            return Err(NetError::Length {
-                expected,
-                found: b.len(),
-            });
-        }
-        let stored = u32_at(expected - 4);
-        let computed = crc32fast::hash(&b[..expected - 4]);
-        if stored != computed {
-            return Err(NetError::Checksum { stored, computed });
-        }
+        let frame = Frame {
+            magic: &MAGIC,
+            header_size: HEADER_SIZE,
+            version: VERSION,
+            wrong_version: NetError::Version,
+            file_size: Network::file_size,
+        };
+        let (hidden, expected) = frame.check(b)?;
         let family = RuleFamily::from_code(b[24]).ok_or(NetError::Family(b[24]))?;
         let scale = f32::from_le_bytes(b[28..32].try_into().unwrap());
         if !(scale.is_finite() && scale > 0.0) {
@@ -322,6 +295,65 @@ impl Network {
             source,
         })?;
         Network::from_bytes(&bytes)
+    }
+}
+
+/// What the float and the quantized network files share: a magic, a version, the
+/// architecture (inputs, hidden units, heads) at bytes 12 to 23, a length set by the hidden
+/// units and a CRC-32 of everything before it in the last four bytes.
+pub(crate) struct Frame {
+    /// The first eight bytes.
+    pub magic: &'static [u8; 8],
+    /// Bytes before the weights.
+    pub header_size: usize,
+    /// The version this build reads.
+    pub version: u32,
+    /// The error for another version.
+    pub wrong_version: fn(u32) -> NetError,
+    /// The file's length for a number of hidden units.
+    pub file_size: fn(usize) -> usize,
+}
+
+impl Frame {
+    /// The hidden units and the file's length, once the magic, the version, the
+    /// architecture, the length and the checksum of `b` are found right.
+    pub fn check(&self, b: &[u8]) -> Result<(usize, usize), NetError> {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        if b.len() < 8 || b[0..8] != self.magic[..] {
+            return Err(NetError::Magic);
+        }
+        if b.len() < self.header_size {
+            return Err(NetError::Length {
+                expected: self.header_size,
+                found: b.len(),
+            });
+        }
+        if u32_at(8) != self.version {
+            return Err((self.wrong_version)(u32_at(8)));
+        }
+        let (inputs, hidden, heads) = (u32_at(12), u32_at(16) as usize, u32_at(20));
+        if inputs as usize != INPUTS || heads as usize != HEADS {
+            return Err(NetError::Architecture { inputs, heads });
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden {
+                found: hidden,
+                expected: format!("1 to {MAX_HIDDEN}"),
+            });
+        }
+        let expected = (self.file_size)(hidden);
+        if b.len() != expected {
+            return Err(NetError::Length {
+                expected,
+                found: b.len(),
+            });
+        }
+        let stored = u32_at(expected - 4);
+        let computed = crc32fast::hash(&b[..expected - 4]);
+        if stored != computed {
+            return Err(NetError::Checksum { stored, computed });
+        }
+        Ok((hidden, expected))
     }
 }
 

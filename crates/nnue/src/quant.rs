@@ -18,7 +18,7 @@
 //! one writer and [`QuantNetwork::from_bytes`] its one reader; [`QuantHeader::read`] tells
 //! which hidden layer size a file holds before it is read.
 
-use crate::network::{MAX_HIDDEN, NetError, Network, WEIGHT_CLIP};
+use crate::network::{NetError, Network, WEIGHT_CLIP};
 use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, feature, for_each_feature};
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
@@ -110,40 +110,14 @@ impl QuantHeader {
     /// architecture, the scales, the length and the checksum are found right.
     pub fn read(b: &[u8]) -> Result<QuantHeader, NetError> {
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        if b.len() < 8 || b[0..8] != FILE_MAGIC {
-            return Err(NetError::Magic);
-        }
-        if b.len() < FILE_HEADER_SIZE {
-            return Err(NetError::Length {
-                expected: FILE_HEADER_SIZE,
-                found: b.len(),
-            });
-        }
-        if u32_at(8) != FILE_VERSION {
-            return Err(NetError::QuantVersion(u32_at(8)));
-        }
-        let (inputs, hidden, heads) = (u32_at(12), u32_at(16) as usize, u32_at(20));
-        if inputs as usize != INPUTS || heads as usize != HEADS {
-            return Err(NetError::Architecture { inputs, heads });
-        }
-        if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(NetError::Hidden {
-                found: hidden,
-                expected: format!("1 to {MAX_HIDDEN}"),
-            });
-        }
-        let expected = QuantHeader::file_size(hidden);
-        if b.len() != expected {
-            return Err(NetError::Length {
-                expected,
-                found: b.len(),
-            });
-        }
-        let stored = u32_at(expected - 4);
-        let computed = crc32fast::hash(&b[..expected - 4]);
-        if stored != computed {
-            return Err(NetError::Checksum { stored, computed });
-        }
+        let frame = crate::network::Frame {
+            magic: &FILE_MAGIC,
+            header_size: FILE_HEADER_SIZE,
+            version: FILE_VERSION,
+            wrong_version: NetError::QuantVersion,
+            file_size: QuantHeader::file_size,
+        };
+        let (hidden, _) = frame.check(b)?;
         let (qa, qb) = (u32_at(32), u32_at(36));
         if qa != QA as u32 || qb != QB as u32 {
             return Err(NetError::Quantization { qa, qb });
