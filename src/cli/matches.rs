@@ -73,7 +73,11 @@ An engine (give one --engine per engine, at least two). Settings:
 Limits combine: depth=8 tc=10+0.1 sends both. Every engine needs at least one limit.
 Quote a setting with spaces: 'option.Move Overhead=10'. An engine's time runs from the
 moment 'go' is written to the moment its 'bestmove' line arrives ('play' to 'move'
-for OTEP engines).";
+for OTEP engines). On Linux a move that arrives past its time plus timemargin is not
+charged the time the engine's threads (its process and descendants) spent waiting for a
+CPU, read from /proc/PID/task/TID/schedstat, nor the runner's own wait to read it: a busy
+machine's delay, not the engine's. An engine that sleeps or computes past its time still
+loses. The JSON's forgiven_ms and a note under the summary say how much was forgiven.";
 
 const AFTER_HELP: &str = "\
 GAMES

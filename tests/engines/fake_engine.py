@@ -13,6 +13,8 @@ Usage: fake_engine.py [--fault KIND] [--at N] [--seed S] [--score CP] [--sleep M
   crash       writes a message to stderr and exits with status 3
   hang        never answers, not even `stop`
   slow        sleeps --sleep ms before answering (too slow for a short clock); answers `stop`
+  spin        computes for --sleep ms of its own CPU time before answering (longer on a busy
+              CPU)
   garbage     prints binary and text garbage around every answer, then plays normally
   mute        prints only garbage at move N and never `bestmove` (but answers `stop`)
   nomove      answers `bestmove (none)`
@@ -369,6 +371,11 @@ def main():
                 continue
             if now and fault == "slow":
                 time.sleep(int(opts["--sleep"]) / 1000.0)
+            if now and fault == "spin":
+                # CPU time, not wall time: on a CPU it must share, it takes longer.
+                until = time.process_time() + int(opts["--sleep"]) / 1000.0
+                while time.process_time() < until:
+                    pass
             if now and fault == "illegal":
                 empty = [s for s in range(81) if not board.cells[s] and s != THRONE]
                 a = next(s for s in empty if step(s, 0) is not None and not board.cells[step(s, 0)])

@@ -594,6 +594,104 @@ fn too_slow_for_its_clock_loses_and_the_margin_is_honoured() {
 }
 
 #[test]
+fn an_engine_that_computes_past_its_time_still_loses() {
+    // Its process computes, it does not wait for a CPU: nothing of its lateness is forgiven
+    // (the sleeping engine of the test above is the other case the new accounting charges).
+    let spin = ["--fault", "spin", "--at", "2", "--sleep", "400"];
+    let v = fault_match("spin", &spin, &["st=0.1", "timemargin=100"], "2");
+    assert_bad_lost_all(&v, "time", "time_forfeits", "lose on time");
+}
+
+/// The first CPU this process may run on (Linux).
+#[cfg(target_os = "linux")]
+fn first_allowed_cpu() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim();
+    list.split([',', '-']).next().unwrap().to_string()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_starved_of_cpu_is_not_charged_the_wait() {
+    struct Busy(std::process::Child);
+    impl Drop for Busy {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    // The engine shares one CPU with a busy loop that has a higher priority (nice 0 against
+    // 10: about a tenth of the CPU for the engine), so it waits for the CPU most of the time.
+    let cpu = first_allowed_cpu();
+    let _busy = Busy(
+        Command::new("taskset")
+            .args(["-c", &cpu, "sh", "-c", "while :; do :; done"])
+            .spawn()
+            .expect("taskset runs"),
+    );
+    let dir = scratch("starved");
+    let json = dir.join("r.json");
+    let fake = fake_engine();
+    let (good, bad_cpu, j) = (format!("cmd={fake}"), format!("arg={cpu}"), p(&json));
+    let bad_engine = format!("arg={fake}");
+    let v = run_match(
+        &[
+            "match",
+            "--engine",
+            "name=bad",
+            "cmd=taskset",
+            "arg=-c",
+            &bad_cpu,
+            "arg=nice",
+            "arg=-n",
+            "arg=10",
+            &bad_engine,
+            // 150 ms of its own CPU time: some 1.5 s of wall time on a tenth of a CPU, against
+            // 0.5 s allowed. The wide margin absorbs what the kernel does not count as a wait
+            // for a CPU (time stolen by a hypervisor, a page fault) on a busy CI machine.
+            "arg=--fault",
+            "arg=spin",
+            "arg=--at",
+            "arg=2",
+            "arg=--sleep",
+            "arg=150",
+            "st=0.1",
+            "timemargin=400",
+            "--engine",
+            "name=good",
+            &good,
+            "depth=1",
+            "--games",
+            "2",
+            "--maxmoves",
+            "3",
+            "--startup-timeout",
+            "20",
+            "--json",
+            &j,
+        ],
+        &json,
+    );
+    let bad = &v["engines"][0];
+    assert_eq!(bad["name"], "bad");
+    assert_eq!(bad["time_forfeits"], 0, "{v}");
+    // Each game needed the forgiveness: its slow move was late by far more than the margin.
+    for g in v["games"].as_array().unwrap() {
+        let side = if g["attackers"] == "bad" {
+            "attackers"
+        } else {
+            "defenders"
+        };
+        let forgiven = g["forgiven_ms"][side].as_u64().unwrap();
+        assert!(forgiven > 500, "{g}");
+    }
+}
+
+#[test]
 fn garbage_lines_are_ignored() {
     let v = fault_match("garbage", &["--fault", "garbage"], &["depth=1"], "2");
     assert_no_faults(&v, "garbage");

@@ -7,6 +7,7 @@
 //! the terminal reaches the runner only, which then ends them itself.
 
 use super::config::EngineSpec;
+use super::cpu_wait::{CpuWait, group_members};
 use super::error::{OutputError, SpawnError};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -21,13 +22,25 @@ use std::time::{Duration, Instant};
 const MAX_LINE: usize = 64 * 1024;
 /// Stderr lines kept to explain a crash.
 const STDERR_TAIL: usize = 8;
+/// How long [`EngineProcess::exit_description`] waits for an engine that closed its output to
+/// exit and for its last stderr lines.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// How often a wait looks at the stop flag.
 const POLL: Duration = Duration::from_millis(50);
+/// How long a wait past the deadline lasts before it looks again at an engine thread that is
+/// waiting for a CPU.
+const STARVED_STEP: Duration = Duration::from_millis(10);
+/// How often the engine's threads are looked at while the runner waits for an answer.
+const SAMPLE_STEP: Duration = Duration::from_millis(10);
+/// The most a move may be late for the machine's sake before it is a timeout all the same.
+pub const MAX_FORGIVEN: Duration = Duration::from_secs(10);
 
 /// What came from an engine's stdout: the lines of one read (so lines written together are
-/// seen together), with the time they arrived; or the end of the output.
+/// seen together), with the time they arrived and how long the reading thread had waited for a
+/// CPU since the previous read (the runner's own delay in reading them); or the end of the
+/// output.
 enum Event {
-    Lines(Instant, Vec<String>),
+    Lines(Instant, Duration, Vec<String>),
     Closed,
 }
 
@@ -89,9 +102,15 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     events: Receiver<Event>,
-    /// Lines received but not yet read.
-    pending: VecDeque<(Instant, String)>,
+    /// Lines received but not yet read, with the reading thread's CPU wait before them.
+    pending: VecDeque<(Instant, Duration, String)>,
+    /// The reading thread's CPU wait before the line [`recv`](Self::recv) returned last.
+    read_wait: Duration,
+    /// [`measured`](Self::measured), once known.
+    group: Option<Vec<u32>>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// The thread that fills `stderr_tail`; it ends at the end of the engine's stderr.
+    stderr_reader: std::thread::JoinHandle<()>,
     log: Option<Arc<Log>>,
     closed: bool,
 }
@@ -125,6 +144,7 @@ impl EngineProcess {
             .spawn(move || {
                 let mut reader = BufReader::with_capacity(1 << 16, stdout);
                 let mut buf = Vec::with_capacity(256);
+                let mut waited = own_cpu_wait();
                 loop {
                     // One blocking read, then every complete line already buffered.
                     let mut lines = Vec::new();
@@ -149,8 +169,13 @@ impl EngineProcess {
                             break;
                         }
                     }
-                    if !lines.is_empty() && tx.send(Event::Lines(now, lines)).is_err() {
-                        return;
+                    if !lines.is_empty() {
+                        let before = waited;
+                        waited = own_cpu_wait();
+                        let delay = waited.saturating_sub(before);
+                        if tx.send(Event::Lines(now, delay, lines)).is_err() {
+                            return;
+                        }
                     }
                     if closed {
                         let _ = tx.send(Event::Closed);
@@ -163,7 +188,7 @@ impl EngineProcess {
         let tail = Arc::clone(&stderr_tail);
         let err_log = log.clone();
         let err_label = spec.name.clone();
-        std::thread::Builder::new()
+        let stderr_reader = std::thread::Builder::new()
             .name(format!("{}-err", spec.name))
             .spawn(move || {
                 let mut reader = BufReader::new(stderr);
@@ -195,7 +220,10 @@ impl EngineProcess {
             stdin,
             events,
             pending: VecDeque::new(),
+            read_wait: Duration::ZERO,
+            group: None,
             stderr_tail,
+            stderr_reader,
             log,
             closed: false,
         })
@@ -226,7 +254,8 @@ impl EngineProcess {
         abort: &AtomicBool,
     ) -> Result<(Instant, String), Failure> {
         loop {
-            if let Some((t, line)) = self.pending.pop_front() {
+            if let Some((t, wait, line)) = self.pending.pop_front() {
+                self.read_wait = wait;
                 if let Some(log) = &self.log {
                     log.write(&self.label, ">", &line);
                 }
@@ -243,8 +272,8 @@ impl EngineProcess {
                 return Err(Failure::Timeout);
             }
             match self.events.recv_timeout((deadline - now).min(POLL)) {
-                Ok(Event::Lines(t, lines)) => {
-                    self.pending.extend(lines.into_iter().map(|l| (t, l)));
+                Ok(Event::Lines(t, wait, lines)) => {
+                    self.pending.extend(lines.into_iter().map(|l| (t, wait, l)));
                 }
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     self.closed = true;
@@ -255,19 +284,80 @@ impl EngineProcess {
         }
     }
 
+    /// How long the runner's thread that reads the engine's output waited for a CPU just
+    /// before it read the line [`recv`](Self::recv) returned last: the runner's share of that
+    /// line's lateness (zero where it cannot be measured).
+    pub fn read_wait(&self) -> Duration {
+        self.read_wait
+    }
+
+    /// The engine's processes whose CPU wait counts: the program started first, then the
+    /// other members of its process group (what a wrapper script started), found once.
+    pub fn measured(&mut self) -> Vec<u32> {
+        let id = self.child.id();
+        self.group
+            .get_or_insert_with(|| {
+                let mut pids = vec![id];
+                pids.extend(group_members(id));
+                pids
+            })
+            .clone()
+    }
+
+    /// Like [`recv`](Self::recv), but past `deadline` it keeps waiting while the machine,
+    /// not the engine, is the cause: as long as the engine's threads have waited for a CPU
+    /// since `go` (`wait`, started then) at least as long as the lateness, or one of them is
+    /// waiting for a CPU right now; at most [`MAX_FORGIVEN`] past `deadline`. The referee
+    /// decides afterwards what the move is charged.
+    pub fn recv_patient(
+        &mut self,
+        deadline: Instant,
+        wait: Option<&mut CpuWait>,
+        abort: &AtomicBool,
+    ) -> Result<(Instant, String), Failure> {
+        let Some(wait) = wait else {
+            return self.recv(deadline, abort);
+        };
+        let limit = deadline + MAX_FORGIVEN;
+        let mut until = deadline;
+        loop {
+            // Look at the engine's threads every SAMPLE_STEP: one that ends (a search thread
+            // may end before the answer is read) keeps the wait it had by then.
+            let step = until.min(Instant::now() + SAMPLE_STEP);
+            match self.recv(step, abort) {
+                Err(Failure::Timeout) if Instant::now() < until => wait.sample(),
+                Err(Failure::Timeout) => {
+                    let now = Instant::now();
+                    let poll = wait.poll();
+                    let mut next = deadline + poll.waited;
+                    if poll.starved {
+                        next = next.max(now + STARVED_STEP);
+                    }
+                    if next <= now || now >= limit {
+                        return Err(Failure::Timeout);
+                    }
+                    until = next.min(limit);
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// Drops lines that have already arrived (stale output, such as a second `bestmove`), so
     /// that the next answer belongs to the next command.
     pub fn drain(&mut self) {
         while let Ok(event) = self.events.try_recv() {
             match event {
-                Event::Lines(t, lines) => self.pending.extend(lines.into_iter().map(|l| (t, l))),
+                Event::Lines(t, wait, lines) => {
+                    self.pending.extend(lines.into_iter().map(|l| (t, wait, l)))
+                }
                 Event::Closed => {
                     self.closed = true;
                     break;
                 }
             }
         }
-        for (_, line) in self.pending.drain(..) {
+        for (_, _, line) in self.pending.drain(..) {
             if let Some(log) = &self.log {
                 log.write(&self.label, "> (stale)", &line);
             }
@@ -323,16 +413,23 @@ impl EngineProcess {
             .map(|_| ())
     }
 
-    /// How the process ended, with the last lines of its stderr: waits a little for it to
-    /// exit, since a closed pipe comes just before the exit status.
+    /// How the process ended, with the last lines of its stderr: waits a little (up to
+    /// [`EXIT_GRACE`]) for it to exit, since a closed pipe comes just before the exit status,
+    /// and for its last stderr lines to be read, which on a busy machine may come later still.
     pub fn exit_description(&mut self) -> String {
+        let until = Instant::now() + EXIT_GRACE;
         let mut status = None;
-        for _ in 0..20 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
-                break;
+        while status.is_none() && Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(s)) => status = Some(s),
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
             }
-            std::thread::sleep(Duration::from_millis(5));
+        }
+        if status.is_some() {
+            while !self.stderr_reader.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
         }
         let mut text = match status {
             Some(s) => match s.code() {
@@ -381,6 +478,15 @@ impl Drop for EngineProcess {
             self.kill();
         }
     }
+}
+
+/// The calling thread's total run-queue wait (Linux; zero elsewhere).
+fn own_cpu_wait() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .as_deref()
+        .and_then(super::cpu_wait::parse_schedstat)
+        .map_or(Duration::ZERO, |(_, wait)| Duration::from_nanos(wait))
 }
 
 /// Reads up to and including `\n` into `buf`, keeping at most [`MAX_LINE`] bytes; returns the

@@ -91,7 +91,8 @@ pub struct Outcome {
     pub reason: String,
     /// The moves the engines played (after the opening's).
     pub moves: Vec<Move>,
-    /// Each move's thinking time in milliseconds, as the runner measured it.
+    /// Each move's thinking time in milliseconds as charged: wall time, less the CPU wait
+    /// forgiven of a late answer ([`Outcome::forgiven_ms`]).
     pub times_ms: Vec<u64>,
     /// Each move's score as its engine reported it (centi-soldiers, mates as ±1,000,000).
     pub scores: Vec<Option<i32>>,
@@ -101,6 +102,9 @@ pub struct Outcome {
     pub overhead: Duration,
     /// How many `go` commands followed an answer (the overhead's sample count).
     pub overhead_samples: u32,
+    /// Per side, the milliseconds of late answers not charged because the engine's threads
+    /// waited for a CPU ([`charged_ms`]).
+    pub forgiven_ms: BySide<u64>,
     /// Wall time of the game.
     pub duration: Duration,
 }
@@ -193,6 +197,7 @@ struct Played {
     scores: Vec<Option<i32>>,
     overhead: Duration,
     overhead_samples: u32,
+    forgiven_ms: BySide<u64>,
 }
 
 /// Plays one game. Engines are started (or restarted) as needed and left running for the next
@@ -206,6 +211,7 @@ pub fn play(ctx: &Context, job: Job, slots: &mut Slots, note: &dyn Fn(String)) -
         scores: Vec::new(),
         overhead: Duration::ZERO,
         overhead_samples: 0,
+        forgiven_ms: BySide::new(0, 0),
     };
     let (ending, reason) = referee(ctx, job, slots, note, &mut played)?;
     let end = match ending.winner() {
@@ -227,8 +233,23 @@ pub fn play(ctx: &Context, job: Job, slots: &mut Slots, note: &dyn Fn(String)) -
         scores: played.scores,
         overhead: played.overhead,
         overhead_samples: played.overhead_samples,
+        forgiven_ms: played.forgiven_ms,
         duration: started.elapsed(),
     })
+}
+
+/// What a move is charged, and what of it was forgiven, in milliseconds: the wall time from the
+/// request to the answer, less the time the engine's threads waited for a CPU (`cpu_wait`)
+/// when the answer came later than `allowed_ms` allows. An answer in time is charged its wall
+/// time, as is every answer where nothing was measured.
+pub fn charged_ms(wall_ms: u64, allowed_ms: Option<u64>, cpu_wait: Duration) -> (u64, u64) {
+    match allowed_ms {
+        Some(ms) if wall_ms > ms => {
+            let forgiven = (cpu_wait.as_millis() as u64).min(wall_ms);
+            (wall_ms - forgiven, forgiven)
+        }
+        _ => (wall_ms, 0),
+    }
 }
 
 /// Runs the game to its end and returns how it ended; `None` when the match stops first.
@@ -252,6 +273,7 @@ fn referee(
         scores,
         overhead,
         overhead_samples,
+        forgiven_ms: forgiven,
     } = played;
     let forfeit = |side: Side, fault: Fault, detail: &str| -> (Ending, String) {
         let what = match fault {
@@ -399,12 +421,22 @@ fn referee(
         let score = answer.score;
         last_answer = Some(t_answer);
 
-        // The clock.
-        let used_ms = t_answer.saturating_duration_since(t_go).as_millis() as u64;
+        // The clock: wall time from the request to the answer; of a late answer, not the
+        // time the engine's threads waited for a CPU (the machine's delay, not the engine's).
+        let wall_ms = t_answer.saturating_duration_since(t_go).as_millis() as u64;
+        let (used_ms, forgiven_ms) = charged_ms(wall_ms, allowed_ms, answer.cpu_wait);
+        forgiven[side] += forgiven_ms;
         if let Some(ms) = allowed_ms
             && used_ms > ms
         {
-            let detail = format!("used {used_ms} ms, {ms} ms allowed");
+            let detail = if forgiven_ms > 0 {
+                format!(
+                    "used {used_ms} ms ({wall_ms} ms less {forgiven_ms} ms waiting for a CPU), \
+                     {ms} ms allowed"
+                )
+            } else {
+                format!("used {used_ms} ms, {ms} ms allowed")
+            };
             let (ending, reason) = forfeit(side, Fault::Time, &detail);
             return Some((ending, reason));
         }
@@ -490,6 +522,22 @@ pub fn shared_time_control(config: &Config, job: &Job) -> Option<TimeControl> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_late_answer_is_forgiven_its_cpu_wait() {
+        let ms = Duration::from_millis;
+        // In time: wall time, whatever the wait.
+        assert_eq!(charged_ms(90, Some(100), ms(40)), (90, 0));
+        assert_eq!(charged_ms(100, Some(100), ms(40)), (100, 0));
+        // Late and starved: the wait comes off, enough to be in time here.
+        assert_eq!(charged_ms(700, Some(350), ms(620)), (80, 620));
+        // Late by its own doing: a small wait does not save it.
+        assert_eq!(charged_ms(700, Some(350), ms(5)), (695, 5));
+        // Never below zero; nothing measured, nothing forgiven; no limit, wall time.
+        assert_eq!(charged_ms(400, Some(100), ms(900)), (0, 400));
+        assert_eq!(charged_ms(700, Some(350), Duration::ZERO), (700, 0));
+        assert_eq!(charged_ms(700, None, ms(600)), (700, 0));
+    }
 
     #[test]
     fn adjudication_needs_the_full_streak() {

@@ -4,7 +4,8 @@
 //! - [`options`]: the flags as given (the binary parses the cutechess-style command line,
 //!   `--engine name=… cmd=… tc=…`, into them).
 //! - [`config`]: the checked settings and the openings file.
-//! - [`engine`]: a child process with deadlines on every reply.
+//! - [`engine`]: a child process with deadlines on every reply; [`cpu_wait`]: how long its
+//!   threads waited for a CPU, which a late move is not charged.
 //! - [`players`]: the protocols an engine may speak, behind one trait: one file per protocol
 //!   (the line protocol of protocol.md, the OpenTafl Engine Protocol, the Tablut Challenge),
 //!   the shared types in a leaf module, and the one factory that starts a player.
@@ -19,6 +20,7 @@
 
 pub mod chart;
 pub mod config;
+pub mod cpu_wait;
 pub mod engine;
 pub mod error;
 pub mod fingerprint;
@@ -42,7 +44,7 @@ use config::{Config, Opening, OpeningOrder, load_openings};
 use engine::Log;
 use fingerprint::Fingerprint;
 use game::{Context, Job, Outcome};
-use konakis_core::types::BySide;
+use konakis_core::types::{BySide, Side};
 use players::Fault;
 use stats::SprtVerdict;
 use std::io::Write;
@@ -326,7 +328,10 @@ pub fn run(
     );
     let time_forfeits = tally.engines.iter().map(|e| e.fault(Fault::Time)).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if let Some(note) = load.note(time_forfeits, cores) {
+    let forgiven = |o: &Outcome| o.forgiven_ms[Side::Attackers] + o.forgiven_ms[Side::Defenders];
+    let forgiven_ms = outcomes.iter().map(forgiven).sum();
+    let forgiven_games = outcomes.iter().filter(|o| forgiven(o) > 0).count() as u64;
+    if let Some(note) = load.note(time_forfeits, forgiven_ms, forgiven_games, cores) {
         print!("{note}");
     }
     let _ = std::io::stdout().flush();

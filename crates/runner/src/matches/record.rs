@@ -403,7 +403,8 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             s,
             "    {{\"game\": {}, \"pair\": {}, \"attackers\": {}, \"defenders\": {}, \
              \"opening\": {}, \"start\": {}, \"opening_moves\": {}, \"moves\": {}, \
-             \"times_ms\": {:?}, \"scores\": [{}], \"result\": \"{result}\", \
+             \"times_ms\": {:?}, \"forgiven_ms\": {{\"attackers\": {}, \"defenders\": {}}}, \
+             \"scores\": [{}], \"result\": \"{result}\", \
              \"winner\": {winner}, \"termination\": \"{}\", \"ending\": \"{}\", \
              \"reason\": {}, \"plies\": {}, \"duration_ms\": {}}}",
             o.job.number,
@@ -415,6 +416,8 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             list(&opening.moves),
             list(&o.moves),
             o.times_ms,
+            o.forgiven_ms[Side::Attackers],
+            o.forgiven_ms[Side::Defenders],
             o.scores
                 .iter()
                 .map(|s| s.map_or("null".into(), |v| v.to_string()))

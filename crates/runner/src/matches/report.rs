@@ -119,17 +119,38 @@ impl LoadWatch {
         }
     }
 
-    /// A line for the summary when there were time forfeits on a machine with more work than
-    /// cores; `None` otherwise (or when the load is not known).
-    pub fn note(&self, time_forfeits: u64, cores: usize) -> Option<String> {
-        let load = self.highest?;
-        (time_forfeits > 0 && load > cores as f64).then(|| {
-            format!(
+    /// Lines for the summary: when there were time forfeits on a machine with more work than
+    /// cores, and when late answers were forgiven (`forgiven_ms` in `forgiven_games` games)
+    /// because the engines' threads waited for a CPU; `None` when there is nothing to say.
+    pub fn note(
+        &self,
+        time_forfeits: u64,
+        forgiven_ms: u64,
+        forgiven_games: u64,
+        cores: usize,
+    ) -> Option<String> {
+        let mut s = String::new();
+        let busy = self.highest.filter(|&l| l > cores as f64);
+        if let Some(load) = busy
+            && time_forfeits > 0
+        {
+            s += &format!(
                 "Note: {time_forfeits} time forfeit(s) while the load average reached {load:.1} \
                  on {cores} cores; a busy machine delays answers (see timemargin= in 'konakis \
                  match --help')\n"
-            )
-        })
+            );
+        }
+        if forgiven_ms > 0 {
+            let load = match self.highest {
+                Some(l) => format!(" (load average up to {l:.1} on {cores} cores)"),
+                None => String::new(),
+            };
+            s += &format!(
+                "Note: {forgiven_ms} ms of late answers in {forgiven_games} game(s) not charged: \
+                 the engines' threads were waiting for a CPU{load}\n"
+            );
+        }
+        (!s.is_empty()).then_some(s)
     }
 }
 
@@ -386,11 +407,30 @@ mod tests {
     #[test]
     fn time_forfeits_on_a_busy_machine_get_a_note() {
         let busy = LoadWatch { highest: Some(4.7) };
-        let note = busy.note(1, 2).unwrap();
+        let note = busy.note(1, 0, 0, 2).unwrap();
         assert!(note.contains("1 time forfeit(s) while the load average reached 4.7 on 2 cores"));
-        assert_eq!(busy.note(0, 2), None);
-        assert_eq!(busy.note(3, 8), None);
-        assert_eq!(LoadWatch::default().note(3, 2), None);
+        assert!(!note.contains("not charged"), "{note}");
+        assert_eq!(busy.note(0, 0, 0, 2), None);
+        assert_eq!(busy.note(3, 0, 0, 8), None);
+        assert_eq!(LoadWatch::default().note(3, 0, 0, 2), None);
+    }
+
+    #[test]
+    fn forgiven_time_gets_a_note_under_any_load() {
+        let busy = LoadWatch { highest: Some(4.7) };
+        let note = busy.note(0, 730, 2, 2).unwrap();
+        assert!(
+            note.contains(
+                "730 ms of late answers in 2 game(s) not charged: the engines' threads were \
+                 waiting for a CPU (load average up to 4.7 on 2 cores)"
+            ),
+            "{note}"
+        );
+        assert!(!note.contains("time forfeit"), "{note}");
+        let both = busy.note(1, 730, 2, 2).unwrap();
+        assert_eq!(both.lines().count(), 2, "{both}");
+        let unknown = LoadWatch::default().note(0, 5, 1, 8).unwrap();
+        assert!(unknown.ends_with("waiting for a CPU\n"), "{unknown}");
     }
 
     #[test]

@@ -355,6 +355,7 @@ impl Player for ChallengePlayer {
             text: String::new(),
             line,
             score: None,
+            cpu_wait: Duration::ZERO,
         };
         let text = match frame {
             Ok(text) => text,
@@ -393,6 +394,7 @@ impl Player for ChallengePlayer {
             text: move_text,
             line,
             score: None,
+            cpu_wait: Duration::ZERO,
         })
     }
 

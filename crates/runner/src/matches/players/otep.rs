@@ -27,6 +27,7 @@ use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::engines::SETTLE_LIMIT_FACTOR;
 use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
@@ -198,6 +199,7 @@ fn fatal_answer(sent: Instant, arrived: Instant, line: String, score: Option<i32
         text: String::new(),
         line,
         score,
+        cpu_wait: Duration::ZERO,
     }
 }
 
@@ -266,11 +268,14 @@ impl Player for OtepPlayer {
         if let Some(clock) = clock_line(request.limits, &request.clocks, side) {
             self.process.send(&clock)?;
         }
+        let mut wait = CpuWait::start(self.process.measured());
         self.process.send(&format!("play {}", side.name()))?;
         let sent = Instant::now();
         let mut score = None;
         loop {
-            let (arrived, line) = self.process.recv(request.deadline, abort)?;
+            let (arrived, line) =
+                self.process
+                    .recv_patient(request.deadline, wait.as_mut(), abort)?;
             self.note(&line);
             let mut words = line.split_whitespace();
             match words.next() {
@@ -291,6 +296,12 @@ impl Player for OtepPlayer {
                         text,
                         line,
                         score,
+                        cpu_wait: late_wait(
+                            arrived,
+                            request.deadline,
+                            wait.as_mut(),
+                            self.process.read_wait(),
+                        ),
                     });
                 }
                 // A fatal error: the engine gives up (unsupported rules, say).

@@ -78,6 +78,10 @@ pub struct Answer {
     /// The engine's last score for the move (centi-soldiers from its own point of view,
     /// mates as ±1,000,000), when it reported one.
     pub score: Option<i32>,
+    /// How long the engine's threads waited for a CPU during the move (the largest wait of
+    /// one thread, [`cpu_wait`](crate::matches::cpu_wait)); measured only for an answer that
+    /// came after the deadline, zero otherwise and where it cannot be measured.
+    pub cpu_wait: Duration,
 }
 
 /// How a game ended, as a player tells its engine.

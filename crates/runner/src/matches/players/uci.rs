@@ -5,6 +5,7 @@
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
@@ -70,11 +71,14 @@ impl Player for UciPlayer {
         // The engine's time starts once `go` is written.
         self.process.drain();
         self.process.send(&position)?;
+        let mut wait = CpuWait::start(self.process.measured());
         self.process.send(&self.go)?;
         let sent = Instant::now();
         let mut score = None;
         loop {
-            let (arrived, line) = self.process.recv(request.deadline, abort)?;
+            let (arrived, line) =
+                self.process
+                    .recv_patient(request.deadline, wait.as_mut(), abort)?;
             if line.starts_with("info") {
                 if let Some(s) = parse_score(&line) {
                     score = Some(s);
@@ -92,6 +96,12 @@ impl Player for UciPlayer {
                     text,
                     line,
                     score,
+                    cpu_wait: late_wait(
+                        arrived,
+                        request.deadline,
+                        wait.as_mut(),
+                        self.process.read_wait(),
+                    ),
                 });
             }
         }
