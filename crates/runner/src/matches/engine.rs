@@ -414,7 +414,7 @@ impl EngineProcess {
     }
 
     /// How the process ended, with the last lines of its stderr: waits a little (up to
-    /// [`EXIT_GRACE`]) for it to exit, since a closed pipe comes just before the exit status,
+    /// `EXIT_GRACE`) for it to exit, since a closed pipe comes just before the exit status,
     /// and for its last stderr lines to be read, which on a busy machine may come later still.
     pub fn exit_description(&mut self) -> String {
         let until = Instant::now() + EXIT_GRACE;
