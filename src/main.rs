@@ -48,6 +48,9 @@ enum Command {
     Otep(cli::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
     Replay(cli::replay::ReplayArgs),
+    /// Review every move of a game: the engine's move, the win chances before and after, a
+    /// verdict (best ... blunder, missed win) and each side's accuracy (docs/review.md).
+    Analyse(cli::analyse::AnalyseArgs),
     /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
     /// Tablut server) as its white or black player.
     TablutChallenge(cli::challenge::ChallengeArgs),
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Quantize(args)) => cli::quantize::run(args),
         Some(Command::Otep(args)) => cli::otep::run(args),
         Some(Command::Replay(args)) => cli::replay::run(args),
+        Some(Command::Analyse(args)) => cli::analyse::run(args),
         Some(Command::TablutChallenge(args)) => cli::challenge::run(args),
     }
 }

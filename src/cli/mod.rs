@@ -3,6 +3,7 @@
 //! results; the subcommands here turn flags into settings and results into output and exit
 //! codes.
 
+pub mod analyse;
 pub mod bench;
 pub mod challenge;
 pub mod datagen;
