@@ -191,9 +191,16 @@ fn read_inputs(args: &AnalyseArgs) -> Result<Vec<Input>, String> {
             .split_whitespace()
             .enumerate()
         {
-            let mv = notation::parse_move(text)
-                .map_err(|e| format!("--moves: move {} ({text}): {e}", i + 1))?;
-            moves.push(mv.mv);
+            // The protocol's `d1d3` (or `d1-d3`), else OpenTafl's full notation (`Ke5-f5xf4`).
+            let mv = match Move::parse(text) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    notation::parse_move(text)
+                        .map_err(|_| format!("--moves: move {} ({text}): {e}", i + 1))?
+                        .mv
+                }
+            };
+            moves.push(mv);
         }
         return Ok(vec![Input {
             label: "the game".to_string(),
