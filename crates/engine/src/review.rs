@@ -261,8 +261,8 @@ pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>
 /// Judges one position: the game's end when it is over, else a search within `limits` by
 /// `engine`, whose table and histories are emptied first so that the judgement depends on the
 /// position alone (and, under a depth or node limit, is the same whichever engine or thread
-/// makes it). The search stops early when `cancel` says so; a search stopped before its first
-/// iteration ended is [`ReviewError::Cancelled`].
+/// makes it). The search stops early when `cancel` says so, and the judgement is then
+/// [`ReviewError::Cancelled`].
 pub fn evaluate(
     engine: &mut Engine,
     game: &Game,
@@ -278,6 +278,10 @@ pub fn evaluate(
     engine
         .search(game, limits.clone(), cancel, |r| outcome.take(&r))
         .map_err(ReviewError::Engine)?;
+    // A search the caller stopped may have ended anywhere: its judgement is not one.
+    if cancel.stopped() {
+        return Err(ReviewError::Cancelled);
+    }
     let (Some(best), Some(info)) = (outcome.best, outcome.info) else {
         return Err(ReviewError::Cancelled);
     };
