@@ -282,7 +282,7 @@ test('analyseGame reviews a game with progress, and an abort cancels it, both st
     assert.equal(review.games[0].notation[0], 'b8-b9');
     await assert.rejects(engine.analyseGame({ moves: 'd1d3 e5e9', depth: 1 }), /move 2/);
     const abort = new AbortController();
-    const long = engine.analyseGame({ moves: 'd1d3 e4d4 e1e3', movetime: 60_000 }, { signal: abort.signal });
+    const long = engine.analyseGame({ moves: 'd1d2 f5f8 e8c8', movetime: 60_000 }, { signal: abort.signal });
     setTimeout(() => abort.abort(), 300);
     await assert.rejects(long, /cancelled/, stopMode);
     engine.terminate();
