@@ -30,3 +30,4 @@ pub mod network;
 pub mod options;
 pub mod search;
 pub mod tactics;
+pub mod wdl;
