@@ -499,7 +499,7 @@ impl Review {
 /// ```
 /// use konakis_engine::review::move_accuracy;
 /// assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
-/// assert!((move_accuracy(10.0) - 63.3).abs() < 0.1);
+/// assert!((move_accuracy(10.0) - 63.6).abs() < 0.1);
 /// assert_eq!(move_accuracy(100.0), 0.0);
 /// ```
 pub fn move_accuracy(drop: f64) -> f64 {
