@@ -608,6 +608,24 @@ mod tests {
     }
 
     #[test]
+    fn comments_cannot_break_the_layout_or_read_as_a_clock() {
+        assert_eq!(comment_text("a[b]c|d:e\nf"), "a(b)c/d;e f");
+        assert_eq!(comment_text("12 points"), "~12 points");
+        assert_eq!(comment_text("best"), "best");
+    }
+
+    #[test]
+    fn a_last_turn_of_one_move_gets_one_comment() {
+        let rules = Rules::default();
+        let start = Board::start(&rules);
+        let moves = [Move::parse("d1d3").unwrap()];
+        let text = commented_turns(&start, &rules, &moves, &["blunder: x".to_string()]);
+        assert_eq!(text, "1. d1-d3 \n[blunder; x]\n\n");
+        // A turn without comments gets no comment line.
+        assert_eq!(commented_turns(&start, &rules, &moves, &[]), "1. d1-d3 \n");
+    }
+
+    #[test]
     fn tag_values_cannot_break_the_layout() {
         assert_eq!(tag_value("a[b]c|d\ne"), "a(b)c/d e");
     }
