@@ -410,7 +410,8 @@ pub struct MoveReview {
     pub chances_after: Chances,
     /// The drop in expected score, in percentage points (0 to 100; 0 for the best move).
     pub drop: f64,
-    /// The move's accuracy, 0 to 100.
+    /// The move's accuracy, 0 to 100 (to two decimals in JSON).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::hundredths"))]
     pub accuracy: f64,
     /// The verdict.
     pub verdict: Verdict,
@@ -422,7 +423,9 @@ pub struct MoveReview {
 pub struct SideSummary {
     /// Moves the side played.
     pub moves: usize,
-    /// The mean accuracy of its moves, 0 to 100; `None` when it played none.
+    /// The mean accuracy of its moves, 0 to 100 (to two decimals in JSON); `None` when it
+    /// played none.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_hundredths"))]
     pub accuracy: Option<f64>,
     /// How many of its moves got each verdict, in the order of [`Verdict::ALL`].
     pub best: usize,
@@ -568,7 +571,9 @@ pub fn review(
         let chances_before = chances(i);
         let chances_after = chances(i + 1).flipped();
         let preferred = now.best == Some(played);
-        let fall = 100.0 * (chances_before.expected() - chances_after.expected());
+        // In half per mille, whole numbers, so that the drop in points is exact to 0.05.
+        let half = |c: &Chances| i64::from(2 * c.win + c.draw);
+        let fall = (half(&chances_before) - half(&chances_after)) as f64 / 20.0;
         let keeps_win = before.is_forced_win() && after.is_forced_win();
         let drop = if preferred || keeps_win {
             0.0
@@ -657,6 +662,17 @@ mod ser {
     pub fn opt_mv<S: Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
         match mv {
             Some(m) => s.collect_str(m),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn hundredths<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((x * 100.0).round() / 100.0)
+    }
+
+    pub fn opt_hundredths<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match x {
+            Some(x) => hundredths(x, s),
             None => s.serialize_none(),
         }
     }
