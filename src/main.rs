@@ -44,10 +44,16 @@ enum Command {
     Train(cli::train::TrainArgs),
     /// Turn a float network file into the quantized file the engine builds in (docs/nnue.md).
     Quantize(cli::quantize::QuantizeArgs),
+    /// Fit the win/draw/loss model to self-play data and check it on held-out games
+    /// (docs/winchances.md).
+    WdlFit(cli::wdl_fit::WdlFitArgs),
     /// Play as an OpenTafl engine: the OpenTafl Engine Protocol on stdin/stdout.
     Otep(cli::otep::OtepArgs),
     /// Replay the games of an OpenTafl `.otg` record under Konakis' referee.
     Replay(cli::replay::ReplayArgs),
+    /// Review every move of a game: the engine's move, the win chances before and after, a
+    /// verdict (best ... blunder, missed win) and each side's accuracy (docs/review.md).
+    Analyse(cli::analyse::AnalyseArgs),
     /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
     /// Tablut server) as its white or black player.
     TablutChallenge(cli::challenge::ChallengeArgs),
@@ -78,8 +84,10 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::Quantize(args)) => cli::quantize::run(args),
+        Some(Command::WdlFit(args)) => cli::wdl_fit::run(args),
         Some(Command::Otep(args)) => cli::otep::run(args),
         Some(Command::Replay(args)) => cli::replay::run(args),
+        Some(Command::Analyse(args)) => cli::analyse::run(args),
         Some(Command::TablutChallenge(args)) => cli::challenge::run(args),
     }
 }

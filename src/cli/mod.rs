@@ -3,6 +3,7 @@
 //! results; the subcommands here turn flags into settings and results into output and exit
 //! codes.
 
+pub mod analyse;
 pub mod bench;
 pub mod challenge;
 pub mod datagen;
@@ -14,6 +15,7 @@ pub mod quantize;
 pub mod replay;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;
 
 use clap::Args;
 use konakis::network::{EvalMode, LoadedNet};

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod analyse;
 mod ashton;
 mod ashton_logs;
 mod build;

@@ -20,7 +20,7 @@ fn outcome(board: &Board, rules: &Rules, me: Side) -> Option<bool> {
 }
 
 /// Can the side to move force a win within `n` of its own moves?
-fn win_within(board: &Board, rules: &Rules, n: u32) -> bool {
+pub(crate) fn win_within(board: &Board, rules: &Rules, n: u32) -> bool {
     if n == 0 {
         return false;
     }

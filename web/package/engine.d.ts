@@ -34,6 +34,88 @@ export class Engine {
   readonly stopMode: 'shared' | 'restart';
   /** Ends the worker at once; nothing more is printed. */
   terminate(): void;
+  /**
+   * Reviews every move of a game in a worker of its own (README, "Reviewing a game"):
+   * resolves with the JSON of `konakis analyse --json` (docs/review.md); rejects on a bad
+   * request or game, or when `signal` aborts ('the review was cancelled').
+   */
+  analyseGame(
+    request: AnalyseRequest,
+    opts?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+  ): Promise<AnalyseResult>;
+}
+
+/** A game to review: a record, or a position with moves and rules; one limit per position. */
+export interface AnalyseRequest {
+  /** An OpenTafl record (every game in it is reviewed, under the rules it carries). */
+  otg?: string;
+  /** Without `otg`: the start, `startpos` (the default) or a position string. */
+  position?: string;
+  /** Without `otg`: the moves from it (`d1d3`, `d1-d3` or OpenTafl's full notation). */
+  moves?: string[] | string;
+  /** Without `otg`: rule options by name (as `new Game` takes them), or a preset's id. */
+  rules?: Record<string, string | number | boolean>;
+  preset?: string;
+  /** One limit per position: a depth, nodes or milliseconds (default: 100 ms). */
+  depth?: number;
+  nodes?: number;
+  movetime?: number;
+  /** Drops in expected score (points of 100) for an inaccuracy, a mistake, a blunder. */
+  thresholds?: [number, number, number];
+}
+
+export type Verdict = 'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder' | 'missed-win' | 'allows-loss';
+
+/** An evaluation from one side: centi-soldiers, a forced result in n moves, or the end. */
+export type Eval = { cp: number } | { mate: number } | 'won' | 'lost' | 'drawn';
+
+export interface Chances {
+  /** Per mille; the three sum to 1000. */
+  win: number;
+  draw: number;
+  loss: number;
+}
+
+export interface MoveReview {
+  number: number;
+  side: 'attackers' | 'defenders';
+  played: string;
+  best: string | null;
+  line: string[];
+  before: Eval;
+  after: Eval;
+  chances_before: Chances;
+  chances_after: Chances;
+  drop: number;
+  accuracy: number;
+  verdict: Verdict;
+}
+
+export interface SideSummary {
+  moves: number;
+  accuracy: number | null;
+  best: number;
+  good: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  missed_wins: number;
+  allowed_losses: number;
+}
+
+export interface AnalyseResult {
+  limits: { depth: number | null; nodes: number | null; movetime: number | null };
+  thresholds: { inaccuracy: number; mistake: number; blunder: number };
+  games: {
+    game: number;
+    rules: string;
+    start: string;
+    status: string;
+    ending: string | null;
+    /** The moves in OpenTafl's full notation. */
+    notation: string[];
+    review: { moves: MoveReview[]; attackers: SideSummary; defenders: SideSummary; last: Eval };
+  }[];
 }
 
 export interface InfoLine {

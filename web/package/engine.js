@@ -127,7 +127,7 @@ export class Engine {
   }
 
   /** A new worker with a session, ready for lines (not yet this engine's). */
-  async #makeWorker() {
+  async #makeWorker(flags = this.#flags) {
     const url = this.#opts.worker === undefined ? new URL('./worker.js', here) : new URL(this.#opts.worker, base());
     let worker;
     if (this.#opts.createWorker) worker = await this.#opts.createWorker(url);
@@ -137,7 +137,7 @@ export class Engine {
     await new Promise((ok, fail) => {
       worker.onerror = (e) => fail(new Error(`the engine's worker failed to start: ${e?.message ?? e}`));
       worker.onmessage = ({ data }) => {
-        if (data.type === 'loaded') worker.postMessage({ type: 'init', wasm: this.#module, flags: this.#flags?.buffer ?? null });
+        if (data.type === 'loaded') worker.postMessage({ type: 'init', wasm: this.#module, flags: flags?.buffer ?? null });
         else if (data.type === 'ready') ok();
         else if (data.type === 'failed') fail(new Error(data.message));
       };
@@ -164,6 +164,41 @@ export class Engine {
     worker.onerror = (e) => {
       if (this.#worker === worker) this.#failed(e?.message ?? String(e));
     };
+  }
+
+  /**
+   * Reviews every move of a game in a worker of its own, beside the protocol's (README,
+   * "Reviewing a game"): resolves with the review (the JSON of `konakis analyse --json`,
+   * docs/review.md), calls `onProgress(done, total)` after each position, and rejects with an
+   * Error on a bad request or game, or when `signal` aborts.
+   */
+  async analyseGame(request, { onProgress, signal } = {}) {
+    signal?.throwIfAborted();
+    const shared = typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
+    const flags = shared ? new Int32Array(new SharedArrayBuffer(8)) : null;
+    const worker = await this.#makeWorker(flags);
+    let abort = null;
+    try {
+      return await new Promise((resolve, reject) => {
+        // With shared memory the review stops at its next poll and answers 'cancelled'; without,
+        // the worker is ended (below).
+        abort = () => (flags ? Atomics.add(flags, 0, 1) : reject(new Error('the review was cancelled')));
+        if (signal?.aborted) return abort();
+        signal?.addEventListener('abort', abort, { once: true });
+        worker.onmessage = ({ data }) => {
+          if (data.type === 'progress') onProgress?.(data.done, data.total);
+          else if (data.type === 'analysed') {
+            if (data.error !== undefined) reject(new Error(data.error));
+            else resolve(JSON.parse(data.json));
+          }
+        };
+        worker.onerror = (e) => reject(new Error(`the review's worker failed (${e?.message ?? e})`));
+        worker.postMessage({ type: 'analyse', request: JSON.stringify(request) });
+      });
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      worker.terminate();
+    }
   }
 
   /** Sends one protocol line (several if it holds line ends). */

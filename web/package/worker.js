@@ -9,13 +9,18 @@
 //                                                    undefined: the .wasm beside the glue);
 //                                                    flags: SharedArrayBuffer or null
 //               { type: 'line', id, text, kind, stops, hits, quiet }
+//               { type: 'analyse', request }          request: JSON text for analyseGame
+//                                                    (a worker of its own; stopped when the
+//                                                    stop counter rises above 0)
 // Messages out: { type: 'loaded' }                   this script runs
 //               { type: 'ready' } | { type: 'failed', message }
 //               { type: 'output', id, text }         one output line of line `id`
 //               { type: 'done', id, error, more }    line `id` answered; error: it printed an
 //                                                    `info string error:` line; more: false
 //                                                    after `quit`
-import init, { Session } from './wasm/konakis_wasm.js';
+//               { type: 'progress', done, total }   positions of the review judged so far
+//               { type: 'analysed', json | error }  the review as JSON text, or why not
+import init, { Session, analyseGame } from './wasm/konakis_wasm.js';
 
 let session = null;
 /** Int32Array over the shared buffer: [0] stops sent, [1] ponderhits sent. */
@@ -62,12 +67,23 @@ function answer(msg) {
   if (!more) close();
 }
 
-/** Lines that came before the session was made. */
+/** Reviews a game (crates/wasm/src/review.rs) and posts the answer. */
+function analyse(msg) {
+  const stopPoll = flags ? () => (Atomics.load(flags, 0) > 0 ? 1 : 0) : undefined;
+  try {
+    const json = analyseGame(msg.request, (done, total) => postMessage({ type: 'progress', done, total }), stopPoll);
+    postMessage({ type: 'analysed', json });
+  } catch (e) {
+    postMessage({ type: 'analysed', error: String(e?.message ?? e) });
+  }
+}
+
+/** Messages that came before the session was made. */
 const early = [];
 
 onmessage = async ({ data: msg }) => {
-  if (msg.type === 'line') {
-    if (session) answer(msg);
+  if (msg.type === 'line' || msg.type === 'analyse') {
+    if (session) (msg.type === 'line' ? answer : analyse)(msg);
     else early.push(msg);
     return;
   }
@@ -80,7 +96,7 @@ onmessage = async ({ data: msg }) => {
       session.setStopPoll(poll);
     }
     postMessage({ type: 'ready' });
-    for (const m of early.splice(0)) answer(m);
+    for (const m of early.splice(0)) (m.type === 'line' ? answer : analyse)(m);
   } catch (e) {
     postMessage({ type: 'failed', message: String(e?.message ?? e) });
   }

@@ -264,3 +264,27 @@ test('quit ends the worker: nothing more is answered', async () => {
   await sleep(500);
   assert.ok(!seen.some((l) => l.startsWith('bestmove') || l === 'readyok'), seen.join('\n'));
 });
+
+test('analyseGame reviews a game with progress, and an abort cancels it, both stop modes', async () => {
+  for (const stopMode of ['shared', 'restart']) {
+    const { engine } = await open({ stopMode });
+    // The attackers take the king with d4-d6 in one; b8-b9 misses it.
+    const seen = [];
+    const review = await engine.analyseGame(
+      { position: '9/1b1b1b3/3K5/9/w8/3b5/w4w3/9/9 b 0', moves: ['b8b9'], depth: 4 },
+      { onProgress: (done, total) => seen.push([done, total]) },
+    );
+    assert.deepEqual(seen, [[1, 2], [2, 2]], stopMode);
+    const move = review.games[0].review.moves[0];
+    assert.equal(move.verdict, 'missed-win', stopMode);
+    assert.deepEqual(move.before, { mate: 1 });
+    assert.equal(move.best, 'd4d6');
+    assert.equal(review.games[0].notation[0], 'b8-b9');
+    await assert.rejects(engine.analyseGame({ moves: 'd1d3 e5e9', depth: 1 }), /move 2/);
+    const abort = new AbortController();
+    const long = engine.analyseGame({ moves: 'd1d2 f5f8 e8c8', movetime: 60_000 }, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 300);
+    await assert.rejects(long, /cancelled/, stopMode);
+    engine.terminate();
+  }
+});

@@ -28,5 +28,7 @@ pub mod clock;
 pub mod eval;
 pub mod network;
 pub mod options;
+pub mod review;
 pub mod search;
 pub mod tactics;
+pub mod wdl;

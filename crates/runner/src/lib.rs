@@ -18,3 +18,4 @@ pub mod matches;
 pub mod openings;
 pub mod shard;
 pub mod tune;
+pub mod wdl_fit;

@@ -7,9 +7,11 @@
 //!   playing with typed errors, the game's status, the king's open lines, rule options and
 //!   presets, OpenTafl records);
 //! - [`session`]: the engine behind the same line protocol as the native program
-//!   (`protocol.md`), meant to run in a Web Worker.
+//!   (`protocol.md`), meant to run in a Web Worker;
+//! - [`review`]: the review of every move of a game (`analyseGame`), also for the worker.
 
 #![forbid(unsafe_code)]
 
+pub mod review;
 pub mod rules;
 pub mod session;

@@ -129,6 +129,64 @@ pub fn turns(start: &Board, rules: &Rules, moves: &[Move]) -> String {
     s
 }
 
+/// A comment's text made safe for OpenTafl's readers and Konakis': no brackets (they end the
+/// comment), no `|` (OpenTafl's separator between the comments of a turn's two moves), no `:`
+/// (a one-move comment `[word:text]` on its own line would read as a tag), no line breaks;
+/// and a `~` before a leading digit, which OpenTafl would take for the seconds of a clock
+/// (its own comments start with the time remaining).
+pub fn comment_text(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            '|' => '/',
+            ':' => ';',
+            '\n' | '\r' => ' ',
+            c => c,
+        })
+        .collect();
+    if s.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '~');
+    }
+    s
+}
+
+/// The numbered turns of a game from `start`, as [`turns`] writes them, each followed by a
+/// comment line `[first move's comment|second move's comment]`, as OpenTafl writes its clock
+/// comments and reads back a comment per move. `comments[i]` is the i-th move's (made safe by
+/// [`comment_text`]); a turn whose comments are all missing or empty gets no comment line.
+pub fn commented_turns(
+    start: &Board,
+    rules: &Rules,
+    moves: &[Move],
+    comments: &[String],
+) -> String {
+    let mut s = String::new();
+    let mut board = *start;
+    for (turn, pair) in moves.chunks(2).enumerate() {
+        let _ = write!(s, "{}.", turn + 1);
+        for &mv in pair {
+            let played = notation::play(&mut board, rules, mv);
+            let _ = write!(s, " {}", full_move(mv, &played));
+        }
+        s.push_str(" \n");
+        let texts: Vec<String> = (0..pair.len())
+            .map(|k| {
+                comments
+                    .get(turn * 2 + k)
+                    .map(|c| comment_text(c))
+                    .unwrap_or_default()
+            })
+            .collect();
+        if texts.iter().any(|t| !t.is_empty()) {
+            let _ = writeln!(s, "[{}]", texts.join("|"));
+            s.push('\n');
+        }
+    }
+    s
+}
+
 /// One tag line of a record, as [`write_record`] writes it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tag<'a> {
@@ -165,6 +223,46 @@ pub enum Tag<'a> {
 /// assert_eq!(back.game.moves(), &moves);
 /// ```
 pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) -> String {
+    let mut s = tag_lines(start, rules, tags);
+    s.push('\n');
+    s.push_str(&turns(start, rules, moves));
+    s.push('\n');
+    s
+}
+
+/// A record as [`write_record`] writes it, with a comment after each move (see
+/// [`commented_turns`]): how `konakis analyse --annotate` writes its review into a copy of a
+/// record. OpenTafl shows the comments as it replays the game; [`parse_otg`] skips them.
+///
+/// ```
+/// use konakis_core::{Board, Move, Rules};
+/// use konakis_protocols::opentafl::otg::{Tag, parse_otg, write_commented_record};
+/// let rules = Rules::default();
+/// let start = Board::start(&rules);
+/// let moves = [Move::parse("d1d3").unwrap(), Move::parse("e4d4").unwrap()];
+/// let notes = ["best".to_string(), "mistake: 12 points".to_string()];
+/// let text = write_commented_record(&start, &rules, &moves, &[Tag::Rules], &notes);
+/// assert!(text.ends_with("\n\n1. d1-d3 e4-d4 \n[best|mistake; 12 points]\n\n"));
+/// assert_eq!(parse_otg(&text).unwrap()[0].moves.len(), 2);
+/// ```
+pub fn write_commented_record(
+    start: &Board,
+    rules: &Rules,
+    moves: &[Move],
+    tags: &[Tag],
+    comments: &[String],
+) -> String {
+    let mut s = tag_lines(start, rules, tags);
+    s.push('\n');
+    s.push_str(&commented_turns(start, rules, moves, comments));
+    if !s.ends_with("\n\n") {
+        s.push('\n');
+    }
+    s
+}
+
+/// The tag lines of a record.
+fn tag_lines(start: &Board, rules: &Rules, tags: &[Tag]) -> String {
     let mut s = String::new();
     for tag in tags {
         let _ = match tag {
@@ -185,9 +283,6 @@ pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) 
             Tag::Start => writeln!(s, "[start:{}]", start.to_fen()),
         };
     }
-    s.push('\n');
-    s.push_str(&turns(start, rules, moves));
-    s.push('\n');
     s
 }
 
@@ -510,6 +605,24 @@ mod tests {
     fn bad_moves_name_their_line() {
         let e = parse_otg("[result:1]\n\n1. d1-d2 zz \n").unwrap_err();
         assert!(e.to_string().starts_with("line 3:"), "{e}");
+    }
+
+    #[test]
+    fn comments_cannot_break_the_layout_or_read_as_a_clock() {
+        assert_eq!(comment_text("a[b]c|d:e\nf"), "a(b)c/d;e f");
+        assert_eq!(comment_text("12 points"), "~12 points");
+        assert_eq!(comment_text("best"), "best");
+    }
+
+    #[test]
+    fn a_last_turn_of_one_move_gets_one_comment() {
+        let rules = Rules::default();
+        let start = Board::start(&rules);
+        let moves = [Move::parse("d1d3").unwrap()];
+        let text = commented_turns(&start, &rules, &moves, &["blunder: x".to_string()]);
+        assert_eq!(text, "1. d1-d3 \n[blunder; x]\n\n");
+        // A turn without comments gets no comment line.
+        assert_eq!(commented_turns(&start, &rules, &moves, &[]), "1. d1-d3 \n");
     }
 
     #[test]
