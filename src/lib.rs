@@ -68,7 +68,7 @@
 #![warn(missing_docs)]
 
 pub use konakis_core::{board, perft, rules, types, zobrist};
-pub use konakis_engine::{eval, network, search};
+pub use konakis_engine::{eval, network, search, wdl};
 pub use konakis_protocols::{opentafl, protocol};
 
 pub mod exit;
@@ -95,5 +95,5 @@ pub use konakis_core::{KingCapture, Rules, RulesError, Ruleset};
 /// match runner, the openings generator and the tuner (from `konakis-runner`).
 pub mod tools {
     pub use konakis_engine::{bench, tactics};
-    pub use konakis_runner::{matches, openings, tune};
+    pub use konakis_runner::{matches, openings, tune, wdl_fit};
 }

@@ -23,6 +23,7 @@
 
 use crate::network::RuleFamily;
 use crate::search::Score;
+use konakis_core::board::Status;
 use konakis_core::rules::{KingCapture, Rules, Ruleset};
 use konakis_core::types::Side;
 
@@ -49,6 +50,13 @@ impl Wdl {
         win: 0,
         draw: 0,
         loss: 1000,
+    };
+
+    /// A certain draw.
+    pub const DRAW: Wdl = Wdl {
+        win: 0,
+        draw: 1000,
+        loss: 0,
     };
 
     /// The chances of probabilities `win` and `loss` (each in 0.0..=1.0, their sum at most
@@ -169,6 +177,17 @@ pub fn wdl(score: Score, plies: u32, side_to_move: Side, rules: &Rules) -> Wdl {
             let (win, loss) = model.probabilities(f64::from(cp), progress(plies, rules));
             Wdl::from_probabilities(win, loss)
         }
+    }
+}
+
+/// The chances of a finished game for `side_to_move`, which are certain; `None` while it goes
+/// on.
+pub fn of_status(status: Status, side_to_move: Side) -> Option<Wdl> {
+    match status {
+        Status::Ongoing => None,
+        Status::Draw(_) => Some(Wdl::DRAW),
+        Status::Win(side, _) if side == side_to_move => Some(Wdl::WIN),
+        Status::Win(..) => Some(Wdl::LOSS),
     }
 }
 
@@ -329,6 +348,17 @@ mod tests {
             ..Rules::ashton()
         };
         assert_eq!(fitted_family(&longer), RuleFamily::Ashton);
+    }
+
+    #[test]
+    fn a_finished_game_is_certain() {
+        use konakis_core::board::{DrawReason, WinReason};
+        let won = Status::Win(Side::Defenders, WinReason::KingEscaped);
+        assert_eq!(of_status(won, Side::Defenders), Some(Wdl::WIN));
+        assert_eq!(of_status(won, Side::Attackers), Some(Wdl::LOSS));
+        let drawn = Status::Draw(DrawReason::Repetition);
+        assert_eq!(of_status(drawn, Side::Attackers), Some(Wdl::DRAW));
+        assert_eq!(of_status(Status::Ongoing, Side::Attackers), None);
     }
 
     #[test]
