@@ -30,7 +30,7 @@ pub struct WdlFitArgs {
     pub holdout: u32,
     /// Weight of the squares of the coefficients of the game's progress (in soldiers) against
     /// the mean log loss: keeps the curves tame where few positions are.
-    #[arg(long, default_value_t = 1e-5)]
+    #[arg(long, default_value_t = 1e-4)]
     pub ridge: f64,
     /// Buckets of the check's tables.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -70,6 +70,12 @@ fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
         ));
     }
     let mut models = [[*wdl::model(RuleFamily::Default, Side::Attackers); 2]; 3];
+    // A family without data keeps its model, and the line that says where it came from.
+    let previous = args
+        .out
+        .as_ref()
+        .and_then(|out| std::fs::read_to_string(out).ok())
+        .unwrap_or_default();
     let mut provenance = vec![format!(
         "konakis wdl-fit --holdout {} --ridge {} --data <files below>",
         args.holdout, args.ridge
@@ -80,10 +86,22 @@ fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
             models[i][side as usize] = *wdl::model(*family, side);
         }
         if names.is_empty() {
-            provenance.push(format!("{family}: kept from the previous table"));
+            let said = format!("// {family}: ");
+            provenance.push(
+                previous
+                    .lines()
+                    .find_map(|l| l.strip_prefix("// ").filter(|_| l.starts_with(&said)))
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{family}: kept from the previous table")),
+            );
             continue;
         }
-        provenance.push(format!("{family}: {}", names.join(", ")));
+        provenance.push(format!(
+            "{family}: {}, ridge {}, hold-out period {}",
+            names.join(", "),
+            args.ridge,
+            args.holdout
+        ));
         println!("## {family}: {} games", data.games);
         println!();
         println!(
@@ -155,5 +173,6 @@ fn constant_rates(samples: &[wdl_fit::Sample]) -> Model {
         centre: [(a - b) / 2.0 * scale, 0.0, 0.0, 0.0],
         width: [(a + b) / 2.0 * scale, 0.0, 0.0, 0.0],
         scale: [scale, 0.0, 0.0, 0.0],
+        at_zero: (win, loss),
     }
 }
