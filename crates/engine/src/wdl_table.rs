@@ -1,5 +1,5 @@
 // Written by `konakis wdl-fit` (docs/winchances.md); not edited by hand.
-// konakis wdl-fit --holdout 5 --ridge 0.0001 --data <files below>
+// konakis wdl-fit --holdout 5 --ridge 1e-4 default=1e-5 --data <files below>
 // default: default.bin (9850 games), ridge 0.00001, hold-out period 5
 // KingCapture=English: english.bin (9754 games), ridge 0.0001, hold-out period 5
 // Ashton: ashton.bin (9988 games), ridge 0.0001, hold-out period 5
@@ -11,16 +11,16 @@ const MODELS: [[Model; 2]; 3] = [
     [
         // attackers to move
         Model {
-            centre: [233.318, 330.866, 238.397, 185.954],
-            width: [33.614, 22.249, 425.064, 440.985],
-            scale: [185.505, 268.912, 84.769, -31.381],
+            centre: [220.434, 412.632, 161.301, 231.420],
+            width: [46.876, -180.438, 724.717, 1030.019],
+            scale: [165.826, 351.447, 200.889, -266.961],
             at_zero: (0.0690, 0.4877),
         },
         // defenders to move
         Model {
-            centre: [-218.375, -221.652, -207.273, -174.657],
-            width: [31.453, 116.253, 372.884, 372.416],
-            scale: [190.779, 250.696, 109.262, 13.506],
+            centre: [-218.677, -176.552, -268.255, -341.263],
+            width: [42.295, -53.877, 644.278, 919.811],
+            scale: [173.741, 336.235, 186.902, -219.241],
             at_zero: (0.1015, 0.0269),
         },
     ],
