@@ -95,5 +95,5 @@ pub use konakis_core::{KingCapture, Rules, RulesError, Ruleset};
 /// match runner, the openings generator and the tuner (from `konakis-runner`).
 pub mod tools {
     pub use konakis_engine::{bench, tactics};
-    pub use konakis_runner::{matches, openings, tune};
+    pub use konakis_runner::{matches, openings, tune, wdl_fit};
 }

@@ -14,7 +14,8 @@ use std::process::ExitCode;
 /// Arguments of `konakis wdl-fit`.
 #[derive(Args, Debug)]
 #[command(after_help = "Example (the data of docs/winchances.md):
-  konakis wdl-fit --data default.bin english.bin ashton.bin --out crates/engine/src/wdl_table.rs
+  konakis wdl-fit --data default.bin english.bin ashton.bin --ridge 1e-4 default=1e-5 \
+                 --out crates/engine/src/wdl_table.rs
 
 Each file's family (its header) decides which model its positions fit; several files of a
 family are taken together. A family without a file keeps the model the engine has now. The
@@ -29,9 +30,10 @@ pub struct WdlFitArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..))]
     pub holdout: u32,
     /// Weight of the squares of the coefficients of the game's progress (in soldiers) against
-    /// the mean log loss: keeps the curves tame where few positions are.
-    #[arg(long, default_value_t = 1e-5)]
-    pub ridge: f64,
+    /// the mean log loss: keeps the curves tame where few positions are. A number for every
+    /// family, or FAMILY=NUMBER (default, english, ashton) for one; later ones win.
+    #[arg(long, num_args = 1.., default_values_t = ["1e-4".to_string()])]
+    pub ridge: Vec<String>,
     /// Buckets of the check's tables.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub buckets: u32,
@@ -52,7 +54,38 @@ pub fn run(args: WdlFitArgs) -> ExitCode {
     }
 }
 
+/// The ridge of each family (in [`FAMILIES`] order) from `--ridge`'s values.
+fn ridges(values: &[String]) -> Result<[f64; 3], String> {
+    let mut out = [0.0; 3];
+    for v in values {
+        let (families, number) = match v.split_once('=') {
+            Some((name, number)) => {
+                let i = match name.to_ascii_lowercase().as_str() {
+                    "default" => 0,
+                    "english" => 1,
+                    "ashton" => 2,
+                    _ => {
+                        return Err(format!(
+                            "--ridge {v}: unknown family '{name}' (default, english, ashton)"
+                        ));
+                    }
+                };
+                (i..=i, number)
+            }
+            None => (0..=2, v.as_str()),
+        };
+        let x: f64 = number
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite() && *x >= 0.0)
+            .ok_or_else(|| format!("--ridge {v}: not a number of 0 or more"))?;
+        out[families].iter_mut().for_each(|r| *r = x);
+    }
+    Ok(out)
+}
+
 fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let ridge = ridges(&args.ridge)?;
     let mut by_family: Vec<(FamilyData, Vec<String>)> = vec![Default::default(); 3];
     for path in &args.data {
         let (family, data) = wdl_fit::read_file(path)?;
@@ -70,9 +103,16 @@ fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
         ));
     }
     let mut models = [[*wdl::model(RuleFamily::Default, Side::Attackers); 2]; 3];
+    // A family without data keeps its model, and the line that says where it came from.
+    let previous = args
+        .out
+        .as_ref()
+        .and_then(|out| std::fs::read_to_string(out).ok())
+        .unwrap_or_default();
     let mut provenance = vec![format!(
         "konakis wdl-fit --holdout {} --ridge {} --data <files below>",
-        args.holdout, args.ridge
+        args.holdout,
+        args.ridge.join(" ")
     )];
     for (i, family) in FAMILIES.iter().enumerate() {
         let (data, names) = &by_family[i];
@@ -80,10 +120,22 @@ fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
             models[i][side as usize] = *wdl::model(*family, side);
         }
         if names.is_empty() {
-            provenance.push(format!("{family}: kept from the previous table"));
+            let said = format!("// {family}: ");
+            provenance.push(
+                previous
+                    .lines()
+                    .find_map(|l| l.strip_prefix("// ").filter(|_| l.starts_with(&said)))
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{family}: kept from the previous table")),
+            );
             continue;
         }
-        provenance.push(format!("{family}: {}", names.join(", ")));
+        provenance.push(format!(
+            "{family}: {}, ridge {}, hold-out period {}",
+            names.join(", "),
+            ridge[i],
+            args.holdout
+        ));
         println!("## {family}: {} games", data.games);
         println!();
         println!(
@@ -96,7 +148,7 @@ fn fit_all(args: &WdlFitArgs) -> Result<(), Box<dyn std::error::Error>> {
             let (train, test): (Vec<_>, Vec<_>) = samples
                 .iter()
                 .partition(|s| !wdl_fit::held_out(s, args.holdout));
-            let (model, loss) = wdl_fit::fit(*family, side, &train, args.ridge)?;
+            let (model, loss) = wdl_fit::fit(*family, side, &train, ridge[i])?;
             models[i][side as usize] = model;
             println!(
                 "| {side} | {} | {} | {loss:.4} | {:.4} | {:.4} |",
@@ -155,5 +207,6 @@ fn constant_rates(samples: &[wdl_fit::Sample]) -> Model {
         centre: [(a - b) / 2.0 * scale, 0.0, 0.0, 0.0],
         width: [(a + b) / 2.0 * scale, 0.0, 0.0, 0.0],
         scale: [scale, 0.0, 0.0, 0.0],
+        at_zero: (win, loss),
     }
 }

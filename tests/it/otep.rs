@@ -144,6 +144,22 @@ fn the_recorded_session_gets_a_legal_move_for_every_play() {
                     .any(|l| l.starts_with("status depth ") && l.contains(" score ")),
                 "status lines with depth and score: {seen:#?}"
             );
+            // Each with the win chances of its score in words, after the score.
+            for l in seen.iter().filter(|l| l.starts_with("status depth ")) {
+                let (_, after) = l.split_once(" score ").unwrap();
+                let chances = after
+                    .split_once(" (")
+                    .unwrap()
+                    .1
+                    .split_once(") ")
+                    .unwrap()
+                    .0;
+                let pc: Vec<u32> = chances.split(' ').filter_map(|w| w.parse().ok()).collect();
+                assert!(
+                    chances.starts_with("attackers win ") && pc.iter().sum::<u32>() == 100,
+                    "{l}"
+                );
+            }
             plays += 1;
         }
     }

@@ -5,6 +5,8 @@
 use crate::common::KONAKIS;
 use crate::common::process::Process;
 use konakis::perft::divide;
+use konakis::search::Score;
+use konakis::wdl;
 use konakis::{Board, Game, Move, Rules, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -158,8 +160,27 @@ fn display(board: &Board, status: &str, rules: &Rules) -> Vec<String> {
         }
     ));
     v.push(format!("Status: {status}"));
+    v.push(format!("Win chances: {}", chances_in_words(board, rules)));
     v.push(format!("Rules: {rules}"));
     v
+}
+
+/// The `Win chances:` text of `d` and `eval` for an ongoing game: the model's chances for the
+/// evaluation the search uses (the built-in network of the rules, else the classical one).
+fn chances_in_words(board: &Board, rules: &Rules) -> String {
+    let side = board.side_to_move();
+    let cp = match konakis::network::built_in(konakis::network::RuleFamily::of(rules)) {
+        Some(n) => n.net.evaluate_board(board),
+        None => konakis::eval::evaluate(board, rules),
+    };
+    let w = wdl::wdl(Score::Cp(cp), board.plies(), side, rules);
+    format!(
+        "{} (from the evaluation; wdl {} {} {} for the side to move)",
+        wdl::describe(w, side),
+        w.win,
+        w.draw,
+        w.loss
+    )
 }
 
 /// Checks one `info` line of a search against the documented grammar.
@@ -194,6 +215,14 @@ fn check_info(line: &str) {
     assert!(w[i + 1] == "cp" || w[i + 1] == "mate", "{line}");
     w[i + 2].parse::<i32>().expect(line);
     i += 3;
+    if w[i] == "wdl" {
+        let chances: Vec<u32> = w[i + 1..i + 4]
+            .iter()
+            .map(|x| x.parse::<u32>().expect(line))
+            .collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+        i += 4;
+    }
     if w[i] == "lowerbound" || w[i] == "upperbound" {
         i += 1;
     }
@@ -264,6 +293,7 @@ fn uci_announces_identity_and_every_option() {
         "option name Threads type spin default 1 min 1 max 512".to_string(),
         "option name MultiPV type spin default 1 min 1 max 256".to_string(),
         "option name Ponder type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
         "option name SMP Mode type combo default Lazy var RootSplit var Lazy".to_string(),
         "option name Clear Hash type button".to_string(),
@@ -387,7 +417,7 @@ fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
         ],
         &[
             "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
-             MultiPV, Ponder, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Ruleset, KingCapture, FirstMove, KingArmed, \
+             MultiPV, Ponder, UCI_ShowWDL, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Ruleset, KingCapture, FirstMove, KingArmed, \
              ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
              RepetitionDraw, MoveLimit, Encirclement)",
             "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \
@@ -617,6 +647,91 @@ fn multipv_reports_several_lines() {
 }
 
 #[test]
+fn info_lines_have_no_wdl_unless_uci_showwdl_is_on() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let lines = k.search("go depth 4");
+    check_search(&lines);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+    k.expect(&["setoption name UCI_ShowWDL value true"], &[]);
+    let lines = k.search("go depth 4");
+    check_search(&lines);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for line in infos {
+        // `wdl W D L` right after the score, the model's chances for that score.
+        let w: Vec<&str> = line.split(' ').collect();
+        let at = w.iter().position(|x| *x == "score").unwrap();
+        assert_eq!(w[at + 1], "cp", "{line}");
+        assert_eq!(w[at + 3], "wdl", "{line}");
+        let cp: i32 = w[at + 2].parse().unwrap();
+        let expected = wdl::wdl(
+            Score::Cp(cp),
+            0,
+            konakis::Side::Attackers,
+            &Rules::default(),
+        );
+        assert_eq!(
+            w[at + 4..at + 7],
+            [
+                expected.win.to_string(),
+                expected.draw.to_string(),
+                expected.loss.to_string()
+            ],
+            "{line}"
+        );
+    }
+    // A forced win is certain: the king escapes next move.
+    k.send("position fen 9/9/9/9/4K4/b8/9/9/3b5 w 17");
+    let lines = k.search("go depth 3");
+    check_search(&lines);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" score mate 1 wdl 1000 0 0 ")),
+        "{lines:?}"
+    );
+    // Off again: no token.
+    k.expect(&["setoption name UCI_ShowWDL value false"], &[]);
+    let lines = k.search("go depth 2");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:?}");
+}
+
+#[test]
+fn eval_and_d_give_the_chances_in_words() {
+    let _serial = serial();
+    let mut k = Konakis::start();
+    let rules = Rules::ashton();
+    k.send("setoption name Ruleset value Ashton");
+    k.send("position startpos moves e3f3 d1d3");
+    let game = Game::from_moves(rules, None, ["e3f3", "d1d3"]).unwrap();
+    let words = format!("Win chances: {}", chances_in_words(game.board(), &rules));
+    // The model's words for the position: each side's chance, in per cent, adding up to 100.
+    let (text, _) = words.split_once(" (from").unwrap();
+    let pc: Vec<u32> = text
+        .split(' ')
+        .filter_map(|x| x.parse::<u32>().ok())
+        .collect();
+    assert_eq!(pc.len(), 3, "{words}");
+    assert_eq!(pc.iter().sum::<u32>(), 100, "{words}");
+    assert!(text.starts_with("Win chances: attackers win "), "{words}");
+    k.send("eval");
+    let lines = k.until(|l| l.starts_with("Evaluation:"));
+    assert_eq!(lines[lines.len() - 2], words);
+    k.send("d");
+    let lines = k.until(|l| l.starts_with("Rules:"));
+    assert_eq!(lines[lines.len() - 2], words);
+    // A finished game is certain.
+    k.send("position fen 9/9/9/9/9/9/9/9/4K4 b");
+    k.send("d");
+    let lines = k.until(|l| l.starts_with("Rules:"));
+    assert_eq!(
+        lines[lines.len() - 2],
+        "Win chances: attackers win 0 %, draw 0 %, defenders win 100 % (the game is over)"
+    );
+}
+
+#[test]
 fn game_over_positions_answer_none() {
     let _serial = serial();
     let mut k = Konakis::start();
@@ -768,7 +883,7 @@ fn eval_lists_its_terms() {
     k.send("setoption name ThroneHostile value true");
     k.send("eval");
     let lines = k.until(|l| l.starts_with("Evaluation:"));
-    assert_eq!(lines.len(), terms.len() + 5, "{lines:?}");
+    assert_eq!(lines.len(), terms.len() + 6, "{lines:?}");
     assert!(lines[0].starts_with("term (attackers' view)"));
     for ((name, value), line) in terms.iter().zip(&lines[1..]) {
         let (n, v) = line.rsplit_once(' ').unwrap();
@@ -779,12 +894,16 @@ fn eval_lists_its_terms() {
     assert!(lines[terms.len() + 1].ends_with(&format!(" {sum}")));
     let n = lines.len();
     assert_eq!(
-        lines[n - 3],
+        lines[n - 4],
         format!("Classical: {total} cp for the side to move (attackers)")
     );
     assert_eq!(
-        lines[n - 2],
+        lines[n - 3],
         "Network: none for these rules (other rules); the search evaluates classically"
+    );
+    assert_eq!(
+        lines[n - 2],
+        format!("Win chances: {}", chances_in_words(&board, &rules))
     );
     assert_eq!(
         lines[n - 1],
@@ -794,7 +913,7 @@ fn eval_lists_its_terms() {
     k.send("eval");
     let lines = k.until(|l| l.starts_with("Evaluation:"));
     assert_eq!(
-        lines[lines.len() - 2],
+        lines[lines.len() - 3],
         "Network: not used (Eval is Classical)"
     );
 }

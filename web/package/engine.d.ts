@@ -125,6 +125,11 @@ export interface InfoLine {
   multipv: number;
   /** From the side to move's view; mate n > 0: it wins with its n-th move. */
   score: { cp: number } | { mate: number };
+  /**
+   * Only with the `UCI_ShowWDL` option on: the chances of a win, a draw and a loss for the side
+   * to move, per mille (they add up to 1000).
+   */
+  wdl?: { win: number; draw: number; loss: number };
   bound?: 'lower' | 'upper';
   nodes: number;
   nps?: number;

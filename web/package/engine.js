@@ -346,7 +346,8 @@ export class Engine {
 
 /**
  * The fields of a search's `info` line (one with a score), or null for any other line.
- * Scores are the side to move's, as the engine prints them.
+ * Scores are the side to move's, as the engine prints them; with the `UCI_ShowWDL` option on,
+ * `wdl` holds the chances of a win, a draw and a loss for the side to move, per mille.
  */
 export function parseInfo(line) {
   const w = String(line).trim().split(/\s+/);
@@ -365,6 +366,13 @@ export function parseInfo(line) {
         info.score = { [w[i + 1]]: Number(w[i + 2]) };
         i += 2;
         break;
+      case 'wdl': {
+        const [win, draw, loss] = w.slice(i + 1, i + 4).map(Number);
+        if (![win, draw, loss].every(Number.isInteger) || win + draw + loss !== 1000) return null;
+        info.wdl = { win, draw, loss };
+        i += 3;
+        break;
+      }
       case 'lowerbound': info.bound = 'lower'; break;
       case 'upperbound': info.bound = 'upper'; break;
       case 'pv':

@@ -245,11 +245,49 @@ test('parseInfo and parseBestMove read what the engine prints', () => {
     depth: 7, seldepth: 15, multipv: 2, score: { mate: -3 }, bound: 'upper', nodes: 1234, nps: 99,
     time: 12, hashfull: 5, pv: ['e2c2', 'g5g2'],
   });
+  assert.deepEqual(
+    parseInfo('info depth 4 seldepth 8 score cp 618 wdl 855 0 145 nodes 7367 nps 818555 time 9 hashfull 2 pv e2g2'),
+    {
+      depth: 4, seldepth: 8, multipv: 1, score: { cp: 618 }, wdl: { win: 855, draw: 0, loss: 145 },
+      nodes: 7367, nps: 818555, time: 9, hashfull: 2, pv: ['e2g2'],
+    },
+  );
+  // Chances that are not three whole numbers adding up to 1000 make no info.
+  assert.equal(parseInfo('info depth 4 score cp 1 wdl 500 500 nodes 1 time 1 pv e2g2'), null);
+  assert.equal(parseInfo('info depth 4 score cp 1 wdl 500 400 99 nodes 1 time 1 pv e2g2'), null);
   assert.equal(parseInfo('info string hello'), null);
   assert.equal(parseInfo('info depth 9 currmove e8c8 currmovenumber 1'), null);
   assert.deepEqual(parseBestMove('bestmove e8c8 ponder g5g8'), { best: 'e8c8', ponder: 'g5g8' });
   assert.deepEqual(parseBestMove('bestmove (none)'), { best: null, ponder: null });
   assert.equal(parseBestMove('readyok'), null);
+});
+
+test('with UCI_ShowWDL the worker reports win chances, as the native engine does', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const script = [
+    'ucinewgame',
+    'setoption name Ruleset value Ashton',
+    'setoption name UCI_ShowWDL value true',
+    'position startpos moves e3f3 d1d3',
+    'go depth 3',
+    'isready',
+  ];
+  const native = execFileSync(nativeKonakis.pathname, { input: script.join('\n') + '\n' })
+    .toString()
+    .split('\n')
+    .filter((l) => l.startsWith('info depth'))
+    .map((l) => parseInfo(l).wdl);
+  const { engine, ask } = await open();
+  const before = await ask('go depth 3', /^bestmove/);
+  assert.ok(before.every((l) => !l.includes(' wdl ')), before.join('\n'));
+  for (const line of script.slice(0, 4)) engine.send(line);
+  const lines = await ask('go depth 3', /^bestmove/);
+  const seen = lines.filter((l) => l.startsWith('info depth')).map((l) => parseInfo(l).wdl);
+  assert.ok(seen.length > 0 && seen.every((w) => w && w.win + w.draw + w.loss === 1000), lines.join('\n'));
+  // The native engine's input ends after `go`, which may stop its search early.
+  assert.ok(native.length > 0);
+  assert.deepEqual(seen.slice(0, native.length), native);
+  engine.terminate();
 });
 
 test('quit ends the worker: nothing more is answered', async () => {

@@ -74,6 +74,7 @@ enum Target {
     Threads,
     MultiPv,
     Ponder,
+    ShowWdl,
     MoveOverhead,
     SmpMode,
     ClearHash,
@@ -171,6 +172,13 @@ pub fn table() -> &'static [OptionRow] {
                 target: Target::Ponder,
             },
             OptionRow {
+                name: "UCI_ShowWDL",
+                kind: Kind::Check { default: false },
+                help: "adds wdl W D L (chances of a win, a draw and a loss for the side to move, \
+                       per mille) after the score of info lines",
+                target: Target::ShowWdl,
+            },
+            OptionRow {
                 name: "Move Overhead",
                 kind: spin(d.move_overhead_ms as usize, 0, MAX_MOVE_OVERHEAD_MS),
                 help: "milliseconds kept in reserve per move for communication delays",
@@ -247,6 +255,9 @@ pub struct Config {
     pub settings: Settings,
     /// The `Ponder` option.
     pub ponder: bool,
+    /// The `UCI_ShowWDL` option: the front-ends report win chances ([`crate::wdl`]) with the
+    /// score (off by default, as a front-end may refuse a token it does not know).
+    pub show_wdl: bool,
     /// The rule options.
     pub rules: Rules,
 }
@@ -344,6 +355,7 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
             let v = konakis_core::rules::parse_check(value).ok_or_else(|| bad(value))?;
             match row.target {
                 Target::Ponder => new.ponder = v,
+                Target::ShowWdl => new.show_wdl = v,
                 Target::Rule => set_rule(&mut new.rules, row, if v { "true" } else { "false" })?,
                 other => unreachable!("check option with target {other:?}"),
             }
@@ -440,7 +452,7 @@ mod tests {
             let row = find(o.name).expect(o.name);
             assert_eq!(row.kind, Kind::from(o.kind));
         }
-        assert_eq!(table().len(), 9 + Rules::OPTIONS.len());
+        assert_eq!(table().len(), 10 + Rules::OPTIONS.len());
     }
 
     #[test]
@@ -475,6 +487,28 @@ mod tests {
             e.to_string().contains("Encirclement") && e.to_string().contains("Move Overhead"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn show_wdl_is_off_by_default_and_a_check() {
+        let c = Config::default();
+        assert!(!c.show_wdl);
+        assert_eq!(
+            find("uci_showwdl").unwrap().uci_line(),
+            "option name UCI_ShowWDL type check default false"
+        );
+        let Change::Config(n) = apply(&c, "UCI_ShowWDL", Some("true")).unwrap() else {
+            panic!()
+        };
+        assert!(n.show_wdl);
+        assert_eq!(
+            Config {
+                show_wdl: false,
+                ..n
+            },
+            c
+        );
+        assert!(apply(&c, "UCI_ShowWDL", Some("yes please")).is_err());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 // Written by `konakis wdl-fit` (docs/winchances.md); not edited by hand.
-// konakis wdl-fit --holdout 5 --ridge 0.00001 --data <files below>
-// default: default.bin (9850 games)
-// KingCapture=English: english.bin (4394 games)
-// Ashton: ashton.bin (2996 games)
+// konakis wdl-fit --holdout 5 --ridge 1e-4 default=1e-5 --data <files below>
+// default: default.bin (9850 games), ridge 0.00001, hold-out period 5
+// KingCapture=English: english.bin (9754 games), ridge 0.0001, hold-out period 5
+// Ashton: ashton.bin (9988 games), ridge 0.0001, hold-out period 5
 
 /// The fitted models: by family (default, KingCapture=English, Ashton), then side to
 /// move (attackers, defenders). Coefficients in centi-soldiers, constant term first.
@@ -11,45 +11,51 @@ const MODELS: [[Model; 2]; 3] = [
     [
         // attackers to move
         Model {
-            centre: [220.477, 411.495, 150.550, 210.743],
-            width: [46.801, -178.042, 729.547, 1047.653],
-            scale: [165.413, 356.519, 201.998, -280.457],
+            centre: [220.434, 412.632, 161.301, 231.420],
+            width: [46.876, -180.438, 724.717, 1030.019],
+            scale: [165.826, 351.447, 200.889, -266.961],
+            at_zero: (0.0690, 0.4877),
         },
         // defenders to move
         Model {
-            centre: [-227.227, -13.489, -280.728, -378.565],
-            width: [35.012, 111.098, 607.953, 861.430],
-            scale: [179.347, 347.383, 191.790, -225.098],
+            centre: [-218.677, -176.552, -268.255, -341.263],
+            width: [42.295, -53.877, 644.278, 919.811],
+            scale: [173.741, 336.235, 186.902, -219.241],
+            at_zero: (0.1015, 0.0269),
         },
     ],
     // KingCapture=English
     [
         // attackers to move
         Model {
-            centre: [145.931, -313.200, -107.204, -31.833],
-            width: [22.704, -96.560, -94.966, -28.614],
-            scale: [26.956, 152.977, -8.522, -23.431],
+            centre: [169.158, -61.878, -17.076, -4.426],
+            width: [24.028, -52.904, -28.171, -9.821],
+            scale: [32.703, 172.287, 36.703, 6.538],
+            at_zero: (0.0323, 0.8065),
         },
         // defenders to move
         Model {
-            centre: [-148.313, 361.669, 105.778, 28.307],
-            width: [11.652, 69.638, -66.762, -36.701],
-            scale: [32.058, 108.449, -61.695, -32.475],
+            centre: [-158.386, 58.395, 14.793, 3.288],
+            width: [26.625, -12.612, -14.062, -5.984],
+            scale: [33.331, 150.422, 32.506, 5.854],
+            at_zero: (0.4828, 0.0115),
         },
     ],
     // Ashton
     [
         // attackers to move
         Model {
-            centre: [329.378, 747.471, -18.549, -17.971],
-            width: [-3.029, 253.043, 1019.027, 573.435],
-            scale: [160.306, 483.942, -98.490, -203.929],
+            centre: [344.057, 466.211, 222.355, 134.005],
+            width: [-6.320, 394.376, 377.895, 245.905],
+            scale: [173.116, 275.726, 11.900, -67.277],
+            at_zero: (0.0513, 0.1795),
         },
         // defenders to move
         Model {
-            centre: [-309.801, -638.099, -55.507, -40.182],
-            width: [-3.945, 295.842, 977.496, 570.507],
-            scale: [170.542, 409.818, -26.171, -159.076],
+            centre: [-319.355, -419.723, -214.499, -133.591],
+            width: [-6.234, 396.967, 367.190, 239.832],
+            scale: [178.793, 264.587, 34.832, -42.498],
+            at_zero: (0.1782, 0.0099),
         },
     ],
 ];

@@ -6,9 +6,12 @@
 //! game's progress ([`wdl::progress`] under the family's rules) and the game's result from the
 //! side to move's view. The games whose number is a multiple of the hold-out period are kept
 //! out of the fit and give the check. For each family and side to move the model's twelve
-//! coefficients maximise the likelihood of the results (they minimise the mean log loss),
-//! found by argmin's Nelder-Mead simplex, restarted around its best point until it no longer
-//! improves.
+//! coefficients maximise the likelihood of the results (they minimise the mean log loss, plus
+//! a small ridge on the coefficients of the game's progress), found by argmin's Nelder-Mead
+//! simplex, restarted around its best point until it no longer improves. The positions scored
+//! exactly 0 (the search's draw score) are left out of the curves: their chances are their
+//! outcomes' rates (with one win, one draw and one loss added, so that a rare case is not
+//! certain), which is the likelihood's maximum for them.
 
 use argmin::core::{CostFunction, Error as ArgminError, Executor, State};
 use argmin::solver::neldermead::NelderMead;
@@ -199,6 +202,7 @@ fn model_of(p: &[f64]) -> Model {
         centre: [0.0; DEGREE + 1],
         width: [0.0; DEGREE + 1],
         scale: [0.0; DEGREE + 1],
+        at_zero: (0.0, 0.0),
     };
     for i in 0..=DEGREE {
         m.centre[i] = p[i] * 100.0;
@@ -208,9 +212,22 @@ fn model_of(p: &[f64]) -> Model {
     m
 }
 
+/// The cost of the coefficients `free` of `base` (the others kept as they are).
 struct Problem<'a> {
     samples: &'a [Sample],
     ridge: f64,
+    base: Vec<f64>,
+    free: Vec<usize>,
+}
+
+impl Problem<'_> {
+    fn full(&self, p: &[f64]) -> Vec<f64> {
+        let mut full = self.base.clone();
+        for (&i, &x) in self.free.iter().zip(p) {
+            full[i] = x;
+        }
+        full
+    }
 }
 
 impl CostFunction for Problem<'_> {
@@ -218,8 +235,61 @@ impl CostFunction for Problem<'_> {
     type Output = f64;
 
     fn cost(&self, p: &Vec<f64>) -> Result<f64, ArgminError> {
-        Ok(log_loss(&model_of(p), self.samples) + self.ridge * penalty(p))
+        let full = self.full(p);
+        Ok(log_loss(&model_of(&full), self.samples) + self.ridge * penalty(&full))
     }
+}
+
+/// Nelder-Mead over the coefficients `free` from `start`, restarted around its best point with
+/// half the step until it gains less than 1e-7: the best coefficients and their cost.
+fn minimise(
+    samples: &[Sample],
+    ridge: f64,
+    start: Vec<f64>,
+    free: Vec<usize>,
+) -> Result<(Vec<f64>, f64), WdlFitError> {
+    let problem = |base: Vec<f64>| Problem {
+        samples,
+        ridge,
+        base,
+        free: free.clone(),
+    };
+    let mut best_full = start;
+    let mut best: Vec<f64> = free.iter().map(|&i| best_full[i]).collect();
+    let mut best_loss = problem(best_full.clone())
+        .cost(&best)
+        .map_err(|e| WdlFitError::Optimiser(e.to_string()))?;
+    let mut step = 0.5;
+    for _ in 0..8 {
+        let mut simplex = vec![best.clone()];
+        for i in 0..best.len() {
+            let mut vertex = best.clone();
+            vertex[i] += step;
+            simplex.push(vertex);
+        }
+        let solver = NelderMead::new(simplex)
+            .with_sd_tolerance(1e-10)
+            .map_err(|e| WdlFitError::Optimiser(e.to_string()))?;
+        let result = Executor::new(problem(best_full.clone()), solver)
+            .configure(|state| state.max_iters(3000))
+            .run()
+            .map_err(|e| WdlFitError::Optimiser(e.to_string()))?;
+        let state = result.state();
+        let (Some(param), loss) = (state.get_best_param(), state.get_best_cost()) else {
+            return Err(WdlFitError::Optimiser("no best point".to_string()));
+        };
+        let improved = best_loss - loss;
+        if loss < best_loss {
+            best = param.clone();
+            best_full = problem(best_full).full(&best);
+            best_loss = loss;
+        }
+        if improved < 1e-7 {
+            break;
+        }
+        step /= 2.0;
+    }
+    Ok((best_full, best_loss))
 }
 
 /// The sum of the squares of the coefficients that make the model change with the game's
@@ -241,53 +311,35 @@ pub fn fit(
     samples: &[Sample],
     ridge: f64,
 ) -> Result<(Model, f64), WdlFitError> {
-    if samples.len() < MIN_SAMPLES {
+    let (zero, curve): (Vec<Sample>, Vec<Sample>) = samples.iter().partition(|s| s.cp == 0.0);
+    if curve.len() < MIN_SAMPLES {
         return Err(WdlFitError::TooFew {
             family,
             side,
-            found: samples.len(),
+            found: curve.len(),
         });
     }
+    let count = |o| zero.iter().filter(|s| s.outcome == o).count() as f64 + 1.0;
+    let n = zero.len() as f64 + 3.0;
+    let at_zero = (count(Outcome::Win) / n, count(Outcome::Loss) / n);
+    let samples = &curve[..];
     // The start: a centre at the mean score, a narrow draw band, a scale of 2.5 soldiers, and
-    // no change with the game's progress.
+    // no change with the game's progress. The constant terms are fitted first, alone, then
+    // all the coefficients from there (a simplex started far from the constant fit can stall
+    // in a poor corner when one outcome is rare, as the attackers' win under English rules).
     let mean = samples.iter().map(|s| s.cp).sum::<f64>() / samples.len() as f64;
-    let mut best = vec![0.0; PARAMETERS];
-    best[0] = mean / 100.0;
-    best[DEGREE + 1] = 0.5;
-    best[2 * (DEGREE + 1)] = 2.5;
-    let cost = |p: &[f64]| log_loss(&model_of(p), samples) + ridge * penalty(p);
-    let mut best_loss = cost(&best);
-    let mut step = 0.5;
-    for _ in 0..8 {
-        let mut simplex = vec![best.clone()];
-        for i in 0..PARAMETERS {
-            let mut vertex = best.clone();
-            vertex[i] += step;
-            simplex.push(vertex);
-        }
-        let solver = NelderMead::new(simplex)
-            .with_sd_tolerance(1e-10)
-            .map_err(|e| WdlFitError::Optimiser(e.to_string()))?;
-        let result = Executor::new(Problem { samples, ridge }, solver)
-            .configure(|state| state.max_iters(3000))
-            .run()
-            .map_err(|e| WdlFitError::Optimiser(e.to_string()))?;
-        let state = result.state();
-        let (Some(param), loss) = (state.get_best_param(), state.get_best_cost()) else {
-            return Err(WdlFitError::Optimiser("no best point".to_string()));
-        };
-        let improved = best_loss - loss;
-        if loss < best_loss {
-            best = param.clone();
-            best_loss = loss;
-        }
-        if improved < 1e-7 {
-            break;
-        }
-        step /= 2.0;
-    }
-    let model = model_of(&best);
-    Ok((model, log_loss(&model, samples)))
+    let mut start = vec![0.0; PARAMETERS];
+    start[0] = mean / 100.0;
+    start[DEGREE + 1] = 0.5;
+    start[2 * (DEGREE + 1)] = 2.5;
+    let constants = vec![0, DEGREE + 1, 2 * (DEGREE + 1)];
+    let (start, _) = minimise(samples, ridge, start, constants)?;
+    let (best, _) = minimise(samples, ridge, start, (0..PARAMETERS).collect())?;
+    let model = Model {
+        at_zero,
+        ..model_of(&best)
+    };
+    Ok((model, log_loss(&model, samples.iter().chain(&zero))))
 }
 
 /// What the check's buckets divide.
@@ -419,6 +471,11 @@ pub fn table_source(models: &[[Model; 2]; 3], provenance: &[String]) -> String {
             let _ = writeln!(s, "            centre: {},", coefficients(&m.centre));
             let _ = writeln!(s, "            width: {},", coefficients(&m.width));
             let _ = writeln!(s, "            scale: {},", coefficients(&m.scale));
+            let _ = writeln!(
+                s,
+                "            at_zero: ({:.4}, {:.4}),",
+                m.at_zero.0, m.at_zero.1
+            );
             let _ = writeln!(s, "        }},");
         }
         s.push_str("    ],\n");
@@ -466,12 +523,15 @@ mod tests {
             centre: [150.0, 0.0, 0.0, 0.0],
             width: [60.0, 0.0, 120.0, 0.0],
             scale: [220.0, 0.0, 0.0, 0.0],
+            at_zero: (0.1, 0.2),
         };
         let samples = drawn_from(&truth, 20_000);
         let (fitted, loss) = fit(RuleFamily::Default, Side::Attackers, &samples, 0.0).unwrap();
         // No worse than the truth on its own samples, and close to it where the data are.
-        assert!(loss <= log_loss(&truth, &samples) + 1e-6);
-        for cp in [-600.0, -200.0, 0.0, 200.0, 600.0] {
+        // (The few samples scored exactly 0 get their smoothed rates, not quite the maximum.)
+        assert!(loss <= log_loss(&truth, &samples) + 1e-3);
+        // (Exactly 0 has its own few samples' rates; its neighbours follow the curves.)
+        for cp in [-600.0, -200.0, 1.0, 200.0, 600.0] {
             for u in [0.1, 0.5, 0.9] {
                 let (tw, tl) = truth.probabilities(cp, u);
                 let (fw, fl) = fitted.probabilities(cp, u);
@@ -491,11 +551,36 @@ mod tests {
     }
 
     #[test]
+    fn a_score_of_zero_gets_the_rates_of_its_outcomes() {
+        let truth = Model {
+            centre: [0.0; 4],
+            width: [50.0, 0.0, 0.0, 0.0],
+            scale: [200.0, 0.0, 0.0, 0.0],
+            at_zero: (0.3, 0.3),
+        };
+        let mut samples: Vec<Sample> = drawn_from(&truth, 2_000)
+            .into_iter()
+            .filter(|s| s.cp != 0.0)
+            .collect();
+        for (i, outcome) in [(20, Outcome::Win), (70, Outcome::Draw), (10, Outcome::Loss)] {
+            samples.extend((0..i).map(|g| Sample {
+                cp: 0.0,
+                progress: 0.5,
+                outcome,
+                game: g,
+            }));
+        }
+        let (fitted, _) = fit(RuleFamily::English, Side::Defenders, &samples, 1e-4).unwrap();
+        assert_eq!(fitted.at_zero, (21.0 / 103.0, 11.0 / 103.0));
+    }
+
+    #[test]
     fn too_few_positions_are_refused() {
         let truth = Model {
             centre: [0.0; 4],
             width: [50.0, 0.0, 0.0, 0.0],
             scale: [200.0, 0.0, 0.0, 0.0],
+            at_zero: (0.1, 0.1),
         };
         let samples = drawn_from(&truth, MIN_SAMPLES - 1);
         let e = fit(RuleFamily::Ashton, Side::Defenders, &samples, 0.0).unwrap_err();
@@ -511,10 +596,12 @@ mod tests {
             centre: [1.0, 2.0, 3.0, 4.0],
             width: [5.0, 6.0, 7.0, 8.0],
             scale: [9.0, 10.0, 11.0, 12.5],
+            at_zero: (0.25, 0.5),
         };
         let text = table_source(&[[m; 2]; 3], &["data: x.bin".to_string()]);
         assert!(text.contains("// data: x.bin"));
         assert!(text.contains("scale: [9.000, 10.000, 11.000, 12.500],"));
+        assert!(text.contains("at_zero: (0.2500, 0.5000),"));
         assert_eq!(text.matches("Model {").count(), 6);
     }
 }

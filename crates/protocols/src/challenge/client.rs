@@ -16,6 +16,7 @@ use konakis_engine::clock::Instant;
 use konakis_engine::options::Config as OptionConfig;
 use konakis_engine::search::driver::{Driver, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Score, Settings};
+use konakis_engine::wdl;
 use std::fmt;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
@@ -170,8 +171,8 @@ fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, String
     Err(last)
 }
 
-/// A short account of a search for the log.
-fn describe(info: &Option<Info>) -> String {
+/// A short account of a search from `board` for the log, with the score's win chances.
+fn describe(info: &Option<Info>, board: &Board, rules: &Rules) -> String {
     match info {
         None => "no completed iteration".to_string(),
         Some(i) => {
@@ -179,7 +180,14 @@ fn describe(info: &Option<Info>) -> String {
                 Score::Cp(cp) => format!("cp {cp}"),
                 Score::Mate(n) => format!("mate {n}"),
             };
-            format!("depth {}, score {score}, {} nodes", i.depth, i.nodes)
+            let side = board.side_to_move();
+            let chances = wdl::wdl(i.score, board.plies(), side, rules);
+            format!(
+                "depth {}, score {score} ({}), {} nodes",
+                i.depth,
+                wdl::describe(chances, side),
+                i.nodes
+            )
         }
     }
 }
@@ -406,13 +414,13 @@ fn session(
                 driver.board().to_fen()
             ));
         };
+        let account = describe(&info, driver.board(), driver.game().rules());
         if let Err(e) = write_frame(&mut stream, &move_json(m, ours)) {
             return Ending::Closed(format!("could not send the move {m}: {e}"));
         }
         let _ = writeln!(
             log,
-            "{colour} {m} (Konakis: {}, {} ms)",
-            describe(&info),
+            "{colour} {m} (Konakis: {account}, {} ms)",
             received.elapsed().as_millis()
         );
         sent = Some(m);

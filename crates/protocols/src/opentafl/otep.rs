@@ -20,6 +20,7 @@ use konakis_core::types::{Move, Side};
 use konakis_engine::options::{self, Config};
 use konakis_engine::search::driver::{Driver, DriverError, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Report, Score};
+use konakis_engine::wdl::{self, Wdl};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::io::{Read, Write};
@@ -471,6 +472,8 @@ impl Session {
         self.fresh_table = false;
         let out = self.out.clone();
         let to_move = self.driver.board().side_to_move();
+        let plies = self.driver.board().plies();
+        let rules = self.driver.config().rules;
         let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).
@@ -481,7 +484,8 @@ impl Session {
         let callback = move |_, report: Report| match report {
             Report::Info(info) => {
                 if info.multipv == 1 {
-                    out.status(&status_text(&info, to_move));
+                    let chances = wdl::wdl(info.score, plies, to_move, &rules);
+                    out.status(&status_text(&info, to_move, chances));
                 }
                 if task == Task::Analyze {
                     let n = info.multipv as usize;
@@ -686,14 +690,16 @@ pub fn opentafl_score(score: Score, depth: u32, to_move: Side) -> i32 {
     }
 }
 
-/// A search report as the text of a `status` line, its score as OpenTafl's AI gives one.
-fn status_text(i: &Info, to_move: Side) -> String {
+/// A search report as the text of a `status` line, its score as OpenTafl's AI gives one,
+/// followed by the win chances in words (`chances`, for the side to move).
+fn status_text(i: &Info, to_move: Side, chances: Wdl) -> String {
     let score = opentafl_score(i.score, i.depth, to_move);
     let pv: Vec<String> = i.pv.iter().map(|&m| simple_move(m)).collect();
     format!(
-        "depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
+        "depth {} seldepth {} score {score} ({}) nodes {} nps {} time {} pv {}",
         i.depth,
         i.seldepth,
+        wdl::describe(chances, to_move),
         i.nodes,
         i.nps,
         i.time_ms,

@@ -18,12 +18,15 @@ use super::command::{self, Command, Start};
 use super::{Input, Output, Reply};
 use konakis_core::board::{Board, GameError};
 use konakis_core::perft::perft;
+use konakis_core::rules::Rules;
 use konakis_core::types::Move;
+use konakis_core::types::Side;
 use konakis_engine::bench;
 use konakis_engine::clock::Instant;
 use konakis_engine::eval;
 use konakis_engine::network::{EvalMode, RuleFamily};
 use konakis_engine::options;
+use konakis_engine::wdl;
 
 /// The answer to `help`: what a person who started the engine in a terminal types first.
 const HELP: &[&str] = &[
@@ -288,7 +291,13 @@ impl<R: Reply> Session<R> {
         }
         let out = self.out.clone();
         let show_multipv = self.driver.config().settings.multipv > 1;
-        let report = move |_, report: Report| out.line(&format_report(&report, show_multipv));
+        let chances = self.driver.config().show_wdl.then(|| Chances {
+            plies: self.driver.board().plies(),
+            side,
+            rules: self.driver.config().rules,
+        });
+        let report =
+            move |_, report: Report| out.line(&format_report(&report, show_multipv, chances));
         let started = match self.mode {
             Mode::Threads { .. } => self.driver.think(limits, report).map(|_| ()),
             Mode::Inline { poll } => self
@@ -345,6 +354,7 @@ impl<R: Reply> Session<R> {
             }
         ));
         lines.push(format!("Status: {}", self.driver.game().status()));
+        lines.push(format!("Win chances: {}", self.chances_in_words()));
         lines.push(format!("Rules: {rules}"));
         self.out.lines(&lines);
     }
@@ -385,6 +395,8 @@ impl<R: Reply> Session<R> {
                 RuleFamily::of(&self.driver.config().rules)
             )),
         }
+        // The chances come before the evaluation, which stays the last line.
+        lines.push(format!("Win chances: {}", self.chances_in_words()));
         lines.push(match network {
             Some(n) => format!(
                 "Evaluation: {} cp for the side to move ({side}), the network's",
@@ -393,6 +405,38 @@ impl<R: Reply> Session<R> {
             None => format!("Evaluation: {total} cp for the side to move ({side}), classical"),
         });
         self.out.lines(&lines);
+    }
+
+    /// The evaluation the search uses, centi-soldiers for the side to move: the network's
+    /// where one evaluates under the rules, else the classical one.
+    fn evaluation(&self) -> i32 {
+        let board = self.driver.board();
+        match self.driver.network() {
+            Some(n) => n.net.evaluate_board(board),
+            None => eval::evaluate(board, &self.driver.config().rules),
+        }
+    }
+
+    /// The win chances of the current position in words: certain when the game is over,
+    /// else the model's ([`wdl::wdl`]) for the evaluation taken as a search score, which
+    /// `eval` and `d` say.
+    fn chances_in_words(&self) -> String {
+        let board = self.driver.board();
+        let side = board.side_to_move();
+        match wdl::of_status(self.driver.game().status(), side) {
+            Some(w) => format!("{} (the game is over)", wdl::describe(w, side)),
+            None => {
+                let rules = self.driver.config().rules;
+                let w = wdl::wdl(Score::Cp(self.evaluation()), board.plies(), side, &rules);
+                format!(
+                    "{} (from the evaluation; wdl {} {} {} for the side to move)",
+                    wdl::describe(w, side),
+                    w.win,
+                    w.draw,
+                    w.loss
+                )
+            }
+        }
     }
 
     fn perft(&mut self, depth: u32) {
@@ -532,10 +576,24 @@ fn perft_stoppable(
     Some(total)
 }
 
-/// One search report as a protocol line.
-pub(crate) fn format_report(report: &Report, show_multipv: bool) -> String {
+/// What turns a search's score into win chances (`UCI_ShowWDL`): the root's plies, side to
+/// move and rules.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chances {
+    pub(crate) plies: u32,
+    pub(crate) side: Side,
+    pub(crate) rules: Rules,
+}
+
+/// One search report as a protocol line; with `chances`, its score is followed by
+/// `wdl W D L`.
+pub(crate) fn format_report(
+    report: &Report,
+    show_multipv: bool,
+    chances: Option<Chances>,
+) -> String {
     match report {
-        Report::Info(info) => format_info(info, show_multipv),
+        Report::Info(info) => format_info(info, show_multipv, chances),
         Report::CurrMove { depth, mv, number } => {
             format!("info depth {depth} currmove {mv} currmovenumber {number}")
         }
@@ -554,7 +612,7 @@ pub(crate) fn format_report(report: &Report, show_multipv: bool) -> String {
     }
 }
 
-fn format_info(i: &Info, show_multipv: bool) -> String {
+fn format_info(i: &Info, show_multipv: bool, chances: Option<Chances>) -> String {
     let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
     if show_multipv {
         s.push_str(&format!(" multipv {}", i.multipv));
@@ -562,6 +620,10 @@ fn format_info(i: &Info, show_multipv: bool) -> String {
     match i.score {
         Score::Cp(cp) => s.push_str(&format!(" score cp {cp}")),
         Score::Mate(n) => s.push_str(&format!(" score mate {n}")),
+    }
+    if let Some(c) = chances {
+        let w = wdl::wdl(i.score, c.plies, c.side, &c.rules);
+        s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
     }
     match i.bound {
         ScoreBound::Exact => {}
