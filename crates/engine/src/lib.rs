@@ -29,4 +29,5 @@ pub mod eval;
 pub mod network;
 pub mod options;
 pub mod search;
+pub mod skill;
 pub mod tactics;
