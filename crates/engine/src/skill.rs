@@ -24,6 +24,8 @@
 //! at the lower or the upper level, the upper with a probability of the fraction.
 
 use crate::search::{Info, Limits, MATE, MATE_BOUND, Score};
+use konakis_core::board::Board;
+use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Square};
 use std::sync::OnceLock;
 
@@ -404,6 +406,39 @@ impl Plan {
         }
         pieces.truncate(want);
         pieces
+    }
+}
+
+/// A move of `moves` that wins on the spot (an escape, a king capture, an encirclement): every
+/// level plays it without searching.
+pub fn winning_move(board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
+    moves.iter().copied().find(|&m| {
+        let mut after = *board;
+        after.play(rules, m);
+        after.is_won(rules)
+    })
+}
+
+impl Plan {
+    /// A move for when the search finished no line at all (its node cap fell inside the
+    /// first one): a random move of `moves` after which the opponent cannot win on the spot,
+    /// if there is one, else any.
+    pub fn fallback(&mut self, board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
+        let safe: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut after = *board;
+                after.play(rules, m);
+                let replies = after.legal_moves(rules);
+                winning_move(&after, rules, &replies).is_none()
+            })
+            .collect();
+        let pool = if safe.is_empty() { moves } else { &safe };
+        if pool.is_empty() {
+            return None;
+        }
+        Some(pool[self.rng.up_to(pool.len() as u32 - 1) as usize])
     }
 }
 

@@ -840,6 +840,30 @@ fn play_at_level(
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
+    let board = game.board();
+    let rules = game.rules();
+    let mut moves: Vec<Move> = board.legal_moves(rules).to_vec();
+    if !limits.searchmoves.is_empty() {
+        moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    if !game.status().is_over()
+        && let Some(win) = skill::winning_move(board, rules, &moves)
+    {
+        // Seen at a glance at every level: played without a search.
+        report(Report::Info(Info {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: Score::Mate(1),
+            bound: ScoreBound::Exact,
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: vec![win],
+        }));
+        return (Some(win), None);
+    }
     let shown = context.settings.multipv;
     let settings = Settings {
         multipv: plan.lines(shown),
@@ -868,6 +892,7 @@ fn play_at_level(
     );
     match plan.choose(&lines) {
         Some((best, ponder)) => (Some(best), ponder),
+        None if searched.0.is_some() => (plan.fallback(board, rules, &moves), None),
         None => searched,
     }
 }
