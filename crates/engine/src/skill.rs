@@ -87,21 +87,21 @@ pub const LEVELS: [LevelLimits; FULL_STRENGTH as usize] = [
     beginner(3, 2_000),
     beginner(5, 1_500),
     beginner(8, 800),
-    level(2, 10_000, 12, 400),
-    level(2, 10_000, 10, 200),
-    level(2, 10_000, 8, 100),
-    level(3, 15_000, 6, 150),
-    level(3, 15_000, 6, 80),
+    level(2, 15_000, 20, 700),
+    level(2, 15_000, 12, 400),
+    level(2, 15_000, 10, 200),
+    level(2, 15_000, 8, 100),
+    level(3, 15_000, 6, 120),
+    level(3, 15_000, 6, 70),
     level(4, 20_000, 5, 100),
     level(4, 20_000, 5, 60),
     level(5, 25_000, 4, 80),
     level(5, 25_000, 4, 45),
-    level(6, 30_000, 3, 60),
-    level(6, 35_000, 3, 30),
-    level(7, 40_000, 3, 40),
-    level(8, 50_000, 3, 25),
-    level(9, 60_000, 2, 20),
-    level(10, 80_000, 2, 10),
+    level(6, 35_000, 3, 40),
+    level(7, 45_000, 3, 30),
+    level(8, 55_000, 2, 25),
+    level(9, 70_000, 2, 15),
+    level(10, 90_000, 2, 8),
 ];
 
 /// What the strength options say (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`,
@@ -696,6 +696,33 @@ mod tests {
         lines.take(&info(1, Score::Cp(20), &["c1c2"]));
         assert_eq!(lines.best_set().len(), 2);
         assert_eq!(lines.best_set()[0].1[0], mv("a1a2"));
+    }
+
+    #[test]
+    fn a_win_on_the_board_is_found_and_the_fallback_does_not_allow_one() {
+        // The king on the throne, boxed in but for the file down to e1.
+        let rules = Rules::default();
+        let defenders = Board::from_fen("9/9/9/4b4/3bKb3/9/9/8b/b8 w").unwrap();
+        let moves = defenders.legal_moves(&rules).to_vec();
+        let win = winning_move(&defenders, &rules, &moves).unwrap();
+        assert_eq!(win, mv("e5e1"));
+        let attackers = Board::from_fen("9/9/9/4b4/3bKb3/9/9/8b/b8 b").unwrap();
+        let moves = attackers.legal_moves(&rules).to_vec();
+        assert_eq!(winning_move(&attackers, &rules, &moves), None);
+        let mut chosen = std::collections::HashSet::new();
+        for seed in 1..60 {
+            let m = plan(0, seed).fallback(&attackers, &rules, &moves).unwrap();
+            let mut after = attackers;
+            after.play(&rules, m);
+            let replies = after.legal_moves(&rules).to_vec();
+            assert_eq!(
+                winning_move(&after, &rules, &replies),
+                None,
+                "{m} lets the king out"
+            );
+            chosen.insert(m);
+        }
+        assert!(chosen.len() > 1, "{chosen:?}");
     }
 
     #[test]
