@@ -16,10 +16,15 @@ the ladder, their errors added in quadrature. Writes:
                                    embeds for UCI_Elo (rebuild Konakis afterwards)
 
 Usage:
-  scripts/levels.py [--games N] [--nodes N] [--families default,ashton] [--results DIR]
+  scripts/levels.py [--games N] [--baseline-games N] [--openings N] [--nodes N] [--families default,ashton] [--results DIR]
                     [--konakis PATH] [--movers PATH] [--preliminary]
 
   --games N       games per neighbouring pair (default 200)
+  --baseline-games N  games of level 0 against each baseline mover (default 200)
+  --openings N    openings per family (default 100; 0 plays from the start position only):
+                  konakis openings --count N --plies 6 --seed 11 --absolute, each played twice
+                  with the sides swapped. Under Ashton the start position is won by the
+                  attackers at every level from about 12 up, which hides every difference
   --nodes N       nodes per move of every engine (default 100000)
   --families L    rule families to play, comma-separated: default, ashton (default both)
   --results DIR   where each match's JSON goes (default levels-results); a pair whose JSON is
@@ -60,26 +65,46 @@ def engine(level, konakis):
     return spec
 
 
-def command(a, b, family, args, json_path):
+def command(a, b, family, args, games, json_path):
     cmd = [args.konakis, "match", "--engine"] + a + ["--engine"] + b
-    cmd += ["--each", "nodes=%d" % args.nodes, "--games", str(args.games)]
+    cmd += ["--each", "nodes=%d" % args.nodes, "--games", str(games)]
+    if args.openings > 0:
+        cmd += ["--openings", openings_file(family, args), "order=sequential"]
     cmd += ["--concurrency", str(args.concurrency), "--json", json_path]
     if FAMILIES[family]:
         cmd += ["--rules"] + FAMILIES[family]
     return cmd + EXTRA[family]
 
 
-def play(name, a, b, family, args):
-    """Plays (or reuses) one match; returns its JSON."""
+def openings_file(family, args):
+    """The family's openings file in the results folder, written on first use: random
+    openings whose score is within 100 centi-soldiers of 0 (the sides' balance, not the start
+    position's: under Ashton the start is far from balanced)."""
+    path = os.path.join(args.results, "%s-openings-%d.txt" % (family, args.openings))
+    if not os.path.exists(path):
+        cmd = [args.konakis, "openings", "--count", str(args.openings), "--plies", "6"]
+        cmd += ["--seed", "11", "--absolute"]
+        if FAMILIES[family]:
+            cmd += ["--rules"] + FAMILIES[family]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            die("konakis openings failed: %s" % done.stderr.strip().splitlines()[-1:])
+        with open(path, "w") as f:
+            f.write(done.stdout)
+    return path
+
+
+def play(name, a, b, family, args, games):
+    """Plays (or reuses) one match of `games` games; returns its JSON."""
     path = os.path.join(args.results, "%s-%s.json" % (family, name))
-    key = {"games": args.games, "nodes": args.nodes, "family": family}
+    key = {"games": games, "nodes": args.nodes, "family": family, "openings": args.openings}
     meta = path + ".key"
     if os.path.exists(path) and os.path.exists(meta):
         with open(meta) as f:
             if json.load(f) == key:
                 with open(path) as g:
                     return json.load(g)
-    cmd = command(a, b, family, args, path)
+    cmd = command(a, b, family, args, games, path)
     print("levels.py: %s %s" % (family, name), file=sys.stderr, flush=True)
     done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
@@ -114,7 +139,7 @@ def ladder(family, args):
     for level in range(FULL):
         a = engine(level + 1, args.konakis)
         b = engine(level, args.konakis)
-        data = play("%d-%d" % (level + 1, level), a, b, family, args)
+        data = play("%d-%d" % (level + 1, level), a, b, family, args, args.games)
         first = data["engines"][0]
         gap, err, los = fit(first["pentanomial"])
         elo = rows[-1][1] + gap
@@ -128,7 +153,7 @@ def baseline(family, args):
     out = []
     for kind in ("greedy", "random"):
         other = ["name=" + kind, "cmd=" + args.movers, "arg=" + kind]
-        data = play("0-" + kind, engine(0, args.konakis), other, family, args)
+        data = play("0-" + kind, engine(0, args.konakis), other, family, args, args.baseline_games)
         e = data["engines"][0]
         out.append((kind, e["wins"], e["draws"], e["losses"], e["score"]))
     return out
@@ -156,8 +181,10 @@ def write_data(rows, args):
 
 
 def write_docs(results, args):
-    cmd = "scripts/levels.py --games %d --nodes %d --families %s" % (
+    cmd = "scripts/levels.py --games %d --baseline-games %d --openings %d --nodes %d --families %s" % (
         args.games,
+        args.baseline_games,
+        args.openings,
         args.nodes,
         ",".join(results),
     )
@@ -187,7 +214,12 @@ def write_docs(results, args):
         "```",
         "",
         "Each level plays the level above it (level 20 is full strength) in %d games, the" % args.games,
-        "engines swapping sides, from the start position, at %d nodes per move for every" % args.nodes,
+        "engines swapping sides, %s, at %d nodes per move for every" % (
+            "from the start position"
+            if args.openings == 0
+            else "from %d openings (`konakis openings --count %d --plies 6 --seed 11 --absolute`: six random plies, kept if a depth-5 search scores them within 100 centi-soldiers of 0), each played twice" % (args.openings, args.openings),
+            args.nodes,
+        ),
         "engine (`--each nodes=%d`): a level's own caps are lower, so this limit binds full" % args.nodes,
         "strength only, and the level-20 row is full strength at that many nodes; at a longer",
         "time per move full strength is stronger and the levels below stay as they are.",
@@ -211,7 +243,7 @@ def write_docs(results, args):
                     % (level, elo, err, gap, gerr, 100 * los, games)
                 )
         out += [""]
-        out += ["Level 0 against the baseline movers (`examples/movers.rs`, %d games each):" % args.games, ""]
+        out += ["Level 0 against the baseline movers (`examples/movers.rs`, %d games each):" % args.baseline_games, ""]
         out += ["| opponent | level 0 wins | draws | losses | level 0 score |", "|---|---|---|---|---|"]
         for kind, w, d, l, score in base:
             out.append("| %s | %d | %d | %d | %.1f %% |" % (kind, w, d, l, 100 * score))
@@ -234,11 +266,15 @@ def main():
     p.add_argument("--results", default="levels-results")
     p.add_argument("--konakis", default=os.path.join(ROOT, "target", "release", "konakis"))
     p.add_argument("--movers", default=os.path.join(ROOT, "target", "release", "examples", "movers"))
+    p.add_argument("--baseline-games", type=int, default=200)
+    p.add_argument("--openings", type=int, default=100)
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--preliminary", action="store_true")
     args = p.parse_args()
-    if args.games < 2 or args.nodes < 1 or args.concurrency < 1:
-        die("--games needs 2 or more, --nodes and --concurrency 1 or more")
+    if args.openings < 0:
+        die("--openings needs 0 (the start position only) or more")
+    if args.games < 2 or args.baseline_games < 2 or args.nodes < 1 or args.concurrency < 1:
+        die("--games and --baseline-games need 2 or more, --nodes and --concurrency 1 or more")
     families = [f for f in args.families.split(",") if f]
     for f in families:
         if f not in FAMILIES:

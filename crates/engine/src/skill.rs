@@ -1,22 +1,28 @@
 //! Strength levels: `Skill Level` 0-19 plays weaker than full strength (20), and
 //! `UCI_LimitStrength` with `UCI_Elo` picks a level from the calibrated curve in `levels.txt`
-//! (written by `scripts/levels.sh`; docs/levels.md).
+//! (written by `scripts/levels.py`; docs/levels.md).
 //!
 //! The search proper knows nothing of this. A level changes what a search is asked for and
 //! which of its answers is played:
 //!
-//! 1. The search is capped at the level's depth and nodes (never above the `go` limits), and
-//!    asked for the level's number of lines (MultiPV; only the lines the `MultiPV` option asks
-//!    for are reported).
-//! 2. From the lines of the last complete iteration, the move with the largest
+//! 1. A move that wins on the spot (an escape, a king capture) is played at once, at every
+//!    level, without a search.
+//! 2. Otherwise the search is capped at the level's depth and nodes (never above the `go`
+//!    limits), and asked for the level's number of lines (MultiPV; only the lines the
+//!    `MultiPV` option asks for are reported).
+//! 3. From the lines of the last complete iteration, the move with the largest
 //!    `score + noise` is played, the noise uniform in `0..=noise` centi-soldiers: a bounded
 //!    push, so a move more than `noise` worse than the best is never played, whether the level
-//!    is ahead or behind.
-//! 3. A forced result is never blurred: when the best line wins, it is played (a one-move win
-//!    included, at every level); a line that loses by force is played only when every line
-//!    does. From level [`PARRY_LEVEL`] up the search looks two plies deep, so a move that lets
-//!    the king be taken (or, for the attackers, lets him escape) next move scores as a loss and
-//!    is not played while a parry exists.
+//!    is ahead or behind. The lowest levels ([`LevelLimits::attention`]) choose among the
+//!    moves of only a few of their pieces, drawn at random, with a push that dwarfs the scores:
+//!    beginners who take a win and otherwise hardly look.
+//! 4. A forced result is never blurred: when the best line wins, it is played; a line that
+//!    loses by force is played only when every line does. From level [`PARRY_LEVEL`] up the
+//!    search looks two plies deep, so a move that lets the king be taken (or, for the
+//!    attackers, lets him escape) next move scores as a loss and is not played while a parry
+//!    exists; below it such a line counts as [`BLIND_LOSS`].
+//! 5. Should the caps end the search inside its first line, a random move after which the
+//!    opponent cannot win on the spot is played.
 //!
 //! The noise comes from a seeded generator (SplitMix64): with `Skill Seed` 0 a new seed each
 //! search, else one made from the seed and the position, so that the same game replays move
