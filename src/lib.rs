@@ -68,7 +68,7 @@
 #![warn(missing_docs)]
 
 pub use konakis_core::{board, perft, rules, types, zobrist};
-pub use konakis_engine::{eval, network, review, search, wdl};
+pub use konakis_engine::{eval, network, review, search, skill, wdl};
 pub use konakis_protocols::{opentafl, protocol};
 
 pub mod exit;

@@ -52,6 +52,15 @@ pub struct ChallengeArgs {
     /// Threads=4 or Hash=256. The rules are Ruleset=Ashton.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Play at this strength level, 0 (weakest) to 20 (full strength); docs/levels.md. The
+    /// same as --option 'Skill Level=N'.
+    #[arg(long, value_name = "N", conflicts_with = "elo",
+          value_parser = clap::value_parser!(i64).range(0..=i64::from(konakis::skill::FULL_STRENGTH)))]
+    pub skill: Option<i64>,
+    /// Play at this Elo on the scale of docs/levels.md; the same as --option
+    /// UCI_LimitStrength=true --option UCI_Elo=N.
+    #[arg(long, value_name = "N")]
+    pub elo: Option<i64>,
 }
 
 impl From<ChallengeArgs> for ChallengeOptions {
@@ -67,7 +76,17 @@ impl From<ChallengeArgs> for ChallengeOptions {
             margin: a.margin,
             wait: a.wait,
             name: a.name,
-            options: a.options,
+            options: {
+                let mut options = a.options;
+                if let Some(skill) = a.skill {
+                    options.push(format!("Skill Level={skill}"));
+                }
+                if let Some(elo) = a.elo {
+                    options.push("UCI_LimitStrength=true".to_string());
+                    options.push(format!("UCI_Elo={elo}"));
+                }
+                options
+            },
         }
     }
 }
@@ -166,5 +185,33 @@ mod tests {
         );
         let c = config(&parse(&["--color", "white"])).unwrap();
         assert_eq!(c.think, Duration::from_millis(57_000));
+    }
+
+    #[test]
+    fn skill_and_elo_go_through_the_option_table() {
+        let c = config(&parse(&["--color", "white", "--skill", "4"])).unwrap();
+        assert_eq!(c.settings.skill.level, 4);
+        assert_eq!(c.settings.skill.strength(), Some(4.0));
+        let (lo, hi) = konakis::skill::curve().elo_range();
+        let mid = (lo + hi) / 2;
+        let c = config(&parse(&["--color", "black", "--elo", &mid.to_string()])).unwrap();
+        assert!(c.settings.skill.limit_strength);
+        assert_eq!(c.settings.skill.elo, mid);
+        let e = config(&parse(&[
+            "--color",
+            "black",
+            "--elo",
+            &(hi + 1).to_string(),
+        ]))
+        .unwrap_err();
+        assert!(e.to_string().contains("UCI_Elo"), "{e}");
+        let mut all = vec!["konakis", "--color", "white", "--skill", "21"];
+        assert!(Cli::try_parse_from(&all).is_err());
+        all.truncate(3);
+        all.extend(["--skill", "2", "--elo", "500"]);
+        assert!(
+            Cli::try_parse_from(&all).is_err(),
+            "--skill and --elo conflict"
+        );
     }
 }

@@ -22,6 +22,13 @@ pub struct OtepArgs {
     /// Never think longer than this many milliseconds per move, whatever the clock allows.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub max_time: Option<u64>,
+    /// Play at this strength level, 0 (weakest) to 20 (full strength); docs/levels.md.
+    #[arg(long, value_name = "N", conflicts_with = "elo",
+          value_parser = clap::value_parser!(i64).range(0..=i64::from(konakis::skill::FULL_STRENGTH)))]
+    pub skill: Option<i64>,
+    /// Play at this Elo on the scale of docs/levels.md (UCI_LimitStrength with UCI_Elo).
+    #[arg(long, value_name = "N")]
+    pub elo: Option<i64>,
 }
 
 impl From<OtepArgs> for OtepConfig {
@@ -31,6 +38,8 @@ impl From<OtepArgs> for OtepConfig {
             threads: a.threads,
             hash_mib: a.hash_mib,
             max_time: a.max_time,
+            skill: a.skill,
+            elo: a.elo,
         }
     }
 }
@@ -43,5 +52,34 @@ pub fn run(args: OtepArgs) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: OtepArgs,
+    }
+
+    fn parse(line: &[&str]) -> Result<OtepConfig, clap::Error> {
+        let mut all = vec!["konakis"];
+        all.extend_from_slice(line);
+        Cli::try_parse_from(all).map(|c| c.args.into())
+    }
+
+    #[test]
+    fn skill_and_elo_are_taken_and_checked() {
+        let c = parse(&[]).unwrap();
+        assert_eq!((c.skill, c.elo), (None, None));
+        assert_eq!(parse(&["--skill", "3"]).unwrap().skill, Some(3));
+        assert_eq!(parse(&["--elo", "700"]).unwrap().elo, Some(700));
+        assert!(parse(&["--skill", "21"]).is_err());
+        assert!(parse(&["--skill", "-1"]).is_err());
+        assert!(parse(&["--skill", "3", "--elo", "700"]).is_err());
     }
 }

@@ -11,6 +11,7 @@ mod build;
 mod challenge;
 mod driver;
 mod fuzz_corpora;
+mod levels;
 mod matches;
 mod nnue;
 mod otep;

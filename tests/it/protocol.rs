@@ -299,7 +299,15 @@ fn uci_announces_identity_and_every_option() {
         "option name Clear Hash type button".to_string(),
         "option name Eval type combo default Network var Network var Classical".to_string(),
         "option name EvalFile type string default <empty>".to_string(),
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
     ];
+    // The Elo range is the calibrated curve's (crates/engine/src/levels.txt).
+    let (lo, hi) = konakis::skill::curve().elo_range();
+    expected.push(format!(
+        "option name UCI_Elo type spin default {lo} min {lo} max {hi}"
+    ));
+    expected.push("option name Skill Seed type spin default 0 min 0 max 2147483647".to_string());
     expected.extend(
         [
             "Ruleset type combo default Linnaeus var Linnaeus var Ashton",
@@ -417,7 +425,8 @@ fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
         ],
         &[
             "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
-             MultiPV, Ponder, UCI_ShowWDL, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Ruleset, KingCapture, FirstMove, KingArmed, \
+             MultiPV, Ponder, UCI_ShowWDL, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Skill Level, \
+             UCI_LimitStrength, UCI_Elo, Skill Seed, Ruleset, KingCapture, FirstMove, KingArmed, \
              ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
              RepetitionDraw, MoveLimit, Encirclement)",
             "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \

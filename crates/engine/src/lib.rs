@@ -30,5 +30,6 @@ pub mod network;
 pub mod options;
 pub mod review;
 pub mod search;
+pub mod skill;
 pub mod tactics;
 pub mod wdl;

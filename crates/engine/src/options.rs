@@ -6,6 +6,7 @@
 
 use crate::network::EvalMode;
 use crate::search::{Settings, SmpMode};
+use crate::skill::{self, FULL_STRENGTH};
 use konakis_core::rules::RulesError;
 use konakis_core::rules::{self, Rules};
 use std::sync::OnceLock;
@@ -19,6 +20,8 @@ pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 pub const MAX_MULTIPV: i64 = 256;
 /// Largest `Move Overhead` in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
+/// Largest `Skill Seed` (the largest integer every UCI front-end can hold).
+pub const MAX_SKILL_SEED: i64 = i32::MAX as i64;
 
 /// The type, default and range of an option, as `uci` announces it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -80,6 +83,10 @@ enum Target {
     ClearHash,
     Eval,
     EvalFile,
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    SkillSeed,
     /// A rule option of [`Rules::OPTIONS`], set through [`Rules::set`] by its name.
     Rule,
 }
@@ -220,6 +227,42 @@ pub fn table() -> &'static [OptionRow] {
                        networks",
                 target: Target::EvalFile,
             },
+            OptionRow {
+                name: "Skill Level",
+                kind: spin(d.skill.level.into(), 0, FULL_STRENGTH.into()),
+                help: "playing strength from 0 (weakest) to 20 (full strength); \
+                       docs/levels.md gives the Elo of each level",
+                target: Target::SkillLevel,
+            },
+            OptionRow {
+                name: "UCI_LimitStrength",
+                kind: Kind::Check {
+                    default: d.skill.limit_strength,
+                },
+                help: "play at the strength UCI_Elo asks for (Skill Level is then ignored)",
+                target: Target::LimitStrength,
+            },
+            OptionRow {
+                name: "UCI_Elo",
+                kind: {
+                    let (min, max) = skill::curve().elo_range();
+                    Kind::Spin {
+                        default: d.skill.elo.into(),
+                        min: min.into(),
+                        max: max.into(),
+                    }
+                },
+                help: "the strength UCI_LimitStrength plays at, on the scale of docs/levels.md \
+                       (level 0 at 0; between two levels a mix of both)",
+                target: Target::Elo,
+            },
+            OptionRow {
+                name: "Skill Seed",
+                kind: spin(d.skill.seed as usize, 0, MAX_SKILL_SEED),
+                help: "seed of a weakened level's choices: 0 for new choices every game, any \
+                       other value replays the same game against the same moves",
+                target: Target::SkillSeed,
+            },
         ];
         rows.extend(Rules::OPTIONS.iter().map(|o| OptionRow {
             name: o.name,
@@ -356,6 +399,7 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
             match row.target {
                 Target::Ponder => new.ponder = v,
                 Target::ShowWdl => new.show_wdl = v,
+                Target::LimitStrength => new.settings.skill.limit_strength = v,
                 Target::Rule => set_rule(&mut new.rules, row, if v { "true" } else { "false" })?,
                 other => unreachable!("check option with target {other:?}"),
             }
@@ -371,6 +415,9 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
                 Target::Threads => new.settings.threads = v as usize,
                 Target::MultiPv => new.settings.multipv = v as usize,
                 Target::MoveOverhead => new.settings.move_overhead_ms = v as u64,
+                Target::SkillLevel => new.settings.skill.level = v as u8,
+                Target::Elo => new.settings.skill.elo = v as i32,
+                Target::SkillSeed => new.settings.skill.seed = v as u64,
                 Target::Rule => set_rule(&mut new.rules, row, &v.to_string())?,
                 other => unreachable!("spin option with target {other:?}"),
             }
@@ -452,7 +499,7 @@ mod tests {
             let row = find(o.name).expect(o.name);
             assert_eq!(row.kind, Kind::from(o.kind));
         }
-        assert_eq!(table().len(), 10 + Rules::OPTIONS.len());
+        assert_eq!(table().len(), 14 + Rules::OPTIONS.len());
     }
 
     #[test]
@@ -512,6 +559,49 @@ mod tests {
     }
 
     #[test]
+    fn strength_options_are_checked_and_set() {
+        let c = Config::default();
+        assert_eq!(
+            c.settings.skill.strength(),
+            None,
+            "full strength by default"
+        );
+        fn set(c: &Config, name: &str, value: &str) -> Result<Config, OptionError> {
+            match apply(c, name, Some(value))? {
+                Change::Config(n) => Ok(n),
+                other => panic!("{other:?}"),
+            }
+        }
+        let n = set(&c, "skill level", "7").unwrap();
+        assert_eq!(n.settings.skill.level, 7);
+        assert_eq!(n.settings.skill.strength(), Some(7.0));
+        for bad in ["21", "-1", "x", "7.5"] {
+            let e = set(&c, "Skill Level", bad).unwrap_err();
+            assert!(e.to_string().contains("from 0 to 20"), "{e}");
+        }
+        let (lo, hi) = skill::curve().elo_range();
+        let e = set(&c, "UCI_Elo", &(hi + 1).to_string()).unwrap_err();
+        assert!(e.to_string().contains(&format!("from {lo} to {hi}")), "{e}");
+        assert!(set(&c, "UCI_Elo", &(lo - 1).to_string()).is_err());
+        let e3 = skill::curve().points[3].1;
+        let e4 = skill::curve().points[4].1;
+        let mid = ((e3 + e4) / 2.0).round() as i32;
+        let n = set(&c, "UCI_Elo", &mid.to_string()).unwrap();
+        assert_eq!(
+            n.settings.skill.strength(),
+            None,
+            "UCI_Elo alone changes nothing"
+        );
+        let n = set(&n, "uci_limitstrength", "true").unwrap();
+        let level = n.settings.skill.strength().unwrap();
+        assert!(level > 3.0 && level < 4.0, "{level}");
+        let n = set(&c, "Skill Seed", "12345").unwrap();
+        assert_eq!(n.settings.skill.seed, 12345);
+        assert!(set(&c, "Skill Seed", "-3").is_err());
+        assert!(set(&c, "UCI_LimitStrength", "maybe").is_err());
+    }
+
+    #[test]
     fn uci_lines() {
         assert_eq!(
             find("KingCapture").unwrap().uci_line(),
@@ -520,6 +610,10 @@ mod tests {
         assert_eq!(
             find("Clear Hash").unwrap().uci_line(),
             "option name Clear Hash type button"
+        );
+        assert_eq!(
+            find("Skill Level").unwrap().uci_line(),
+            "option name Skill Level type spin default 20 min 0 max 20"
         );
         assert_eq!(
             find("MoveLimit").unwrap().uci_line(),

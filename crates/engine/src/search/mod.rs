@@ -24,6 +24,7 @@ pub use time::{Budget, budget};
 
 use crate::clock::Instant;
 use crate::network::{self, EvalMode, LoadedNet, Net};
+use crate::skill::{self, Skill};
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -423,6 +424,8 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// The evaluation: the network for the rules where there is one, or the classical one.
     pub eval: EvalMode,
+    /// The strength options; full strength by default ([`crate::skill`]).
+    pub skill: Skill,
 }
 
 impl Default for Settings {
@@ -435,6 +438,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead_ms: 30,
             eval: EvalMode::Network,
+            skill: Skill::default(),
         }
     }
 }
@@ -787,7 +791,19 @@ impl Task {
             settings: &self.settings,
             pool: self.pool.as_deref(),
         };
-        let (best, ponder) = run(&context, game, limits, &self.histories, cancel, report);
+        let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
+        let (best, ponder) = match plan {
+            None => run(&context, game, limits, &self.histories, cancel, report),
+            Some(plan) => play_at_level(
+                plan,
+                &context,
+                game,
+                limits,
+                &self.histories,
+                cancel,
+                report,
+            ),
+        };
         // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
         while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
             && !shared.stop.load(Ordering::SeqCst)
@@ -812,7 +828,77 @@ impl Drop for Engine {
     }
 }
 
+/// A search at a strength level ([`crate::skill`]): the search proper under the level's
+/// limits and with its lines, then the level's choice among them. Only the lines the
+/// `MultiPV` option asks for are reported.
+fn play_at_level(
+    mut plan: skill::Plan,
+    context: &RunContext,
+    game: &Game,
+    limits: &Limits,
+    histories: &Mutex<Vec<i32>>,
+    cancel: Cancel,
+    report: &mut (dyn FnMut(Report) + Send),
+) -> (Option<Move>, Option<Move>) {
+    let board = game.board();
+    let rules = game.rules();
+    let mut moves: Vec<Move> = board.legal_moves(rules).to_vec();
+    if !limits.searchmoves.is_empty() {
+        moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    if !game.status().is_over()
+        && let Some(win) = skill::winning_move(board, rules, &moves)
+    {
+        // Seen at a glance at every level: played without a search.
+        report(Report::Info(Info {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score: Score::Mate(1),
+            bound: ScoreBound::Exact,
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: vec![win],
+        }));
+        return (Some(win), None);
+    }
+    let shown = context.settings.multipv;
+    let settings = Settings {
+        multipv: plan.lines(shown),
+        ..*context.settings
+    };
+    let context = RunContext {
+        settings: &settings,
+        ..*context
+    };
+    let mut lines = skill::Lines::default();
+    let searched = run(
+        &context,
+        game,
+        &plan.limits(limits),
+        histories,
+        cancel,
+        &mut |r: Report| {
+            if let Report::Info(info) = &r {
+                lines.take(info);
+                if info.multipv as usize > shown {
+                    return;
+                }
+            }
+            report(r)
+        },
+    );
+    match plan.choose(&lines) {
+        Some((best, ponder)) => (Some(best), ponder),
+        None if searched.0.is_some() => (plan.fallback(board, rules, &moves), None),
+        None => searched,
+    }
+}
+
 /// What a search runs with.
+#[derive(Clone, Copy)]
 struct RunContext<'a> {
     shared: &'a Shared,
     settings: &'a Settings,

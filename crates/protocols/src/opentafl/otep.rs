@@ -39,6 +39,10 @@ pub struct OtepConfig {
     pub hash_mib: u64,
     /// Never think longer than this many milliseconds per move, whatever the clock allows.
     pub max_time: Option<u64>,
+    /// `Skill Level` (0-20; `None` for the option's default, full strength).
+    pub skill: Option<i64>,
+    /// `UCI_Elo` with `UCI_LimitStrength` on (`None`: strength not limited by Elo).
+    pub elo: Option<i64>,
 }
 
 impl Default for OtepConfig {
@@ -48,6 +52,8 @@ impl Default for OtepConfig {
             threads: 1,
             hash_mib: 64,
             max_time: None,
+            skill: None,
+            elo: None,
         }
     }
 }
@@ -90,14 +96,21 @@ fn config(args: &OtepConfig) -> Result<Config, DriverError> {
     let hash = args.hash_mib.to_string();
     let threads = args.threads.to_string();
     let overhead = MOVE_OVERHEAD_MS.to_string();
-    Ok(options::apply_all(
-        start,
-        [
-            ("Hash", Some(hash.as_str())),
-            ("Threads", Some(threads.as_str())),
-            ("Move Overhead", Some(overhead.as_str())),
-        ],
-    )?)
+    let skill = args.skill.map(|s| s.to_string());
+    let elo = args.elo.map(|e| e.to_string());
+    let mut pairs = vec![
+        ("Hash", Some(hash.as_str())),
+        ("Threads", Some(threads.as_str())),
+        ("Move Overhead", Some(overhead.as_str())),
+    ];
+    if let Some(skill) = &skill {
+        pairs.push(("Skill Level", Some(skill.as_str())));
+    }
+    if let Some(elo) = &elo {
+        pairs.push(("UCI_LimitStrength", Some("true")));
+        pairs.push(("UCI_Elo", Some(elo.as_str())));
+    }
+    Ok(options::apply_all(start, pairs)?)
 }
 
 /// The output: each line written with one `write_all` and flushed, under a lock.

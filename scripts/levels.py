@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Calibrates Konakis' strength levels (the `Skill Level` option) on one Elo scale.
+
+Plays the ladder: every level against the one above it (level 20 is full strength), under the
+default rules and under Ashton (`Ruleset=Ashton`), with `konakis match` at a fixed number of
+nodes per move for every engine (a level's own caps are lower still, so the limit only binds
+full strength). Each pair's Elo difference comes from its game pairs (pentanomial, as the
+runner counts them); the scale is anchored at level 0 = 0 and the differences are chained up
+the ladder, their errors added in quadrature. Writes:
+
+  docs/levels.md                   the ladder per rule family: level, Elo +- 95 % error, games,
+                                   the gap to the level below with its LOS, the limits, the
+                                   command, and the check that level 0 loses to a greedy mover
+                                   and beats a random one (examples/movers.rs)
+  crates/engine/src/levels.txt     level -> Elo under the default rules, which the engine
+                                   embeds for UCI_Elo (rebuild Konakis afterwards)
+
+Usage:
+  scripts/levels.py [--games N] [--baseline-games N] [--openings N] [--nodes N] [--families default,ashton] [--results DIR]
+                    [--konakis PATH] [--movers PATH] [--preliminary]
+
+  --games N       games per neighbouring pair (default 200)
+  --baseline-games N  games of level 0 against each baseline mover (default 200)
+  --openings N    openings per family (default 100; 0 plays from the start position only):
+                  konakis openings --count N --plies 6 --seed 11 --absolute, each played twice
+                  with the sides swapped. Under Ashton the start position is won by the
+                  attackers at every level from about 12 up, which hides every difference
+  --nodes N       nodes per move of every engine (default 100000)
+  --families L    rule families to play, comma-separated: default, ashton (default both)
+  --results DIR   where each match's JSON goes (default levels-results); a pair whose JSON is
+                  already there with the same games, nodes and rules is not played again, so
+                  an interrupted run resumes
+  --konakis PATH  the engine (default target/release/konakis)
+  --movers PATH   the baseline movers (default target/release/examples/movers; build them with
+                  cargo build --release --example movers)
+  --preliminary   mark the figures as preliminary in docs/levels.md and levels.txt
+  --concurrency K games at the same time (default 1)
+
+Needs Python 3 and a release build. Stops with one line on stderr if something is missing.
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FULL = 20
+FAMILIES = {"default": [], "ashton": ["Ruleset=Ashton"]}
+# Ashton has no move limit: a game is drawn once each side has played 200 moves.
+EXTRA = {"default": [], "ashton": ["--maxmoves", "200"]}
+
+
+def die(msg):
+    print("levels.py: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def engine(level, konakis):
+    spec = ["name=level%d" % level, "cmd=" + konakis]
+    if level < FULL:
+        spec.append("option.Skill Level=%d" % level)
+    return spec
+
+
+def command(a, b, family, args, games, json_path):
+    cmd = [args.konakis, "match", "--engine"] + a + ["--engine"] + b
+    cmd += ["--each", "nodes=%d" % args.nodes, "--games", str(games)]
+    if args.openings > 0:
+        cmd += ["--openings", openings_file(family, args), "order=sequential"]
+    cmd += ["--concurrency", str(args.concurrency), "--json", json_path]
+    if FAMILIES[family]:
+        cmd += ["--rules"] + FAMILIES[family]
+    return cmd + EXTRA[family]
+
+
+def openings_file(family, args):
+    """The family's openings file in the results folder, written on first use: random
+    openings whose score is within 100 centi-soldiers of 0 (the sides' balance, not the start
+    position's: under Ashton the start is far from balanced)."""
+    path = os.path.join(args.results, "%s-openings-%d.txt" % (family, args.openings))
+    if not os.path.exists(path):
+        cmd = [args.konakis, "openings", "--count", str(args.openings), "--plies", "6"]
+        cmd += ["--seed", "11", "--absolute"]
+        if FAMILIES[family]:
+            cmd += ["--rules"] + FAMILIES[family]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            die("konakis openings failed: %s" % done.stderr.strip().splitlines()[-1:])
+        with open(path, "w") as f:
+            f.write(done.stdout)
+    return path
+
+
+def play(name, a, b, family, args, games):
+    """Plays (or reuses) one match of `games` games; returns its JSON."""
+    path = os.path.join(args.results, "%s-%s.json" % (family, name))
+    key = {"games": games, "nodes": args.nodes, "family": family, "openings": args.openings}
+    meta = path + ".key"
+    if os.path.exists(path) and os.path.exists(meta):
+        with open(meta) as f:
+            if json.load(f) == key:
+                with open(path) as g:
+                    return json.load(g)
+    cmd = command(a, b, family, args, games, path)
+    print("levels.py: %s %s" % (family, name), file=sys.stderr, flush=True)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        die("match %s %s failed: %s" % (family, name, done.stderr.strip().splitlines()[-1:]))
+    with open(meta, "w") as f:
+        json.dump(key, f)
+    with open(path) as g:
+        return json.load(g)
+
+
+def fit(pentanomial):
+    """Elo of the first engine from its game pairs, with a 95 % error and the LOS.
+
+    A pair scores 0, 1/2, 1, 3/2 or 2. Half a pair of each side's win is added (a prior) so
+    that a clean sweep still gives a finite figure; the error comes from the variance of the
+    pair scores (delta method)."""
+    counts = [c + (0.5 if i in (0, 4) else 0) for i, c in enumerate(pentanomial)]
+    n = sum(counts)
+    scores = [0, 0.25, 0.5, 0.75, 1]
+    mean = sum(c * s for c, s in zip(counts, scores)) / n
+    var = sum(c * (s - mean) ** 2 for c, s in zip(counts, scores)) / n
+    sd = math.sqrt(var / n)
+    elo = -400 * math.log10(1 / mean - 1)
+    slope = 400 / math.log(10) / (mean * (1 - mean))
+    los = 0.5 * (1 + math.erf((mean - 0.5) / (sd * math.sqrt(2)))) if sd > 0 else 1.0
+    return elo, 1.96 * sd * slope, los
+
+
+def ladder(family, args):
+    """The ladder of one family: rows of (level, elo, error, gap, gap error, los, games)."""
+    rows = [(0, 0.0, 0.0, None, None, None, 0)]
+    for level in range(FULL):
+        a = engine(level + 1, args.konakis)
+        b = engine(level, args.konakis)
+        data = play("%d-%d" % (level + 1, level), a, b, family, args, args.games)
+        first = data["engines"][0]
+        gap, err, los = fit(first["pentanomial"])
+        elo = rows[-1][1] + gap
+        total = math.hypot(rows[-1][2], err)
+        rows.append((level + 1, elo, total, gap, err, los, first["games"]))
+    return rows
+
+
+def baseline(family, args):
+    """Level 0 against the greedy and the random mover: (opponent, level 0's W-D-L, score)."""
+    out = []
+    for kind in ("greedy", "random"):
+        other = ["name=" + kind, "cmd=" + args.movers, "arg=" + kind]
+        data = play("0-" + kind, engine(0, args.konakis), other, family, args, args.baseline_games)
+        e = data["engines"][0]
+        out.append((kind, e["wins"], e["draws"], e["losses"], e["score"]))
+    return out
+
+
+def write_data(rows, args):
+    path = os.path.join(ROOT, "crates", "engine", "src", "levels.txt")
+    lines = [
+        "# Konakis strength levels: level, Elo (level 0 = 0), 95 % error, games of the pair with",
+        "# the level below. Default rules, %d nodes per move. Written by scripts/levels.py." % args.nodes,
+    ]
+    if args.preliminary:
+        lines.append("# PRELIMINARY: a first, small calibration (%d games per pair)." % args.games)
+    lines.append(
+        "# A gap that came out at or below zero is entered as +1, as UCI_Elo needs a rising curve."
+    )
+    last = None
+    for level, elo, err, _, _, _, games in rows:
+        if last is not None and elo <= last:
+            elo = last + 1
+        lines.append("%d %.0f %.0f %d" % (level, elo, err, games))
+        last = round(elo)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write_docs(results, args):
+    cmd = "scripts/levels.py --games %d --baseline-games %d --openings %d --nodes %d --families %s" % (
+        args.games,
+        args.baseline_games,
+        args.openings,
+        args.nodes,
+        ",".join(results),
+    )
+    if args.preliminary:
+        cmd += " --preliminary"
+    out = ["# Strength levels", ""]
+    if args.preliminary:
+        out += [
+            "**Preliminary figures**: a first, small calibration of %d games per neighbouring" % args.games,
+            "pair. The errors are wide; a longer run of the same command replaces them.",
+            "",
+        ]
+    out += [
+        "`Skill Level` 0-19 plays weaker than full strength (20, the default); `UCI_LimitStrength`",
+        "with `UCI_Elo` picks the level, fractional between two levels, whose Elo below is the one",
+        "asked for (the default rules' column, which the engine embeds from",
+        "`crates/engine/src/levels.txt`). How a level weakens its play is described in",
+        "`crates/engine/src/skill.rs`: a depth and node cap per level, several lines searched, and",
+        "a bounded random push on their scores; the lowest levels look at only a few of their",
+        "pieces at a time. Every level takes a win it has on the board; from level 5 up a level",
+        "parries a king capture or escape it can see coming next move.",
+        "",
+        "## How the figures are made",
+        "",
+        "```",
+        cmd,
+        "```",
+        "",
+        "Each level plays the level above it (level 20 is full strength) in %d games, the" % args.games,
+        "engines swapping sides, %s, at %d nodes per move for every" % (
+            "from the start position"
+            if args.openings == 0
+            else "from %d openings (`konakis openings --count %d --plies 6 --seed 11 --absolute`: six random plies, kept if a depth-5 search scores them within 100 centi-soldiers of 0), each played twice" % (args.openings, args.openings),
+            args.nodes,
+        ),
+        "engine (`--each nodes=%d`): a level's own caps are lower, so this limit binds full" % args.nodes,
+        "strength only, and the level-20 row is full strength at that many nodes; at a longer",
+        "time per move full strength is stronger and the levels below stay as they are.",
+        "The scale's anchor: **level 0 = 0 Elo**. A gap is the Elo of the upper level against",
+        "the lower from their game pairs (pentanomial, half a pair of each sweep added so that a",
+        "clean sweep stays finite) with its 95 % error; a level's Elo is the sum of the gaps",
+        "below it, the errors added in quadrature. LOS is the likelihood that the upper level is",
+        "the stronger.",
+        "",
+    ]
+    for family, (rows, base) in results.items():
+        rules = "default rules" if family == "default" else "Ashton (`Ruleset=Ashton`, `--maxmoves 200`)"
+        out += ["## Ladder, %s" % rules, ""]
+        out += ["| level | Elo | ± 95 % | gap to the level below | LOS | games |", "|---|---|---|---|---|---|"]
+        for level, elo, err, gap, gerr, los, games in rows:
+            if gap is None:
+                out.append("| %d | %.0f | anchor | | | |" % (level, elo))
+            else:
+                out.append(
+                    "| %d | %.0f | %.0f | %+.0f ± %.0f | %.1f %% | %d |"
+                    % (level, elo, err, gap, gerr, 100 * los, games)
+                )
+        out += [""]
+        out += ["Level 0 against the baseline movers (`examples/movers.rs`, %d games each):" % args.baseline_games, ""]
+        out += ["| opponent | level 0 wins | draws | losses | level 0 score |", "|---|---|---|---|---|"]
+        for kind, w, d, l, score in base:
+            out.append("| %s | %d | %d | %d | %.1f %% |" % (kind, w, d, l, 100 * score))
+        out += [""]
+    out += [
+        "`greedy` takes a win, else a capture, when there is one and otherwise moves at random;",
+        "`random` moves uniformly at random. Level 0 is meant to lose most games to the first",
+        "and to beat the second nearly always.",
+        "",
+    ]
+    with open(os.path.join(ROOT, "docs", "levels.md"), "w") as f:
+        f.write("\n".join(out))
+
+
+def main():
+    p = argparse.ArgumentParser(description="Calibrates the strength levels (see the file's header).")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--nodes", type=int, default=100000)
+    p.add_argument("--families", default="default,ashton")
+    p.add_argument("--results", default="levels-results")
+    p.add_argument("--konakis", default=os.path.join(ROOT, "target", "release", "konakis"))
+    p.add_argument("--movers", default=os.path.join(ROOT, "target", "release", "examples", "movers"))
+    p.add_argument("--baseline-games", type=int, default=200)
+    p.add_argument("--openings", type=int, default=100)
+    p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--preliminary", action="store_true")
+    args = p.parse_args()
+    if args.openings < 0:
+        die("--openings needs 0 (the start position only) or more")
+    if args.games < 2 or args.baseline_games < 2 or args.nodes < 1 or args.concurrency < 1:
+        die("--games and --baseline-games need 2 or more, --nodes and --concurrency 1 or more")
+    families = [f for f in args.families.split(",") if f]
+    for f in families:
+        if f not in FAMILIES:
+            die("unknown family '%s' (the families: %s)" % (f, ", ".join(FAMILIES)))
+    for prog, what in ((args.konakis, "konakis"), (args.movers, "movers")):
+        if not os.access(prog, os.X_OK):
+            die("%s program '%s' not found (cargo build --release --examples)" % (what, prog))
+    os.makedirs(args.results, exist_ok=True)
+    results = {}
+    for family in families:
+        results[family] = (ladder(family, args), baseline(family, args))
+    if "default" in results:
+        write_data(results["default"][0], args)
+    write_docs(results, args)
+
+
+if __name__ == "__main__":
+    main()
