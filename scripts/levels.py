@@ -10,14 +10,16 @@ the ladder, their errors added in quadrature. Writes:
 
   docs/levels.md                   the ladder per rule family: level, Elo +- 95 % error, games,
                                    the gap to the level below with its LOS, the limits, the
-                                   command, and the check that level 0 loses to a greedy mover
-                                   and beats a random one (examples/movers.rs)
+                                   command, the check that level 0 loses to a greedy mover
+                                   and beats a random one (examples/movers.rs), and how often
+                                   each level errs (its self-play games reviewed by
+                                   `konakis analyse`)
   crates/engine/src/levels.txt     level -> Elo under the default rules, which the engine
                                    embeds for UCI_Elo (rebuild Konakis afterwards)
 
 Usage:
   scripts/levels.py [--games N] [--baseline-games N] [--openings N] [--nodes N] [--families default,ashton] [--results DIR]
-                    [--konakis PATH] [--movers PATH] [--preliminary]
+                    [--konakis PATH] [--movers PATH] [--preliminary] [--review-games N] [--review-nodes N]
 
   --games N       games per neighbouring pair (default 200)
   --baseline-games N  games of level 0 against each baseline mover (default 200)
@@ -35,6 +37,12 @@ Usage:
                   cargo build --release --example movers)
   --preliminary   mark the figures as preliminary in docs/levels.md and levels.txt
   --concurrency K games at the same time (default 1)
+  --review-games N  games of each level against itself, per family, reviewed move by move
+                  (default 10; 0 skips the step): the share of each level's moves that
+                  `konakis analyse` calls an inaccuracy, a mistake, a blunder, a missed win or
+                  a move that allows a forced loss, and the level's mean accuracy
+  --review-nodes N  nodes per position of that review (default 20000; a node limit, so the
+                  review does not depend on the machine's load)
 
 Needs Python 3 and a release build. Stops with one line on stderr if something is missing.
 """
@@ -159,6 +167,77 @@ def baseline(family, args):
     return out
 
 
+VERDICTS = ("inaccuracies", "mistakes", "blunders", "missed_wins", "allowed_losses")
+VERDICT_KEYS = dict(zip(("inaccuracy", "mistake", "blunder", "missed-win", "allows-loss"), VERDICTS))
+
+
+def review(level, family, args):
+    """Plays (or reuses) `--review-games` games of a level against itself, reviews every move
+    with `konakis analyse` at `--review-nodes` nodes a position, and returns the counts over
+    both sides' moves: {"games", "moves", "accuracy", "inaccuracies", ...}."""
+    name = "%s-review-%d" % (family, level)
+    path = os.path.join(args.results, name + ".json")
+    key = {
+        "games": args.review_games,
+        "nodes": args.nodes,
+        "family": family,
+        "openings": args.openings,
+        "review_nodes": args.review_nodes,
+    }
+    meta = path + ".key"
+    if os.path.exists(path) and os.path.exists(meta):
+        with open(meta) as f:
+            if json.load(f) == key:
+                with open(path) as g:
+                    return json.load(g)
+    records = os.path.join(args.results, name + ".otg")
+    match_json = os.path.join(args.results, name + "-match.json")
+    if os.path.exists(records):
+        os.remove(records)  # match appends to a records file
+    a = engine(level, args.konakis)
+    b = engine(level, args.konakis)
+    a[0] += "a"
+    b[0] += "b"
+    cmd = command(a, b, family, args, args.review_games, match_json) + ["--records", records]
+    print("levels.py: %s review, level %d: play" % (family, level), file=sys.stderr, flush=True)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        die("match %s %s failed: %s" % (family, name, done.stderr.strip().splitlines()[-1:]))
+    cmd = [args.konakis, "analyse", records, "--nodes", str(args.review_nodes), "--json"]
+    cmd += ["--concurrency", str(args.concurrency), "--quiet"]
+    print("levels.py: %s review, level %d: review" % (family, level), file=sys.stderr, flush=True)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        die("analyse %s failed: %s" % (records, done.stderr.strip().splitlines()[-1:]))
+    data = json.loads(done.stdout)
+    # The records hold each game's opening moves too, which no level chose: skip them.
+    skips = []
+    with open(records) as f:
+        for line in f:
+            if line.startswith("[opening:"):
+                words = line.strip()[len("[opening:") : -1].split()
+                skips.append(len(words) - words.index("moves") - 1 if "moves" in words else 0)
+    if len(skips) != len(data["games"]):
+        skips = [0] * len(data["games"])
+    out = {"games": 0, "moves": 0, "accuracy": None}
+    out.update((v, 0) for v in VERDICTS)
+    total = 0.0
+    for game, skip in zip(data["games"], skips):
+        out["games"] += 1
+        for move in game["review"]["moves"][skip:]:
+            out["moves"] += 1
+            total += move["accuracy"]
+            if move["verdict"] in VERDICT_KEYS:
+                out[VERDICT_KEYS[move["verdict"]]] += 1
+    if out["moves"]:
+        out["accuracy"] = total / out["moves"]
+    with open(path, "w") as f:
+        json.dump(out, f)
+    with open(meta, "w") as f:
+        json.dump(key, f)
+    return out
+
+
 def write_data(rows, args):
     path = os.path.join(ROOT, "crates", "engine", "src", "levels.txt")
     lines = [
@@ -188,6 +267,8 @@ def write_docs(results, args):
         args.nodes,
         ",".join(results),
     )
+    if args.review_games > 0:
+        cmd += " --review-games %d --review-nodes %d" % (args.review_games, args.review_nodes)
     if args.preliminary:
         cmd += " --preliminary"
     out = ["# Strength levels", ""]
@@ -230,7 +311,7 @@ def write_docs(results, args):
         "the stronger.",
         "",
     ]
-    for family, (rows, base) in results.items():
+    for family, (rows, base, _) in results.items():
         rules = "default rules" if family == "default" else "Ashton (`Ruleset=Ashton`, `--maxmoves 200`)"
         out += ["## Ladder, %s" % rules, ""]
         out += ["| level | Elo | ± 95 % | gap to the level below | LOS | games |", "|---|---|---|---|---|---|"]
@@ -254,8 +335,47 @@ def write_docs(results, args):
         "and to beat the second nearly always.",
         "",
     ]
+    if args.review_games > 0:
+        out += errs(results, args)
     with open(os.path.join(ROOT, "docs", "levels.md"), "w") as f:
         f.write("\n".join(out))
+
+
+def errs(results, args):
+    """The section "How often each level errs" of docs/levels.md."""
+    out = [
+        "## How often each level errs",
+        "",
+        "Each level plays %d games against itself per rule family (the same openings and %d nodes"
+        % (args.review_games, args.nodes),
+        "per move as the ladder; `konakis match --records`), and `konakis analyse --nodes %d --json`"
+        % args.review_nodes,
+        "reviews every move of both sides (docs/review.md: a fixed node count per position, one",
+        "search per position, so the review does not depend on the machine's load). A share is",
+        "the part of the level's moves, both sides' (both are that level), with that verdict:",
+        "an inaccuracy drops the mover's expected score by 5 points or more, a mistake by 10, a",
+        "blunder by 15; a missed win gives up a forced win, an allowed loss lets a forced loss",
+        "in (these two are counted apart, not as blunders). The accuracy is the mean of the",
+        "moves' accuracies (lichess' formula). The review searches each position at far fewer",
+        "nodes than the ladder gives full strength, so for the upper levels it is the weaker",
+        "judge, and some of their \"errors\" are the review's. Full strength plays without",
+        "noise, so at level 20 the two games of an opening are the same game.",
+        "",
+    ]
+    for family, (_, _, rev) in results.items():
+        rules = "default rules" if family == "default" else "Ashton"
+        out += ["### %s" % rules[0].upper() + rules[1:], ""]
+        out += [
+            "| level | games | moves | inaccuracies | mistakes | blunders | missed wins | allowed losses | accuracy |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for level, r in enumerate(rev):
+            n = r["moves"]
+            cells = ["%.1f %%" % (100.0 * r[v] / n) if n else "-" for v in VERDICTS]
+            acc = "%.1f" % r["accuracy"] if r["accuracy"] is not None else "-"
+            out.append("| %d | %d | %d | %s | %s |" % (level, r["games"], n, " | ".join(cells), acc))
+        out += [""]
+    return out
 
 
 def main():
@@ -270,11 +390,15 @@ def main():
     p.add_argument("--openings", type=int, default=100)
     p.add_argument("--concurrency", type=int, default=1)
     p.add_argument("--preliminary", action="store_true")
+    p.add_argument("--review-games", type=int, default=10)
+    p.add_argument("--review-nodes", type=int, default=20000)
     args = p.parse_args()
     if args.openings < 0:
         die("--openings needs 0 (the start position only) or more")
     if args.games < 2 or args.baseline_games < 2 or args.nodes < 1 or args.concurrency < 1:
         die("--games and --baseline-games need 2 or more, --nodes and --concurrency 1 or more")
+    if args.review_games < 0 or args.review_nodes < 1:
+        die("--review-games needs 0 (no review) or more, --review-nodes 1 or more")
     families = [f for f in args.families.split(",") if f]
     for f in families:
         if f not in FAMILIES:
@@ -285,7 +409,11 @@ def main():
     os.makedirs(args.results, exist_ok=True)
     results = {}
     for family in families:
-        results[family] = (ladder(family, args), baseline(family, args))
+        results[family] = (ladder(family, args), baseline(family, args), [])
+    if args.review_games > 0:
+        for family in families:
+            for level in range(FULL + 1):
+                results[family][2].append(review(level, family, args))
     if "default" in results:
         write_data(results["default"][0], args)
     write_docs(results, args)

@@ -135,6 +135,44 @@ fn an_only_move_found_is_best_and_a_longer_win_is_no_error() {
     assert_eq!((m.drop, m.accuracy.round()), (0.0, 100.0));
 }
 
+#[test]
+fn a_node_limit_smaller_than_the_first_iteration_still_judges_the_position() {
+    // After these moves (default rules) the first iteration of the search needs more than
+    // 50,000 nodes (a wide quiescence search): the review searches it again to depth 1
+    // instead of failing with "the review was cancelled".
+    let moves = "h5h7 e6d6 f1f4 c5c3 f9h9 c3c4 d1d4 e3d3 a6c6 e7b7 i6f6 b7b6 h7b7 c4c1 f4f2 \
+                 d6b6 b7c7 g5g7 i4d4 e5h5 f2h2 c1a1";
+    let rules = Rules::default();
+    let moves: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| Move::parse(m).unwrap())
+        .collect();
+    let mut engine = Engine::new(Settings {
+        hash_mib: 4,
+        ..Settings::default()
+    });
+    let config = Config {
+        limits: Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let start = Board::start(&rules);
+    let r = review_game(
+        &mut engine,
+        rules,
+        start,
+        &moves,
+        &config,
+        Cancel::Never,
+        |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(r.moves.len(), moves.len());
+    assert!(r.moves[21].best.is_some(), "{:?}", r.moves[21]);
+}
+
 /// A record of the start position and `moves` under the default rules.
 fn record(moves: &str) -> String {
     let rules = Rules::default();

@@ -282,6 +282,24 @@ pub fn evaluate(
     if cancel.stopped() {
         return Err(ReviewError::Cancelled);
     }
+    // A node limit smaller than the first iteration (a quiescence search that branches wide)
+    // ends the search before any iteration finished: the position is searched again to depth
+    // 1, without the node or time limit, which still depends on the position alone.
+    if outcome.info.is_none() && limits.depth != Some(1) {
+        let first = Limits {
+            depth: Some(1),
+            searchmoves: limits.searchmoves.clone(),
+            ..Limits::default()
+        };
+        engine.clear();
+        outcome = Outcome::default();
+        engine
+            .search(game, first, cancel, |r| outcome.take(&r))
+            .map_err(ReviewError::Engine)?;
+        if cancel.stopped() {
+            return Err(ReviewError::Cancelled);
+        }
+    }
     let (Some(best), Some(info)) = (outcome.best, outcome.info) else {
         return Err(ReviewError::Cancelled);
     };
