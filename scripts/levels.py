@@ -350,8 +350,9 @@ def errs(results, args):
         % (args.review_games, args.nodes),
         "per move as the ladder; `konakis match --records`), and `konakis analyse --nodes %d --json`"
         % args.review_nodes,
-        "reviews every move of both sides (docs/review.md: a fixed node count per position, one",
-        "search per position, so the review does not depend on the machine's load). A share is",
+        "reviews every move of both sides (docs/review.md: a fixed node count per position, so",
+        "the review does not depend on the machine's load; the opening's six random plies are",
+        "left out, as no level chose them). A share is",
         "the part of the level's moves, both sides' (both are that level), with that verdict:",
         "an inaccuracy drops the mover's expected score by 5 points or more, a mistake by 10, a",
         "blunder by 15; a missed win gives up a forced win, an allowed loss lets a forced loss",
@@ -359,7 +360,8 @@ def errs(results, args):
         "moves' accuracies (lichess' formula). The review searches each position at far fewer",
         "nodes than the ladder gives full strength, so for the upper levels it is the weaker",
         "judge, and some of their \"errors\" are the review's. Full strength plays without",
-        "noise, so at level 20 the two games of an opening are the same game.",
+        "noise, so at level 20 the two games of an opening are the same game (and now and then",
+        "at the levels just below). The moves column is what each share is over.",
         "",
     ]
     for family, (_, _, rev) in results.items():
