@@ -61,6 +61,11 @@ FAMILIES = {"default": [], "ashton": ["Ruleset=Ashton"]}
 EXTRA = {"default": [], "ashton": ["--maxmoves", "200"]}
 
 
+# docs/levels.md from this line on is written by hand; the script keeps it when it rewrites the
+# tables above.
+HAND_WRITTEN = "<!-- Written by hand from here on: scripts/levels.py keeps what follows. -->"
+
+
 def die(msg):
     print("levels.py: " + msg, file=sys.stderr)
     sys.exit(1)
@@ -337,7 +342,16 @@ def write_docs(results, args):
     ]
     if args.review_games > 0:
         out += errs(results, args)
-    with open(os.path.join(ROOT, "docs", "levels.md"), "w") as f:
+    path = os.path.join(ROOT, "docs", "levels.md")
+    # What people wrote below the marker (notes, the real programs' places) is kept.
+    kept = []
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read().split("\n")
+        if HAND_WRITTEN in old:
+            kept = old[old.index(HAND_WRITTEN):]
+    out += kept or [HAND_WRITTEN, ""]
+    with open(path, "w") as f:
         f.write("\n".join(out))
 
 
