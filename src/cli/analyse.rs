@@ -420,8 +420,9 @@ fn summary_line(side: Side, s: &SideSummary) -> String {
         .iter()
         .map(|&v| format!("{} {}", s.count(v), v))
         .collect();
+    let moves = if s.moves == 1 { "move" } else { "moves" };
     format!(
-        "{:<9}  accuracy {accuracy:>5} over {} moves: {}",
+        "{:<9}  accuracy {accuracy:>5} over {} {moves}: {}",
         side.name(),
         s.moves,
         counts.join(", ")
