@@ -69,6 +69,8 @@
 
 pub use konakis_core::{board, perft, rules, types, zobrist};
 pub use konakis_engine::{eval, network, review, search, skill, wdl};
+/// The review of games as JSON (`konakis analyse --json`, the browser package).
+pub use konakis_protocols::review::{ReviewedGame, review_json};
 pub use konakis_protocols::{opentafl, protocol};
 
 pub mod exit;

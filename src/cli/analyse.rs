@@ -12,6 +12,7 @@ use konakis::review::{self, Judgement, MoveReview, Review, SideSummary, Threshol
 use konakis::rules::Rules;
 use konakis::search::{Cancel, Engine, Limits, MAX_HASH_MIB, Settings};
 use konakis::types::{Move, Side};
+use konakis::{ReviewedGame, review_json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -418,7 +419,7 @@ fn summary_line(side: Side, s: &SideSummary) -> String {
     let accuracy = s.accuracy.map_or("-".to_string(), |a| format!("{a:.1}"));
     let counts: Vec<String> = Verdict::ALL
         .iter()
-        .map(|&v| format!("{} {}", s.count(v), v))
+        .map(|&v| format!("{v} {}", s.count(v)))
         .collect();
     let moves = if s.moves == 1 { "move" } else { "moves" };
     format!(
@@ -544,42 +545,17 @@ fn json(
     reviews: &[Review],
     config: &review::Config,
 ) -> String {
-    let limits = &config.limits;
-    let games: Vec<serde_json::Value> = inputs
+    let reviewed: Vec<ReviewedGame> = inputs
         .iter()
         .zip(games)
         .zip(reviews)
-        .enumerate()
-        .map(|(k, ((input, positions), r))| {
-            let status = positions.last().expect("a game has a position").status();
-            let notation: Vec<String> = r
-                .moves
-                .iter()
-                .map(|m| {
-                    let g = &positions[m.number - 1];
-                    full(g.board(), g.rules(), m.played)
-                })
-                .collect();
-            serde_json::json!({
-                "game": k + 1,
-                "label": input.label,
-                "rules": input.rules.to_string(),
-                "start": input.start.to_fen(),
-                "status": status.to_string(),
-                "ending": status.ending(),
-                "notation": notation,
-                "review": r,
-            })
+        .map(|((input, positions), r)| ReviewedGame {
+            label: Some(&input.label),
+            rules: &input.rules,
+            start: &input.start,
+            positions,
+            review: r,
         })
         .collect();
-    let out = serde_json::json!({
-        "limits": {
-            "depth": limits.depth,
-            "nodes": limits.nodes,
-            "movetime": limits.movetime,
-        },
-        "thresholds": config.thresholds,
-        "games": games,
-    });
-    serde_json::to_string_pretty(&out).expect("the review serializes")
+    review_json(&reviewed, config, true)
 }

@@ -5,7 +5,7 @@
 //! strings and `.otg` records ([`opentafl`]), and the Tablut Challenge client ([`challenge`]).
 //!
 //! It depends on `konakis-core` and `konakis-engine` (and serde_json for the challenge's
-//! JSON); command lines and exit codes belong to the `konakis` binary.
+//! JSON and the review's); command lines and exit codes belong to the `konakis` binary.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -13,3 +13,4 @@
 pub mod challenge;
 pub mod opentafl;
 pub mod protocol;
+pub mod review;

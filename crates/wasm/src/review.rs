@@ -8,14 +8,15 @@
 
 use crate::rules::state::{preset_rules, rules_from_pairs};
 use js_sys::Function;
-use konakis_core::board::{Board, Game, Status};
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_engine::review::{self, Config, ReviewError, Thresholds};
 use konakis_engine::search::{Cancel, Engine, Limits, Settings, Signal};
-use konakis_protocols::opentafl::notation::{self, full_move};
+use konakis_protocols::opentafl::notation;
 use konakis_protocols::opentafl::otg::{parse_otg, replay};
-use serde_json::{Value, json};
+use konakis_protocols::review::{ReviewedGame, review_json};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -192,12 +193,6 @@ fn config(request: &Value) -> Result<Config, AnalyseError> {
     Ok(Config { limits, thresholds })
 }
 
-/// The move `mv` in OpenTafl's full notation, played in `game`'s position.
-fn full(game: &Game, mv: Move) -> String {
-    let mut b = *game.board();
-    full_move(mv, &notation::play(&mut b, game.rules(), mv))
-}
-
 /// Reviews the games of `request` (JSON, see the package README) and answers the review as
 /// JSON text: `{limits, thresholds, games: [{game, rules, start, status, ending, notation,
 /// review}]}`. `progress(done, total)` is called after each position; the searches stop when
@@ -228,8 +223,8 @@ pub fn analyse(
     })
     .map_err(|e| AnalyseError::Review(ReviewError::Engine(e)))?;
     let mut done = 0;
-    let mut out = Vec::with_capacity(inputs.len());
-    for (k, (input, games)) in inputs.iter().zip(&positions).enumerate() {
+    let mut reviews = Vec::with_capacity(inputs.len());
+    for games in &positions {
         let mut judgements = Vec::with_capacity(games.len());
         for game in games {
             judgements.push(
@@ -239,31 +234,23 @@ pub fn analyse(
             done += 1;
             progress(done, total);
         }
-        let r =
-            review::review(games, &judgements, &config.thresholds).map_err(AnalyseError::Review)?;
-        let status = games.last().map_or(Status::Ongoing, Game::status);
-        let notation: Vec<String> = r
-            .moves
-            .iter()
-            .map(|m| full(&games[m.number - 1], m.played))
-            .collect();
-        out.push(json!({
-            "game": k + 1,
-            "rules": input.rules.to_string(),
-            "start": input.start.to_fen(),
-            "status": status.to_string(),
-            "ending": status.ending(),
-            "notation": notation,
-            "review": r,
-        }));
+        reviews.push(
+            review::review(games, &judgements, &config.thresholds).map_err(AnalyseError::Review)?,
+        );
     }
-    let limits = &config.limits;
-    Ok(json!({
-        "limits": {"depth": limits.depth, "nodes": limits.nodes, "movetime": limits.movetime},
-        "thresholds": config.thresholds,
-        "games": out,
-    })
-    .to_string())
+    let reviewed: Vec<ReviewedGame> = inputs
+        .iter()
+        .zip(&positions)
+        .zip(&reviews)
+        .map(|((input, games), r)| ReviewedGame {
+            label: None,
+            rules: &input.rules,
+            start: &input.start,
+            positions: games,
+            review: r,
+        })
+        .collect();
+    Ok(review_json(&reviewed, &config, false))
 }
 
 thread_local! {

@@ -1,0 +1,76 @@
+//! The review of games as JSON: the one writer behind `konakis analyse --json` and the browser
+//! package's `analyseGame` (the fields are described in docs/review.md).
+
+use crate::opentafl::notation::{self, full_move};
+use konakis_core::board::{Board, Game};
+use konakis_core::rules::Rules;
+use konakis_engine::review::{Config, Review};
+use serde_json::{Map, Value, json};
+
+/// One reviewed game.
+#[derive(Clone, Copy, Debug)]
+pub struct ReviewedGame<'a> {
+    /// A name for the game (its file, say), written as `label` when there is one.
+    pub label: Option<&'a str>,
+    /// The rules it was played under.
+    pub rules: &'a Rules,
+    /// Its start position.
+    pub start: &'a Board,
+    /// The position before each move and after the last (as `review::positions` makes them).
+    pub positions: &'a [Game],
+    /// Its review.
+    pub review: &'a Review,
+}
+
+/// The review of `games` under `config` as JSON text: `{limits, thresholds, games: [{game,
+/// label?, rules, start, status, ending, notation, review}]}`, indented when `pretty`.
+pub fn review_json(games: &[ReviewedGame], config: &Config, pretty: bool) -> String {
+    let games: Vec<Value> = games
+        .iter()
+        .enumerate()
+        .map(|(k, g)| game_json(k + 1, g))
+        .collect();
+    let limits = &config.limits;
+    let out = json!({
+        "limits": {"depth": limits.depth, "nodes": limits.nodes, "movetime": limits.movetime},
+        "thresholds": config.thresholds,
+        "games": games,
+    });
+    if pretty {
+        serde_json::to_string_pretty(&out).expect("a JSON value serializes")
+    } else {
+        out.to_string()
+    }
+}
+
+fn game_json(number: usize, g: &ReviewedGame) -> Value {
+    let status = g
+        .positions
+        .last()
+        .map_or(konakis_core::board::Status::Ongoing, Game::status);
+    let notation: Vec<String> = g
+        .review
+        .moves
+        .iter()
+        .map(|m| {
+            let before = &g.positions[m.number - 1];
+            let mut board = *before.board();
+            full_move(
+                m.played,
+                &notation::play(&mut board, before.rules(), m.played),
+            )
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("game".into(), json!(number));
+    if let Some(label) = g.label {
+        out.insert("label".into(), json!(label));
+    }
+    out.insert("rules".into(), json!(g.rules.to_string()));
+    out.insert("start".into(), json!(g.start.to_fen()));
+    out.insert("status".into(), json!(status.to_string()));
+    out.insert("ending".into(), json!(status.ending()));
+    out.insert("notation".into(), json!(notation));
+    out.insert("review".into(), json!(g.review));
+    Value::Object(out)
+}
