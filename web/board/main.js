@@ -883,6 +883,7 @@ function renderHint() {
   const box = $('hint-text');
   const h = app.hint;
   box.hidden = !h || app.ply !== null;
+  delete box.dataset.move;
   if (!h) return;
   if (h.busy) {
     box.textContent = 'Looking for a good move…';
@@ -950,9 +951,15 @@ function renderMoves() {
     rows.push(li);
   }
   list.replaceChildren(...rows);
+  // The list scrolls itself to the move looked at (never the page: scrollIntoView would).
   const current = list.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
-  else if (ply === app.history.length) list.scrollTop = list.scrollHeight;
+  if (current) {
+    const top = current.offsetTop; // the list is positioned: offsets are its own
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    }
+  } else if (ply === app.history.length) list.scrollTop = list.scrollHeight;
 }
 
 function renderAnalysis() {
