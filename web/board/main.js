@@ -778,11 +778,12 @@ function render() {
     $('result-reason').title = over.text;
   }
 
+  const openLines = status.over ? 0 : shown.openLines;
   const king = $('king-lines');
-  king.hidden = shown.openLines === 0;
-  king.dataset.lines = String(shown.openLines);
-  king.textContent = shown.openLines === 1 ? 'Raichi! The king has an open line to the edge'
-    : `Tuichu! The king has ${shown.openLines} open lines to the edge`;
+  king.hidden = openLines === 0;
+  king.dataset.lines = String(openLines);
+  king.textContent = openLines === 1 ? 'Raichi! The king has an open line to the edge'
+    : `Tuichu! The king has ${openLines} open lines to the edge`;
 
   renderMoves();
   const count = (kind) => Object.values(shown.pieces).filter((k) => k === kind).length;
@@ -976,12 +977,12 @@ function renderAnalysis() {
     if (!bar.hidden) {
       const m = ply > 0 ? r.result.moves[ply - 1] : r.result.moves[0];
       const ch = ply > 0 ? m.chances_after : m.chances_before;
-      const mover = ply > 0 ? m.side : m.side;
-      const chances = mover === 'attackers'
+      const chances = m.side === 'attackers'
         ? { attackers: ch.win, draw: ch.draw, defenders: ch.loss }
         : { attackers: ch.loss, draw: ch.draw, defenders: ch.win };
       bar.style.setProperty('--share', shares[ply].toFixed(3));
-      $('evalbar-text').textContent = chancesText(chances, reviewMate(m, ply));
+      const end = positionAt(ply).status;
+      $('evalbar-text').textContent = end.over ? resultHeadline(end) : chancesText(chances, reviewMate(m, ply));
       $('evalbar-soldiers').textContent = '';
       bar.title = chancesLong(chances);
     }
@@ -1079,10 +1080,11 @@ function renderReview() {
   const result = $('review-result');
   const state = $('review-state');
   card.dataset.status = fits ? r.status : 'none';
+  $('review-note').hidden = Boolean(fits);
   if (!fits) {
     progress.hidden = true;
     result.hidden = true;
-    state.textContent = 'a review of every move, on demand and after each game';
+    state.textContent = '';
     return;
   }
   progress.hidden = r.status !== 'running';
@@ -1107,7 +1109,7 @@ function renderReview() {
     const counts = [
       [s.blunders, 'blunder', 'blunders'], [s.mistakes, 'mistake', 'mistakes'],
       [s.inaccuracies, 'inaccuracy', 'inaccuracies'], [s.missed_wins, 'missed win', 'missed wins'],
-      [s.allowed_losses, 'lost position let in', 'lost positions let in'],
+      [s.allowed_losses, 'move into a forced loss', 'moves into a forced loss'],
     ].filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
     box.querySelector('.counts').textContent = counts.length ? counts.join(' · ') : 'no marked moves';
   }

@@ -137,7 +137,7 @@ export class BoardView {
         id: `arrowhead-${kind}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2,
         orient: 'auto-start-reverse',
       }, defs);
-      el('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead ${kind}` }, marker);
+      el('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead arrowhead-${kind}` }, marker);
     }
   }
 
@@ -284,7 +284,7 @@ export class BoardView {
       const uy = (b.y - a.y) / len;
       el('line', {
         x1: a.x + ux * 20, y1: a.y + uy * 20, x2: b.x - ux * 34, y2: b.y - uy * 34,
-        class: `arrow ${kind}`, id: `${kind}-arrow`, 'data-move': move, 'marker-end': `url(#arrowhead-${kind})`,
+        class: `arrow arrow-${kind}`, id: `${kind}-arrow`, 'data-move': move, 'marker-end': `url(#arrowhead-${kind})`,
       }, this.arrowLayer);
     }
   }

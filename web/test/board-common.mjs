@@ -190,8 +190,9 @@ export function choose(s, random) {
   return pick(s.candidates).move;
 }
 
-/** A screenshot into web/dist/screenshots/. */
+/** A screenshot into web/dist/screenshots/, of the page's top (or all of it). */
 export async function shot(page, name, fullPage = false) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${shots}${name}.png`, fullPage });
 }
 
