@@ -155,6 +155,28 @@ function lineText(fen, moves) {
   return texts;
 }
 
+/**
+ * Fills `el` with text and moves, each move kept whole on a line (a line may break between
+ * moves, never inside `d1-d3`): `parts` are strings and arrays of moves.
+ */
+function writeMoves(el, parts) {
+  const nodes = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      nodes.push(part);
+      continue;
+    }
+    for (const [i, text] of part.entries()) {
+      const span = document.createElement('span');
+      span.className = 'mv';
+      span.textContent = text;
+      if (i) nodes.push(' ');
+      nodes.push(span);
+    }
+  }
+  el.replaceChildren(...nodes);
+}
+
 // ---------------------------------------------------------------- the game
 
 /** The moves of `game` with their notation, replayed from its start. */
@@ -837,7 +859,7 @@ function renderControls() {
   $('clock-note').hidden = sameClock;
   const note = playsLike(app.level);
   $('level-note').textContent = note ? `Level ${app.level} ${note}.` : '';
-  $('level-note').hidden = !note;
+  $('level-note').hidden = !note || !play;
   for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === app.mode;
   $('takeback').disabled = !canTakeBack();
   $('resign').hidden = app.mode === 'analysis';
@@ -892,7 +914,7 @@ function renderHint() {
   }
   const texts = lineText(app.game.position(), h.line.slice(0, 6));
   box.dataset.move = h.move;
-  box.textContent = `Hint: ${texts[0]}${texts.length > 1 ? ` (the line: ${texts.join(' ')})` : ''}`;
+  writeMoves(box, ['Hint: ', texts.slice(0, 1), ...(texts.length > 1 ? [' (the line: ', texts, ')'] : [])]);
 }
 
 function updateState() {
@@ -1045,7 +1067,7 @@ function renderAnalysis() {
     const pv = document.createElement('span');
     pv.className = 'pv';
     pv.dataset.moves = info.pv.join(' ');
-    pv.textContent = texts.join(' ');
+    writeMoves(pv, [texts]);
     li.append(score, depth, pv);
     const play = () => {
       if (humanCanMove()) playMove(info.pv[0], { animate: true });
@@ -1127,13 +1149,13 @@ function renderReview() {
   text.dataset.verdict = m.verdict;
   const played = app.history[ply - 1].text;
   const number = `${Math.ceil(ply / 2)}${ply % 2 ? '.' : '…'}`;
-  let words = `${number} ${played}${VERDICT[m.verdict].mark}: ${VERDICT[m.verdict].words}`;
+  const parts = [`${number} `, [`${played}${VERDICT[m.verdict].mark}`], `: ${VERDICT[m.verdict].words}`];
   if (m.verdict !== 'best' && m.best && m.best !== m.played) {
     const before = positionAt(ply - 1).fen;
     const line = lineText(before, m.line.slice(0, 6));
-    words += `. Better was ${line[0] ?? m.best}${line.length > 1 ? ` (the line: ${line.join(' ')})` : ''}`;
+    parts.push('. Better was ', [line[0] ?? m.best], ...(line.length > 1 ? [' (the line: ', line, ')'] : []));
   }
-  text.textContent = `${words}.`;
+  writeMoves(text, [...parts, '.']);
 }
 
 // ---------------------------------------------------------------- import / export
