@@ -12,11 +12,6 @@ export function sideOfPosition(position) {
   return position.trim().split(/\s+/)[1] === 'w' ? 'defenders' : 'attackers';
 }
 
-/** `d1d3` -> `d1–d3`, for reading. */
-export function showMove(move) {
-  return `${move.slice(0, 2)}\u2013${move.slice(2)}`;
-}
-
 /** `d1d3` -> ['d1', 'd3']. */
 export function splitMove(move) {
   return [move.slice(0, 2), move.slice(2)];

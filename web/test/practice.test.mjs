@@ -281,6 +281,7 @@ test('two players at one screen: looking back and returning, the board turned ro
   assert.equal(await page.$eval('#result', (e) => e.dataset.reason), 'resign');
   assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'Attackers win');
   assert.equal(await page.$eval('#result-reason', (e) => e.textContent), 'the defenders resigned');
+  await shot(page, 'resigned-1280');
   // A game that is over is discarded without a question.
   await page.selectOption('#rules', 'english');
   await page.waitForFunction(() => document.querySelectorAll('#moves [data-move]').length === 0);
@@ -428,7 +429,7 @@ test('without cross-origin isolation (the restart stop mode) the board plays, an
   }
 });
 
-test('screenshots of the new states at 375 px: levels, hint, looking back, two players, the question', { timeout: 90_000 }, async () => {
+test('screenshots of the new states at 375 px: levels, hint, looking back, two players, the question, analysis, resigning, the review running', { timeout: 120_000 }, async () => {
   const { page, problems, context } = await openBoard(env, { query: '?seed=4', options: PHONE });
   await page.selectOption('#level', '3');
   await shot(page, 'levels-375', true);
@@ -449,8 +450,24 @@ test('screenshots of the new states at 375 px: levels, hint, looking back, two p
   await page.click('#return');
   await page.click('#new');
   await shot(page, 'confirm-375');
+  await answer(page, false);
+  await page.click('#resign');
   await answer(page, true);
-  assert.equal((await shown(page)).moves.length, 0);
+  await page.waitForSelector('#result:not([hidden])');
+  await shot(page, 'resigned-375');
+  await noSidewaysScroll(page);
+  await page.click('label:has(input[name="mode"][value="analysis"])');
+  await page.waitForFunction(() => document.querySelectorAll('.pv-line').length === 3, null, { timeout: 30_000 });
+  await shot(page, 'analysis-375', true);
+  await noSidewaysScroll(page);
+  await page.click('label:has(input[name="mode"][value="play"])');
+  // The resigned game is over: importing asks nothing.
+  await importRecord(page, await randomRecord(page, 80, 12));
+  await page.waitForFunction(() => document.getElementById('review-bar').value >= 2, null, { timeout: 60_000 });
+  await shot(page, 'review-progress-375', true);
+  await noSidewaysScroll(page);
+  await page.click('#review-stop');
+  await page.waitForFunction(() => document.getElementById('review-card').dataset.status === 'stopped', null, { timeout: 10_000 });
   assert.deepEqual(problems, []);
   await context.close();
 });
