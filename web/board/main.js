@@ -863,7 +863,7 @@ function renderControls() {
   for (const radio of document.querySelectorAll('input[name="mode"]')) radio.checked = radio.value === app.mode;
   $('takeback').disabled = !canTakeBack();
   $('resign').hidden = app.mode === 'analysis';
-  $('resign').disabled = !inProgressOrFresh() || app.animating;
+  $('resign').disabled = !canResign();
   $('swap').hidden = app.mode !== 'play';
   $('hint').hidden = !(app.mode === 'play' && app.level <= HINT_MAX_LEVEL);
   $('hint').disabled = !canHint() || Boolean(app.hint);
@@ -877,9 +877,9 @@ function renderControls() {
   $('flip').setAttribute('aria-pressed', String(app.flipped));
 }
 
-/** A game that can be resigned: not over, and in play mode the player's or anyone's turn. */
-function inProgressOrFresh() {
-  return !outcome().over && app.ply === null;
+/** The game can be resigned: it is not over, and the board shows the present. */
+function canResign() {
+  return !outcome().over && app.ply === null && !app.animating;
 }
 
 function renderClocks() {
