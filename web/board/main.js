@@ -742,10 +742,19 @@ function ask(text, yes) {
   const dialog = $('confirm');
   $('confirm-text').textContent = text;
   $('confirm-yes').textContent = yes;
+  const root = $('app');
   dialog.returnValue = '';
   dialog.showModal();
+  root.dataset.question = 'open';
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true });
+    dialog.addEventListener('close', () => {
+      resolve(dialog.returnValue === 'yes');
+      // The asker acts on the answer in this task's microtasks; once they are over the page
+      // says so (tests wait for it rather than for a guess at what the action changes).
+      setTimeout(() => {
+        root.dataset.question = 'answered';
+      });
+    }, { once: true });
   });
 }
 

@@ -196,11 +196,12 @@ export async function shot(page, name, fullPage = false) {
   await page.screenshot({ path: `${shots}${name}.png`, fullPage });
 }
 
-/** Answers the page's question (the confirmation dialog) with yes or no. */
+/** Answers the page's question (the confirmation dialog) with yes or no, and waits until the
+ * page has acted on the answer. */
 export async function answer(page, yes) {
   await page.waitForSelector('#confirm[open]');
   await page.click(yes ? '#confirm-yes' : '#confirm-no');
-  await page.waitForSelector('#confirm:not([open])', { state: 'attached' });
+  await page.waitForSelector('#app[data-question="answered"]', { state: 'attached' });
 }
 
 /** The page has no sideways scrolling. */
