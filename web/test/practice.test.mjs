@@ -93,11 +93,12 @@ test('the level picker names every level with the engine\'s own Elo, and hints s
   for (const [i, o] of options.entries()) {
     const { level, elo } = curve.levels[i];
     assert.equal(o.value, level);
-    assert.match(o.text, new RegExp(`^${level} \u00b7 [A-Z][a-z ]+ \u00b7 ${elo} Elo$`), `level ${level}: ${o.text}`);
+    assert.match(o.text, new RegExp(`^${level} \u00b7 [A-Z][^\u00b7]+ \u00b7 ${elo} Elo$`), `level ${level}: ${o.text}`);
   }
   assert.match(options[curve.full].text, /Full strength/);
   // The notes of docs/levels.md beside the levels they name.
   await page.selectOption('#level', '8');
+  assert.match(options[8].text, /^8 \u00b7 Like OpenTafl\u2019s AI \u00b7 /, 'level 8 is named after the program it plays like');
   assert.match(await page.$eval('#level-note', (e) => e.textContent), /OpenTafl/);
   assert.equal(await page.$eval('#hint', (e) => e.hidden), false, 'a hint at level 8');
   await page.selectOption('#level', '15');
