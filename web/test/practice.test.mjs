@@ -105,6 +105,7 @@ test('the level picker names every level with the engine\'s own Elo, and hints s
   assert.equal(await page.$eval('#hint', (e) => e.hidden), true, 'no hint at level 15');
   assert.equal(await page.$eval('#limits', (e) => e.open), false, 'the engine limits are folded away');
   await page.click('#limits summary');
+  await page.selectOption('#level', '8');
   await shot(page, 'levels-1280');
   assert.deepEqual(problems, []);
   await context.close();
