@@ -201,15 +201,21 @@ test('the review of a known game: the marks, each side\'s accuracy, the chart, t
 test('the review shows its progress and can be stopped', { timeout: 120_000 }, async () => {
   const { page, problems, context } = await openBoard(env);
   await importRecord(page, await randomRecord(page, 80, 9));
+  // Stopped as soon as two of its 81 positions are done (the rest take seconds).
   await page.waitForFunction(() => document.getElementById('review-bar').value >= 2, null, { timeout: 60_000 });
   assert.equal(await reviewStatus(page), 'running');
-  assert.match(await page.$eval('#review-state', (e) => e.textContent), /^\d+ of \d+ positions$/);
-  await shot(page, 'review-progress-1280');
+  assert.match(await page.$eval('#review-state', (e) => e.textContent), /^\d+ of 81 positions$/);
   await page.click('#review-stop');
   await page.waitForFunction(() => document.getElementById('review-card').dataset.status === 'stopped', null, { timeout: 10_000 });
   assert.equal(await page.$eval('#review-state', (e) => e.textContent), 'stopped');
   assert.equal(await page.$$eval('#moves .mark', (els) => els.length), 0, 'a stopped review marks nothing');
   assert.equal(await page.$eval('#review-start', (e) => e.disabled), false, 'the review can be started again');
+  // Started again, it runs to its end.
+  await page.click('#review-start');
+  await page.waitForFunction(() => document.getElementById('review-bar').value >= 2, null, { timeout: 60_000 });
+  await shot(page, 'review-progress-1280');
+  await waitForReview(page);
+  assert.equal((await marks(page)).filter((m) => m.verdict).length, 80, 'every move reviewed');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -468,8 +474,7 @@ test('screenshots of the new states at 375 px: levels, hint, looking back, two p
   await page.waitForFunction(() => document.getElementById('review-bar').value >= 2, null, { timeout: 60_000 });
   await shot(page, 'review-progress-375', true);
   await noSidewaysScroll(page);
-  await page.click('#review-stop');
-  await page.waitForFunction(() => document.getElementById('review-card').dataset.status === 'stopped', null, { timeout: 10_000 });
+  await waitForReview(page);
   assert.deepEqual(problems, []);
   await context.close();
 });
