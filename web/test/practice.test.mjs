@@ -390,7 +390,7 @@ test('clocks: the engine plays from its clock, and a player whose time runs out 
     await waitForPlayer(page);
     const engineLeft = await page.$eval('.clock[data-side="defenders"] .clock-time', (e) => Number(e.textContent));
     assert.ok(engineLeft > 0 && engineLeft < 6, `the engine's clock ran (${engineLeft} s left)`);
-    assert.ok(engineLeft > 3.5, `the engine took its time from its clock, not 1 s a move (${engineLeft} s left after two moves)`);
+    assert.ok(engineLeft > 3.5, `the engine took its time from its clock, not 1 s a move (${engineLeft} s left after three moves)`);
     await shot(page, `clocks-${width}`, width === 375);
     // The player now waits: the attackers' clock runs out.
     await page.waitForSelector('#result:not([hidden])', { timeout: 15_000 });
