@@ -128,9 +128,9 @@ export class EngineClient {
   /**
    * Sends the options that differ from what the engine has: every rule option of `rules` (as
    * Game.rules() gives them; Ruleset first, since Ashton fixes the others and Linnaeus
-   * restores their defaults) and MultiPV.
+   * restores their defaults), then `options` (name -> value, e.g. MultiPV, Skill Level).
    */
-  #configure(rules, multiPV) {
+  #configure(rules, options) {
     const ruleset = rules.Ruleset ?? 'Linnaeus';
     const wanted = [['Ruleset', ruleset]];
     if (ruleset.toLowerCase() !== 'ashton') {
@@ -138,11 +138,12 @@ export class EngineClient {
         if (name !== 'Ruleset') wanted.push([name, String(value)]);
       }
     }
-    wanted.push(['MultiPV', String(multiPV)]);
     const rulesetChanged = this.#options.get('Ruleset') !== ruleset;
+    const ruleNames = new Set(wanted.map(([name]) => name));
+    for (const [name, value] of Object.entries(options)) wanted.push([name, String(value)]);
     for (const [name, value] of wanted) {
       // A new Ruleset resets the other rule options inside the engine: send them all again.
-      if ((rulesetChanged && name !== 'MultiPV') || this.#options.get(name) !== value) {
+      if ((rulesetChanged && ruleNames.has(name)) || this.#options.get(name) !== value) {
         this.#send(`setoption name ${name} value ${value}`);
         this.#options.set(name, value);
       }
@@ -152,14 +153,14 @@ export class EngineClient {
   }
 
   /**
-   * Searches: sets the options, sends `position` (checked with isready before `go`), then
-   * `go`. `onInfo` gets every parsed `info` line. Resolves to { best, ponder } from
+   * Searches: sets the rules and the engine `options` (name -> value), sends `position`
+   * (checked with isready before `go`), then `go`. `onInfo` gets every parsed `info` line. Resolves to { best, ponder } from
    * `bestmove`, or to null when a newer job overtook this one (its answer is of no use any
    * more). Throws when the engine refuses a command.
    */
-  search({ rules, multiPV = 1, position, go, onInfo = () => {} }) {
+  search({ rules, options = {}, position, go, onInfo = () => {} }) {
     return this.#exclusive(async (isCurrent) => {
-      this.#configure(rules, multiPV);
+      this.#configure(rules, options);
       this.#send(position);
       const errors = await this.#sync();
       if (errors.length) {
@@ -174,6 +175,14 @@ export class EngineClient {
       if (answer?.error) throw new Error(`the engine refused '${go}': ${answer.error}`);
       return isCurrent() ? answer : null;
     });
+  }
+
+  /**
+   * Reviews every move of a game in a worker of its own (the package's `analyseGame`), beside
+   * the searches: resolves with the review, rejects when `signal` aborts.
+   */
+  analyseGame(request, opts) {
+    return this.#engine.analyseGame(request, opts);
   }
 
   /** Drops whatever job runs or waits (its promise resolves to null). */

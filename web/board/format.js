@@ -12,11 +12,6 @@ export function sideOfPosition(position) {
   return position.trim().split(/\s+/)[1] === 'w' ? 'defenders' : 'attackers';
 }
 
-/** `d1d3` -> `d1–d3`, for reading. */
-export function showMove(move) {
-  return `${move.slice(0, 2)}\u2013${move.slice(2)}`;
-}
-
 /** `d1d3` -> ['d1', 'd3']. */
 export function splitMove(move) {
   return [move.slice(0, 2), move.slice(2)];
@@ -80,4 +75,91 @@ export const REASON_TEXT = {
 export function resultHeadline(status) {
   if (!status.winner) return 'Draw';
   return `${SIDE_NAME[status.winner]} win`;
+}
+
+/**
+ * A move as the record writes it (OpenTafl's full notation, as `konakis` writes records):
+ * `K` before a king's move, the squares joined by `-`, then the captured squares after `x`,
+ * separated by `/`, a captured king with his `K`: `d1-d3`, `Ke5-c5`, `c4-c2xb2/d2`,
+ * `a6-e6xKe7`. `piece` is what moved; `captured` maps each taken square to what stood there.
+ */
+export function recordMove(move, piece, captured = {}) {
+  const king = piece === 'king' ? 'K' : '';
+  const taken = Object.entries(captured).map(([sq, kind]) => (kind === 'king' ? `K${sq}` : sq));
+  return `${king}${move.slice(0, 2)}-${move.slice(2)}${taken.length ? `x${taken.join('/')}` : ''}`;
+}
+
+/**
+ * The chances from the attackers' side, per mille: `wdl` is the engine's `{win, draw, loss}`
+ * for the side to move (protocol.md, `UCI_ShowWDL`).
+ */
+export function attackersChances(wdl, sideToMove) {
+  return sideToMove === 'attackers'
+    ? { attackers: wdl.win, draw: wdl.draw, defenders: wdl.loss }
+    : { attackers: wdl.loss, draw: wdl.draw, defenders: wdl.win };
+}
+
+/** The attackers' expected score, 0..1: their win chance plus half the draw chance. */
+export function attackersShare(chances) {
+  return (chances.attackers + chances.draw / 2) / 1000;
+}
+
+/** A per mille chance as a whole percentage, never 0 or 100 unless certain. */
+function percent(permille) {
+  const p = Math.round(permille / 10);
+  if (p === 0 && permille > 0) return 1;
+  if (p === 100 && permille < 1000) return 99;
+  return p;
+}
+
+/**
+ * Who is winning, in words a player reads: "Attackers 82 %" (the favourite's chance of a
+ * win), "Even" when neither side is ahead, or "Attackers win in 3" for a forced result
+ * (`view` from attackersView).
+ */
+export function chancesText(chances, view = null) {
+  if (view && 'mate' in view) return `${SIDE_NAME[view.mate]} win in ${view.moves}`;
+  const lead = chances.attackers >= chances.defenders ? 'attackers' : 'defenders';
+  if (Math.abs(chances.attackers - chances.defenders) < 20 && chances.draw < 500) return 'Even';
+  if (chances.draw > chances[lead]) return `Draw ${percent(chances.draw)} %`;
+  return `${SIDE_NAME[lead]} ${percent(chances[lead])} %`;
+}
+
+/** The long form of the chances, for tooltips: "attackers win 82 %, draw 3 %, defenders win 15 %". */
+export function chancesLong(chances) {
+  return `attackers win ${percent(chances.attackers)} %, draw ${percent(chances.draw)} %, `
+    + `defenders win ${percent(chances.defenders)} %`;
+}
+
+/** A clock's time: `4:05`, under ten seconds `7.3`, never below 0. */
+export function clockText(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10_000) return (Math.floor(t / 100) / 10).toFixed(1);
+  const s = Math.ceil(t / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** The marks of the review's verdicts (docs/review.md) in the move list, and their words. */
+export const VERDICT = {
+  best: { mark: '', words: 'the best move' },
+  good: { mark: '', words: 'a good move' },
+  inaccuracy: { mark: '?!', words: 'an inaccuracy' },
+  mistake: { mark: '?', words: 'a mistake' },
+  blunder: { mark: '??', words: 'a blunder' },
+  'missed-win': { mark: '??', words: 'a missed win' },
+  'allows-loss': { mark: '??', words: 'a move that lets a forced loss in' },
+};
+
+/** Whether a verdict is marked (and its better move shown). */
+export function isMarked(verdict) {
+  return VERDICT[verdict]?.mark !== '' && verdict in VERDICT;
+}
+
+/** The result of a game ended by resignation or on time: who lost, in words. */
+export function endingText(ending) {
+  const loser = SIDE_NAME[otherSide(ending.winner)].toLowerCase();
+  return ending.reason === 'resign' ? `the ${loser} resigned` : `the ${loser} ran out of time`;
 }

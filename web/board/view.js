@@ -1,30 +1,22 @@
 // The board as SVG: squares, throne and camps, coordinates, pieces, the picked piece and its
-// legal destinations, the last move, the keyboard cursor and the engine's best-move arrow.
-// It knows nothing of the rules: the page tells it what to draw, and it reports clicks.
+// legal destinations, the last move, the keyboard cursor and arrows (the engine's best move,
+// a hint, the better move of a reviewed one). It can be turned round (the defenders' side at
+// the bottom) and takes clicks, taps and drags through pointer events. It knows nothing of the
+// rules: the page tells it what to draw and which pieces may be dragged, and it reports.
 
 const NS = 'http://www.w3.org/2000/svg';
 const S = 100;          // one square
 const M = 34;           // margin for the coordinates
 const SIZE = 9 * S + 2 * M;
 const FILES = 'abcdefghi';
+/** How far (in screen pixels) a pressed piece must travel before it counts as dragged. */
+const DRAG_START = 6;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (parent) parent.appendChild(node);
   return node;
-}
-
-/** Top-left corner of a square in board units. */
-function corner(square) {
-  const file = FILES.indexOf(square[0]);
-  const rank = Number(square.slice(1));
-  return { x: M + file * S, y: M + (9 - rank) * S };
-}
-
-function centre(square) {
-  const { x, y } = corner(square);
-  return { x: x + S / 2, y: y + S / 2 };
 }
 
 export const SQUARES = [];
@@ -39,13 +31,29 @@ export function step(square, df, dr) {
 }
 
 export class BoardView {
+  /** The defenders' side (rank 9) at the bottom. */
+  flipped = false;
+  /** The piece being pressed or dragged: { from, id, x, y, moved, wasSelected }. */
+  #press = null;
+  #special = { throne: null, camps: [], corners: [] };
+  #last = null;
+
   /**
    * @param {HTMLElement} host  the element to draw into (it gets the keyboard focus)
-   * @param {(square: string) => void} onSquare  a square was clicked or chosen by keyboard
+   * @param {object} handlers
+   * @param {(square: string|null) => void} handlers.onSquare  a square was clicked, tapped or
+   *   chosen by keyboard (null: Escape)
+   * @param {(square: string) => boolean} handlers.canDrag  may the piece there be picked up?
+   * @param {(from: string, to: string) => void} handlers.onDrop  a dragged piece was let go
+   *   on another square
+   * @param {(square: string) => boolean} handlers.isSelected  is that square's piece picked?
    */
-  constructor(host, onSquare) {
+  constructor(host, { onSquare, canDrag, onDrop, isSelected }) {
     this.host = host;
     this.onSquare = onSquare;
+    this.canDrag = canDrag;
+    this.onDrop = onDrop;
+    this.isSelected = isSelected;
     this.cursor = 'e5';
     const svg = el('svg', {
       viewBox: `0 0 ${SIZE} ${SIZE}`, class: 'board-svg', role: 'img',
@@ -58,24 +66,52 @@ export class BoardView {
     this.fields = el('g', { class: 'fields' }, svg);
     this.marks = el('g', { class: 'marks' }, svg);
     this.#grid(svg);
-    this.#coordinates(svg);
+    this.coords = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
     this.pieces = el('g', { class: 'pieces' }, svg);
     this.hints = el('g', { class: 'hints' }, svg);
     this.arrowLayer = el('g', { class: 'arrow-layer' }, svg);
     this.cursorRect = el('rect', { width: S - 8, height: S - 8, rx: 8, class: 'cursor' }, svg);
     this.hits = el('g', { class: 'hits' }, svg);
-    for (const sq of SQUARES) {
-      const { x, y } = corner(sq);
-      const hit = el('rect', { x, y, width: S, height: S, class: 'hit', 'data-square': sq }, this.hits);
-      hit.addEventListener('click', () => {
-        this.cursor = sq;
-        this.#placeCursor();
-        this.onSquare(sq);
-      });
-    }
+    for (const sq of SQUARES) el('rect', { width: S, height: S, class: 'hit', 'data-square': sq }, this.hits);
+    this.#layout();
     host.appendChild(svg);
     host.addEventListener('keydown', (e) => this.#key(e));
-    this.#placeCursor();
+    svg.addEventListener('pointerdown', (e) => this.#down(e));
+    svg.addEventListener('pointermove', (e) => this.#move(e));
+    svg.addEventListener('pointerup', (e) => this.#up(e));
+    svg.addEventListener('pointercancel', () => this.#cancel());
+    // A drag must not also scroll the page or open a context menu on a long press.
+    svg.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  #corner(square) {
+    const file = FILES.indexOf(square[0]);
+    const rank = Number(square.slice(1));
+    return this.flipped
+      ? { x: M + (8 - file) * S, y: M + (rank - 1) * S }
+      : { x: M + file * S, y: M + (9 - rank) * S };
+  }
+
+  #centre(square) {
+    const { x, y } = this.#corner(square);
+    return { x: x + S / 2, y: y + S / 2 };
+  }
+
+  /** The square under a pointer event, or null off the squares. */
+  #squareAt(e) {
+    const p = this.#point(e);
+    const col = Math.floor((p.x - M) / S);
+    const row = Math.floor((p.y - M) / S);
+    if (col < 0 || col > 8 || row < 0 || row > 8) return null;
+    return this.flipped ? `${FILES[8 - col]}${row + 1}` : `${FILES[col]}${9 - row}`;
+  }
+
+  /** A pointer event's place in board units. */
+  #point(e) {
+    const m = this.svg.getScreenCTM();
+    if (!m) return { x: -1, y: -1 };
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
   }
 
   #defs(svg) {
@@ -96,11 +132,13 @@ export class BoardView {
     const hatch = el('pattern', { id: 'camp-hatch', width: 20, height: 20, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
     el('rect', { width: 20, height: 20, fill: '#a47a4a' }, hatch);
     el('line', { x1: 0, y1: 0, x2: 0, y2: 20, stroke: '#8a6238', 'stroke-width': 8 }, hatch);
-    const marker = el('marker', {
-      id: 'arrowhead', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2,
-      orient: 'auto-start-reverse',
-    }, defs);
-    el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, marker);
+    for (const kind of ['best', 'hint', 'better']) {
+      const marker = el('marker', {
+        id: `arrowhead-${kind}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2,
+        orient: 'auto-start-reverse',
+      }, defs);
+      el('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead arrowhead-${kind}` }, marker);
+    }
   }
 
   #grid(svg) {
@@ -111,29 +149,47 @@ export class BoardView {
     }
   }
 
-  #coordinates(svg) {
-    const g = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
+  /** Places what depends on the board's orientation: coordinates, click areas, fields. */
+  #layout() {
+    this.coords.replaceChildren();
     for (let i = 0; i < 9; i++) {
-      const file = el('text', { x: M + i * S + S / 2, y: SIZE - M / 2 + 1 }, g);
-      file.textContent = FILES[i];
-      const rank = el('text', { x: M / 2, y: M + i * S + S / 2 + 1 }, g);
-      rank.textContent = String(9 - i);
+      const file = el('text', { x: M + i * S + S / 2, y: SIZE - M / 2 + 1 }, this.coords);
+      file.textContent = this.flipped ? FILES[8 - i] : FILES[i];
+      const rank = el('text', { x: M / 2, y: M + i * S + S / 2 + 1 }, this.coords);
+      rank.textContent = String(this.flipped ? i + 1 : 9 - i);
     }
+    for (const hit of this.hits.children) {
+      const { x, y } = this.#corner(hit.dataset.square);
+      hit.setAttribute('x', x);
+      hit.setAttribute('y', y);
+    }
+    this.setSpecial(this.#special);
+    this.#placeCursor();
+  }
+
+  /** Turns the board round (true: the defenders' side at the bottom) and redraws it. */
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.host.dataset.flipped = String(flipped);
+    this.#layout();
+    if (this.#last) this.render(this.#last);
   }
 
   /** Draws the fixed squares of the rules: throne, camps, corners. */
   setSpecial({ throne, camps = [], corners = [] }) {
+    this.#special = { throne, camps, corners };
     this.fields.replaceChildren();
     for (const sq of camps) {
-      const { x, y } = corner(sq);
+      const { x, y } = this.#corner(sq);
       el('rect', { x, y, width: S, height: S, class: 'camp', fill: 'url(#camp-hatch)', 'data-square': sq }, this.fields);
     }
     for (const sq of corners) {
-      const { x, y } = corner(sq);
+      const { x, y } = this.#corner(sq);
       el('rect', { x, y, width: S, height: S, class: 'corner', 'data-square': sq }, this.fields);
     }
     if (throne) {
-      const { x, y } = corner(throne);
+      const { x, y } = this.#corner(throne);
       const g = el('g', { class: 'throne', 'data-square': throne }, this.fields);
       el('rect', { x, y, width: S, height: S }, g);
       el('path', {
@@ -153,19 +209,22 @@ export class BoardView {
    * @param {string|null} s.lastMove  'd1d3'
    * @param {string[]} s.captured  squares whose pieces the last move took (drawn fading)
    * @param {Record<string,string>} s.capturedPieces  what stood there
-   * @param {string|null} s.arrow  a move to draw as an arrow
+   * @param {{move: string, kind: 'best'|'hint'|'better'}[]} s.arrows  moves drawn as arrows
    * @param {{square: string, kind: 'won'|'lost'}|null} s.king  the king's fate at the end
    */
-  render({ pieces, selected = null, targets = [], lastMove = null, captured = [], capturedPieces = {}, arrow = null, king = null }) {
+  render(s) {
+    this.#last = { ...s, captured: [] }; // a redraw after a flip does not fade pieces again
+    const { pieces, selected = null, targets = [], lastMove = null, captured = [], capturedPieces = {}, arrows = [], king = null } = s;
+    this.#press = null;
     this.marks.replaceChildren();
     if (lastMove) {
       for (const sq of [lastMove.slice(0, 2), lastMove.slice(2)]) {
-        const { x, y } = corner(sq);
+        const { x, y } = this.#corner(sq);
         el('rect', { x, y, width: S, height: S, class: 'last', 'data-square': sq }, this.marks);
       }
     }
     if (selected) {
-      const { x, y } = corner(selected);
+      const { x, y } = this.#corner(selected);
       el('rect', { x, y, width: S, height: S, class: 'selected', 'data-square': selected }, this.marks);
     }
     this.pieces.replaceChildren();
@@ -175,17 +234,17 @@ export class BoardView {
       if (capturedPieces[sq] && !fallen) this.#piece(sq, capturedPieces[sq]).classList.add('taken');
     }
     if (king) {
-      const { x, y } = centre(king.square);
+      const { x, y } = this.#centre(king.square);
       // The captured king stays in view, dimmed, where he fell.
       if (king.kind === 'lost') this.#piece(king.square, 'king').classList.add('fallen');
       el('circle', { cx: x, cy: y, r: 46, class: `king-fate ${king.kind}`, 'data-square': king.square }, this.pieces);
     }
     this.hints.replaceChildren();
     for (const sq of targets) {
-      const { x, y } = centre(sq);
+      const { x, y } = this.#centre(sq);
       el('circle', { cx: x, cy: y, r: 15, class: 'hint', 'data-square': sq }, this.hints);
     }
-    this.setArrow(arrow);
+    this.setArrows(arrows);
     this.svg.setAttribute('aria-label', this.#describe(pieces, selected, targets));
   }
 
@@ -197,7 +256,7 @@ export class BoardView {
   }
 
   #piece(sq, kind) {
-    const { x, y } = centre(sq);
+    const { x, y } = this.#centre(sq);
     const g = el('g', { class: `piece ${kind}`, 'data-square': sq, 'data-piece': kind, transform: `translate(${x} ${y})` }, this.pieces);
     el('circle', { r: 39, cy: 4, class: 'shadow' }, g);
     el('circle', { r: 38, class: 'body', fill: kind === 'attacker' ? 'url(#stone-dark)' : 'url(#stone-light)' }, g);
@@ -212,27 +271,30 @@ export class BoardView {
     return g;
   }
 
-  /** Draws (or removes) the arrow of a move. */
-  setArrow(move) {
+  /** Draws these arrows (and removes the others): the engine's best move (`#best-arrow`), a
+   * hint (`#hint-arrow`), the better move of a reviewed one (`#better-arrow`). */
+  setArrows(arrows) {
     this.arrowLayer.replaceChildren();
-    if (!move) return;
-    const a = centre(move.slice(0, 2));
-    const b = centre(move.slice(2));
-    const len = Math.hypot(b.x - a.x, b.y - a.y);
-    const ux = (b.x - a.x) / len;
-    const uy = (b.y - a.y) / len;
-    el('line', {
-      x1: a.x + ux * 20, y1: a.y + uy * 20, x2: b.x - ux * 34, y2: b.y - uy * 34,
-      class: 'arrow', id: 'best-arrow', 'data-move': move, 'marker-end': 'url(#arrowhead)',
-    }, this.arrowLayer);
+    for (const { move, kind } of arrows) {
+      if (!move) continue;
+      const a = this.#centre(move.slice(0, 2));
+      const b = this.#centre(move.slice(2));
+      const len = Math.hypot(b.x - a.x, b.y - a.y);
+      const ux = (b.x - a.x) / len;
+      const uy = (b.y - a.y) / len;
+      el('line', {
+        x1: a.x + ux * 20, y1: a.y + uy * 20, x2: b.x - ux * 34, y2: b.y - uy * 34,
+        class: `arrow arrow-${kind}`, id: `${kind}-arrow`, 'data-move': move, 'marker-end': `url(#arrowhead-${kind})`,
+      }, this.arrowLayer);
+    }
   }
 
   /** Slides the piece on `from` to `to`; resolves when it has arrived. */
   animate(from, to, ms = 260) {
     const piece = this.pieces.querySelector(`.piece[data-square="${from}"]`);
     if (!piece || matchMedia('(prefers-reduced-motion: reduce)').matches) return Promise.resolve();
-    const a = centre(from);
-    const b = centre(to);
+    const a = this.#centre(from);
+    const b = this.#centre(to);
     this.pieces.appendChild(piece); // on top of the others while it moves
     piece.classList.add('moving');
     return new Promise((resolve) => {
@@ -248,8 +310,77 @@ export class BoardView {
     });
   }
 
+  // ------------------------------------------------ pointer: click, tap and drag
+
+  #down(e) {
+    if (e.button !== 0 || this.#press) return;
+    const sq = this.#squareAt(e);
+    if (!sq) return;
+    this.cursor = sq;
+    this.#placeCursor();
+    if (!this.canDrag(sq)) {
+      this.onSquare(sq);
+      return;
+    }
+    // A press on a piece that may move picks it up at once (its destinations show); letting
+    // go elsewhere after moving drops it there, letting go where it was keeps it picked (a
+    // click), and a click on the piece already picked puts it back.
+    const wasSelected = this.isSelected(sq);
+    if (!wasSelected) this.onSquare(sq);
+    this.#press = { from: sq, id: e.pointerId, x: e.clientX, y: e.clientY, moved: false, wasSelected };
+    this.svg.setPointerCapture?.(e.pointerId);
+    e.preventDefault();
+  }
+
+  #move(e) {
+    const p = this.#press;
+    if (!p || e.pointerId !== p.id) return;
+    if (!p.moved && Math.hypot(e.clientX - p.x, e.clientY - p.y) < DRAG_START) return;
+    const piece = this.pieces.querySelector(`.piece[data-square="${p.from}"]:not(.taken)`);
+    if (!piece) return;
+    if (!p.moved) {
+      p.moved = true;
+      this.pieces.appendChild(piece);
+      piece.classList.add('dragging');
+      this.host.dataset.dragging = p.from;
+    }
+    const { x, y } = this.#point(e);
+    piece.setAttribute('transform', `translate(${x} ${y}) scale(1.12)`);
+  }
+
+  #up(e) {
+    const p = this.#press;
+    if (!p || e.pointerId !== p.id) return;
+    this.#press = null;
+    delete this.host.dataset.dragging;
+    const to = this.#squareAt(e);
+    if (p.moved && to && to !== p.from) {
+      this.onDrop(p.from, to);
+      return;
+    }
+    if (p.moved) {
+      this.#restore();
+      return;
+    }
+    if (p.wasSelected) this.onSquare(p.from);
+  }
+
+  #cancel() {
+    if (!this.#press) return;
+    this.#press = null;
+    delete this.host.dataset.dragging;
+    this.#restore();
+  }
+
+  /** Puts a dragged piece back where it stands. */
+  #restore() {
+    if (this.#last) this.render(this.#last);
+  }
+
+  // ------------------------------------------------ keyboard
+
   #placeCursor() {
-    const { x, y } = corner(this.cursor);
+    const { x, y } = this.#corner(this.cursor);
     this.cursorRect.setAttribute('x', x + 4);
     this.cursorRect.setAttribute('y', y + 4);
     this.host.dataset.cursor = this.cursor;
@@ -258,8 +389,10 @@ export class BoardView {
   #key(e) {
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (e.key in moves) {
+      // The arrows move the cursor as the player sees the board.
+      const sign = this.flipped ? -1 : 1;
       const [df, dr] = moves[e.key];
-      const next = step(this.cursor, df, dr);
+      const next = step(this.cursor, sign * df, sign * dr);
       if (next) {
         this.cursor = next;
         this.#placeCursor();

@@ -82,6 +82,21 @@ export function ruleOptions(): RuleOption[];
 /** The presets, the defaults first. */
 export function presets(): Preset[];
 
+/** The engine's strength levels (the `Skill Level` option) and the Elo of each on the
+ * calibrated scale of docs/levels.md (level 0 = 0), as built into this engine: a level picker
+ * shows these figures, so a new calibration reaches it with the next build. */
+export interface Levels {
+  /** The level that is full strength (20), the default of `Skill Level`. */
+  full: number;
+  /** The range `UCI_Elo` takes: the Elo of level 0 and of full strength, rounded inwards. */
+  elo: [number, number];
+  /** Every level from 0 to `full`, in order, with its Elo rounded to a whole number. */
+  levels: { level: number; elo: number }[];
+}
+
+/** The strength levels and their Elo. */
+export function levels(): Levels;
+
 /** What went wrong (see `KonakisError`). */
 export type ErrorKind =
   | 'move-syntax' // text that is not a move (or not a square)

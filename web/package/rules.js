@@ -3,6 +3,7 @@
 
 import wasmInit, {
   RulesGame,
+  levelsJson,
   rulesOptionsJson,
   rulesPresetsJson,
 } from './wasm/konakis_wasm.js';
@@ -59,6 +60,11 @@ export function ruleOptions() {
 export function presets() {
   ready();
   return JSON.parse(rulesPresetsJson());
+}
+
+export function levels() {
+  ready();
+  return JSON.parse(levelsJson());
 }
 
 // Today as OpenTafl's records write it (YYYY.MM.DD, UTC, as `konakis match` does).

@@ -2,7 +2,9 @@
 // stop modes. Needs `bash web/build.sh` first (it tests web/dist/konakis, the built package).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { Engine, parseInfo, parseBestMove } from '../dist/konakis/engine.js';
+import { init, levels } from '../dist/konakis/rules.js';
 import { nativeKonakis } from './common.mjs';
 
 /** An engine with a line log and a way to wait for the line that matches. */
@@ -69,6 +71,23 @@ test('the handshake: uci gives id, the option table and uciok; isready gives rea
   }
   assert.equal(lines.at(-1), 'uciok');
   assert.deepEqual(await ask('isready', /^readyok$/), ['readyok']);
+  engine.terminate();
+});
+
+test('levels() gives every Skill Level with the Elo of the curve the engine plays by', async () => {
+  await init(await readFile(new URL('../dist/konakis/wasm/konakis_wasm_bg.wasm', import.meta.url)));
+  const l = levels();
+  assert.equal(l.levels.length, l.full + 1);
+  assert.deepEqual(l.levels.map((x) => x.level), [...Array(l.full + 1).keys()]);
+  for (let i = 1; i < l.levels.length; i++) assert.ok(l.levels[i].elo >= l.levels[i - 1].elo, `level ${i} is no weaker`);
+  // The engine's own option table says the same: Skill Level up to full strength, UCI_Elo over
+  // the curve's range.
+  const { engine, ask } = await open();
+  const lines = await ask('uci', /^uciok$/);
+  assert.ok(lines.includes(`option name Skill Level type spin default ${l.full} min 0 max ${l.full}`), 'Skill Level');
+  const elo = lines.find((line) => line.startsWith('option name UCI_Elo '));
+  assert.match(elo, new RegExp(` min ${l.elo[0]} max ${l.elo[1]}$`), elo);
+  assert.ok(Math.abs(l.levels[l.full].elo - l.elo[1]) <= 1, 'the top of the range is full strength');
   engine.terminate();
 });
 

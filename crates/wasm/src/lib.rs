@@ -8,10 +8,13 @@
 //!   presets, OpenTafl records);
 //! - [`session`]: the engine behind the same line protocol as the native program
 //!   (`protocol.md`), meant to run in a Web Worker;
-//! - [`review`]: the review of every move of a game (`analyseGame`), also for the worker.
+//! - [`review`]: the review of every move of a game (`analyseGame`), also for the worker;
+//! - [`levels`]: the strength levels and their calibrated Elo (`levelsJson`), for a level
+//!   picker.
 
 #![forbid(unsafe_code)]
 
+pub mod levels;
 pub mod review;
 pub mod rules;
 pub mod session;
