@@ -300,6 +300,7 @@ pub fn analyse_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_request_with_moves_is_reviewed_with_progress() {
