@@ -56,6 +56,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FULL = 20
+# The first level that parries a one-move loss (PARRY_LEVEL in crates/engine/src/skill.rs).
+PARRY_LEVEL = 8
 FAMILIES = {"default": [], "ashton": ["Ruleset=Ashton"]}
 # Ashton has no move limit: a game is drawn once each side has played 200 moves.
 EXTRA = {"default": [], "ashton": ["--maxmoves", "200"]}
@@ -289,9 +291,11 @@ def write_docs(results, args):
         "asked for (the default rules' column, which the engine embeds from",
         "`crates/engine/src/levels.txt`). How a level weakens its play is described in",
         "`crates/engine/src/skill.rs`: a depth and node cap per level, several lines searched, and",
-        "a bounded random push on their scores; the lowest levels look at only a few of their",
-        "pieces at a time. Every level takes a win it has on the board; from level 5 up a level",
-        "parries a king capture or escape it can see coming next move.",
+        "a bounded random push on their scores. Every level takes a win it has on the board.",
+        "Level 0 does not search: otherwise it moves one of its pieces, drawn at random, at random.",
+        "Levels 1 to 7 look one ply deep at the moves of only a few of their pieces at a time;",
+        "from level %d up a level searches every move two plies deep or more and parries a king" % PARRY_LEVEL,
+        "capture or escape it can see coming next move.",
         "",
         "## How the figures are made",
         "",
@@ -328,6 +332,14 @@ def write_docs(results, args):
                     "| %d | %.0f | %.0f | %+.0f ± %.0f | %.1f %% | %d |"
                     % (level, elo, err, gap, gerr, 100 * los, games)
                 )
+        gaps = [r[3] for r in rows if r[3] is not None]
+        least = min(r[5] for r in rows if r[5] is not None)
+        out += [
+            "",
+            "Span %.0f Elo; the largest gap %+.0f, the smallest %+.0f; the smallest LOS %.1f %%"
+            % (rows[-1][1] - rows[0][1], max(gaps), min(gaps), 100 * least),
+            "(targets: a span of at least 1,500, no gap above 150, every LOS at least 95 %).",
+        ]
         out += [""]
         out += ["Level 0 against the baseline movers (`examples/movers.rs`, %d games each):" % args.baseline_games, ""]
         out += ["| opponent | level 0 wins | draws | losses | level 0 score |", "|---|---|---|---|---|"]

@@ -344,3 +344,16 @@ fn the_threadless_session_of_the_browser_build_takes_the_strength_options() {
         "the seed replays the move"
     );
 }
+
+#[test]
+fn level_0_answers_with_a_legal_move_and_no_search() {
+    let game = opening(4);
+    let rules = Rules::default();
+    for seed in 1..=5 {
+        let seed = seed.to_string();
+        let mut d = driver(&[("Skill Level", "0"), ("Skill Seed", &seed)]);
+        let (m, nodes) = play(&mut d, game.board(), Limits::default());
+        assert!(game.board().legal_moves(&rules).contains(&m));
+        assert_eq!(nodes, 0, "level 0 searched");
+    }
+}

@@ -24,9 +24,11 @@ const NAMES = [
  * `name` replaces the level's band name in the picker; `note` is shown under it.
  */
 const PLAYS_LIKE = {
-  5: { name: 'Like osarracino', note: 'plays like osarracino, a Tablut Challenge program (Ashton rules)' },
-  8: { name: 'Like OpenTafl\u2019s AI', note: 'plays like OpenTafl\u2019s AI (OpenTafl\u2019s Tablut rules)' },
-  9: { note: 'is near weakmind, the 2021 Tablut Challenge champion, which sits between levels 8 and 9 (Ashton rules)' },
+  10: { name: 'Like osarracino', note: 'plays like osarracino, a Tablut Challenge program (Ashton rules)' },
+  14: {
+    name: 'Like OpenTafl\u2019s AI',
+    note: 'plays like OpenTafl\u2019s AI (OpenTafl\u2019s Tablut rules) and like weakmind, the 2021 Tablut Challenge champion (Ashton rules)',
+  },
 };
 
 /** Levels at which the board offers a hint: the lower half, where a player is learning. */

@@ -864,6 +864,9 @@ fn play_at_level(
         }));
         return (Some(win), None);
     }
+    if plan.glances() {
+        return (plan.glance(&moves), None);
+    }
     let shown = context.settings.multipv;
     let settings = Settings {
         multipv: plan.lines(shown),
