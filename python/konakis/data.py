@@ -88,8 +88,13 @@ def _header(b: bytes) -> Dict[str, Any]:
         raise DataFormatError(f"too short for a data file header ({HEADER_SIZE} bytes)")
     if b[:8] != MAGIC:
         raise DataFormatError("not a Konakis data file (no KNKDATA magic)")
-    u32 = lambda i: int.from_bytes(b[i : i + 4], "little")  # noqa: E731
-    u64 = lambda i: int.from_bytes(b[i : i + 8], "little")  # noqa: E731
+
+    def u32(i: int) -> int:
+        return int.from_bytes(b[i : i + 4], "little")
+
+    def u64(i: int) -> int:
+        return int.from_bytes(b[i : i + 8], "little")
+
     version = u32(8)
     if version not in VERSIONS:
         raise DataFormatError(f"data format version {version}, this reader reads {VERSIONS}")

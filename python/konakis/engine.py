@@ -78,7 +78,10 @@ class Limit:
     def go_words(self) -> List[str]:
         """The parameters of ``go`` for this limit."""
         words: List[str] = []
-        ms = lambda seconds: str(max(0, int(round(seconds * 1000))))  # noqa: E731
+
+        def ms(seconds: float) -> str:
+            return str(max(0, int(round(seconds * 1000))))
+
         if self.depth is not None:
             words += ["depth", str(int(self.depth))]
         if self.nodes is not None:
