@@ -1,7 +1,7 @@
 //! `NativeEngine`: the Konakis search in-process, through the one driver every front-end uses.
 //!
 //! A search runs on the calling thread with the GIL released, so other Python threads go on;
-//! [`PyNativeEngine::stop`] sets a flag the search reads every thousand nodes or so, from any
+//! `NativeEngine.stop()` sets a flag the search reads every thousand nodes or so, from any
 //! thread. The driver sits behind a mutex: a second search from another thread waits for the
 //! first.
 
@@ -75,7 +75,12 @@ fn info_dict<'py>(py: Python<'py>, info: &Info, game: &Game) -> PyResult<Bound<'
         Score::Mate(n) => d.set_item("score", ("mate", n))?,
     }
     let board = game.board();
-    let w = wdl(info.score, board.plies(), board.side_to_move(), game.rules());
+    let w = wdl(
+        info.score,
+        board.plies(),
+        board.side_to_move(),
+        game.rules(),
+    );
     d.set_item("wdl", (w.win, w.draw, w.loss))?;
     d.set_item(
         "bound",
@@ -337,7 +342,12 @@ impl PyNativeEngine {
             }
         };
         let board = game.game.board();
-        let w = wdl(score, board.plies(), board.side_to_move(), game.game.rules());
+        let w = wdl(
+            score,
+            board.plies(),
+            board.side_to_move(),
+            game.game.rules(),
+        );
         Ok((w.win, w.draw, w.loss))
     }
 

@@ -2,8 +2,8 @@
 //! instance carrying `reason`, the Rust error's variant in kebab case, and the native message.
 
 use konakis_core::board::{GameError, IllegalReason, MoveError};
-use konakis_core::{board, rules as core_rules};
 use konakis_core::types::MoveParseError;
+use konakis_core::{board, rules as core_rules};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -134,11 +134,9 @@ pub fn illegal_reason(reason: IllegalReason) -> &'static str {
 pub fn move_error(e: &MoveError) -> PyErr {
     match e {
         MoveError::Parse(p) => move_syntax(p),
-        MoveError::Illegal(i) => raise::<IllegalMoveError>(
-            i,
-            illegal_reason(i.reason),
-            &[("move", i.mv.to_string())],
-        ),
+        MoveError::Illegal(i) => {
+            raise::<IllegalMoveError>(i, illegal_reason(i.reason), &[("move", i.mv.to_string())])
+        }
     }
 }
 

@@ -120,7 +120,11 @@ impl PyGame {
         self.game
             .play_text(text.trim())
             .map_err(|e| errors::game_error(&e))?;
-        Ok(victims - self.game.board().side_pieces(before.side_to_move().opponent()))
+        Ok(victims
+            - self
+                .game
+                .board()
+                .side_pieces(before.side_to_move().opponent()))
     }
 }
 
@@ -177,7 +181,14 @@ impl PyGame {
     /// and the start position, then the moves.
     #[pyo3(signature = (tags=None))]
     fn to_otg(&self, tags: Option<Vec<(String, String)>>) -> PyResult<String> {
-        const DERIVED: &[&str] = &["result", "rules", "konakis-rules", "start", "reason", "plies"];
+        const DERIVED: &[&str] = &[
+            "result",
+            "rules",
+            "konakis-rules",
+            "start",
+            "reason",
+            "plies",
+        ];
         let tags = tags.unwrap_or_default();
         for (key, _) in &tags {
             if !is_tag_key(key) {
@@ -441,7 +452,10 @@ impl PyGame {
             .iter()
             .map(Move::to_string)
             .collect();
-        debug_assert_eq!(played as usize, game.moves().len() - self.game.moves().len());
+        debug_assert_eq!(
+            played as usize,
+            game.moves().len() - self.game.moves().len()
+        );
         self.game = game;
         moves
     }
@@ -559,7 +573,12 @@ mod tests {
                 let mut game = Game::start(rules);
                 let plies = random_playout(&mut game, &mut a, u32::MAX);
                 let (fast_plies, status) = fast_random_game(&rules, &mut b, u32::MAX);
-                assert_eq!((fast_plies, status), (plies, game.status()), "{} {seed}", preset.id);
+                assert_eq!(
+                    (fast_plies, status),
+                    (plies, game.status()),
+                    "{} {seed}",
+                    preset.id
+                );
                 assert_eq!(a, b);
             }
         }

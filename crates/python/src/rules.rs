@@ -69,9 +69,9 @@ impl PyRules {
 
     /// The value of one option, as text (`"Ashton"`, `"true"`, `"200"`).
     fn get(&self, name: &str) -> PyResult<String> {
-        self.rules
-            .get(name)
-            .ok_or_else(|| errors::rules_text(format!("unknown rule option '{name}'"), "unknown-option"))
+        self.rules.get(name).ok_or_else(|| {
+            errors::rules_text(format!("unknown rule option '{name}'"), "unknown-option")
+        })
     }
 
     /// Every option's value as text, in table order.
@@ -90,7 +90,12 @@ impl PyRules {
         Rules::OPTIONS
             .iter()
             .filter(|o| default.get(o.name) != self.rules.get(o.name))
-            .map(|o| (o.name.to_string(), self.rules.get(o.name).unwrap_or_default()))
+            .map(|o| {
+                (
+                    o.name.to_string(),
+                    self.rules.get(o.name).unwrap_or_default(),
+                )
+            })
             .collect()
     }
 
