@@ -6,7 +6,8 @@
 - :class:`NativeEngine`: the Konakis search in-process (depth, node or time limits, multi-PV,
   strength levels, win chances), and :func:`analyse_game` for the review of a game.
 - :mod:`konakis.engine`: any engine that speaks the Konakis protocol, out of process, the
-  python-chess way (``Engine.popen(["konakis"])``), sync or asyncio.
+  python-chess way (``Engine.popen(["konakis"])``), sync or asyncio; :mod:`konakis.otep`
+  the same for OpenTafl engines (OTEP).
 - :mod:`konakis.env`: a Gymnasium-style two-player environment; :mod:`konakis.data`: the
   reader of ``konakis datagen`` files into NumPy arrays.
 
@@ -35,7 +36,16 @@ from ._konakis import (
     __version__,
     random_playouts,
 )
-from .engine import Engine, AsyncEngine, Limit, PlayResult, EngineError, EngineTerminatedError
+from .engine import (
+    AsyncEngine,
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Limit,
+    PlayResult,
+)
+from .otep import AsyncOtepEngine, OtepEngine
 
 __all__ = [
     "START_POSITION",
@@ -60,6 +70,9 @@ __all__ = [
     "PlayResult",
     "EngineError",
     "EngineTerminatedError",
+    "EngineTimeoutError",
+    "OtepEngine",
+    "AsyncOtepEngine",
 ]
 
 
@@ -75,9 +88,10 @@ def analyse_game(
     """Reviews every move of ``game`` and returns the review as a dictionary.
 
     Each position is searched within the limits (``time`` in seconds); the result is
-    ``konakis analyse --json``'s object for one game (docs/review.md): ``review["moves"]`` has,
-    per move, the move played, the engine's move, the win chances before and after, the verdict
-    and the accuracy; ``review["attackers"]`` and ``review["defenders"]`` sum each side up.
+    ``konakis analyse --json``'s object for one game (docs/review.md): ``result["review"]
+    ["moves"]`` has, per move, the move played, the engine's move, the win chances before and
+    after, the verdict and the accuracy; ``result["review"]["attackers"]`` and ``["defenders"]``
+    sum each side up.
     ``thresholds`` are the drops (inaccuracy, mistake, blunder) in points of expected score.
     """
     if engine is None:

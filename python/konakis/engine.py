@@ -503,6 +503,8 @@ class Engine:
     answer; the engine's event loop runs on a thread of its own. Use it as a context manager,
     or call :meth:`quit`."""
 
+    _async_class = AsyncEngine
+
     def __init__(self, engine: AsyncEngine, loop: asyncio.AbstractEventLoop,
                  thread: threading.Thread) -> None:
         self._engine = engine
@@ -515,7 +517,7 @@ class Engine:
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="konakis-engine", daemon=True)
         thread.start()
-        future = asyncio.run_coroutine_threadsafe(AsyncEngine.popen(command, **kwargs), loop)
+        future = asyncio.run_coroutine_threadsafe(cls._async_class.popen(command, **kwargs), loop)
         try:
             engine = future.result()
         except BaseException:

@@ -136,3 +136,33 @@ def test_info_lines_become_dictionaries() -> None:
     }
     assert parse_info("info string hello there") == {"string": "hello there"}
     assert parse_info("info depth x") == {}
+
+
+def test_an_otep_engine(konakis_bin: str) -> None:
+    from konakis.otep import AsyncOtepEngine, OtepEngine, opentafl_record
+
+    assert opentafl_record(Game().board_bytes()) == (
+        "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+    )
+    with OtepEngine.popen([konakis_bin, "otep", "--hash", "4"]) as engine:
+        g = Game(moves=["d1d3"])
+        result = engine.play(g, Limit(attackers_clock=2.0, defenders_clock=2.0))
+        assert result.move in g.legal_moves()
+        g.play(result.move)
+        assert engine.play(g, Limit(time=0.1)).move in g.legal_moves()
+        lines = engine.analyse(g, Limit(time=0.2), multipv=2)
+        assert isinstance(lines, list) and len(lines) == 2
+        assert lines[0]["pv"][0] in g.legal_moves() and lines[0]["score"][0] == "absolute"
+        with pytest.raises(EngineError, match="time limits"):
+            engine.play(g, Limit(depth=3))
+        with pytest.raises(EngineError, match="options"):
+            engine.configure({"Hash": 1})
+
+    async def main() -> str:
+        engine = await AsyncOtepEngine.popen([konakis_bin, "otep"])
+        try:
+            return (await engine.play(Game(), Limit(time=0.05))).move or ""
+        finally:
+            await engine.quit()
+
+    assert asyncio.run(main()) in Game().legal_moves()
