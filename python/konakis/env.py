@@ -8,7 +8,7 @@ are Gymnasium's own; otherwise small stand-ins with the same ``n``/``shape``/``s
 
 **Actions.** An action is ``from_index * 81 + to_index``, where a square's index is
 ``rank * 9 + file`` counted from 0 (``a1`` = 0, ``i1`` = 8, ``a2`` = 9, ``e5`` = 40, ``i9`` = 80):
-6,561 actions, of which the legal ones are flagged in ``info["action_mask"]`` (a uint8 array of
+6,561 actions, of which the legal ones are flagged in ``info["action_mask"]`` (an int8 array of
 6,561) after every ``reset`` and ``step``. :func:`action_of` and :func:`move_of` convert.
 
 **Observations.** A float32 array of shape ``(6, 9, 9)``, indexed ``[plane, rank, file]`` with
@@ -170,8 +170,8 @@ class TablutEnv:
         return obs
 
     def action_mask(self) -> np.ndarray:
-        """A uint8 array of 6,561: 1 for each legal action."""
-        mask = np.zeros(ACTIONS, dtype=np.uint8)
+        """An int8 array of 6,561 (Gymnasium's mask type): 1 for each legal action."""
+        mask = np.zeros(ACTIONS, dtype=np.int8)
         legal = self.game.legal_actions()
         if legal:
             mask[np.asarray(legal, dtype=np.int64)] = 1
