@@ -19,7 +19,11 @@ fi
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q maturin pytest numpy
 "$venv/bin/maturin" build --release --interpreter "$venv/bin/python" --out "$wheels"
-# Offline, from the built file alone: the wheel needs nothing that is not installed already.
+# Offline, from the built file alone: first into a bare environment (the wheel needs nothing
+# else), then into the tests' environment.
+python3 -m venv target/python-ci/bare
+target/python-ci/bare/bin/pip install -q --no-index "$wheels"/konakis-*.whl
+target/python-ci/bare/bin/python -c 'import konakis; assert konakis.Game().perft(2) == 4400'
 "$venv/bin/pip" install --no-index --find-links "$wheels" konakis
 cargo build --release --bin konakis
 export KONAKIS_BIN="$PWD/target/release/konakis"
