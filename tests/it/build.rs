@@ -22,6 +22,10 @@ fn resolved_features(with_dev: bool) -> BTreeMap<String, String> {
         .args([
             "tree",
             "--workspace",
+            // The Python module is built by maturin, not by these commands; and on a clone
+            // where only they have run, its dependencies (PyO3) are not downloaded yet.
+            "--exclude",
+            "konakis-python",
             "--offline",
             "--prefix",
             "none",

@@ -1,0 +1,102 @@
+"""Konakis from Python: Tablut rules and a strong, adjustable engine.
+
+- :class:`Rules`, :class:`Game`, :class:`Status`: the rules in Rust (positions, legal moves,
+  play with typed errors, undo, status, repetition and move-limit state, every rule option and
+  the presets, OpenTafl records, perft, random playouts).
+- :class:`NativeEngine`: the Konakis search in-process (depth, node or time limits, multi-PV,
+  strength levels, win chances), and :func:`analyse_game` for the review of a game.
+- :mod:`konakis.engine`: any engine that speaks the Konakis protocol, out of process, the
+  python-chess way (``Engine.popen(["konakis"])``), sync or asyncio; :mod:`konakis.otep`
+  the same for OpenTafl engines (OTEP).
+- :mod:`konakis.env`: a Gymnasium-style two-player environment; :mod:`konakis.data`: the
+  reader of ``konakis datagen`` files into NumPy arrays.
+
+See python/README.md for examples.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional, Tuple
+
+from ._konakis import (
+    START_POSITION,
+    GameOverError,
+    IllegalMoveError,
+    KonakisError,
+    MoveSyntaxError,
+    PositionError,
+    RecordError,
+    RulesError,
+    SearchError,
+    Game,
+    NativeEngine,
+    Rules,
+    Status,
+    __version__,
+    random_playouts,
+)
+from .engine import (
+    AsyncEngine,
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Limit,
+    PlayResult,
+)
+from .otep import AsyncOtepEngine, OtepEngine
+
+__all__ = [
+    "START_POSITION",
+    "GameOverError",
+    "IllegalMoveError",
+    "KonakisError",
+    "MoveSyntaxError",
+    "PositionError",
+    "RecordError",
+    "RulesError",
+    "SearchError",
+    "Game",
+    "NativeEngine",
+    "Rules",
+    "Status",
+    "__version__",
+    "random_playouts",
+    "analyse_game",
+    "Engine",
+    "AsyncEngine",
+    "Limit",
+    "PlayResult",
+    "EngineError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "OtepEngine",
+    "AsyncOtepEngine",
+]
+
+
+def analyse_game(
+    game: Game,
+    *,
+    engine: Optional[NativeEngine] = None,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    thresholds: Optional[Tuple[float, float, float]] = None,
+) -> Dict[str, Any]:
+    """Reviews every move of ``game`` and returns the review as a dictionary.
+
+    Each position is searched within the limits (``time`` in seconds); the result is
+    ``konakis analyse --json``'s object for one game (docs/review.md): ``result["review"]
+    ["moves"]`` has, per move, the move played, the engine's move, the win chances before and
+    after, the verdict and the accuracy; ``result["review"]["attackers"]`` and ``["defenders"]``
+    sum each side up.
+    ``thresholds`` are the drops (inaccuracy, mistake, blunder) in points of expected score.
+    """
+    if engine is None:
+        engine = NativeEngine()
+    text = engine.review_json(game, depth=depth, nodes=nodes, time=time, thresholds=thresholds)
+    parsed: Dict[str, Any] = json.loads(text)
+    result: Dict[str, Any] = parsed["games"][0]
+    return result
