@@ -531,6 +531,8 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::config::Limits;
+    use std::path::{Path, PathBuf};
 
     #[test]
     fn long_lines_are_capped_and_the_rest_dropped() {
@@ -546,5 +548,39 @@ mod tests {
         assert_eq!(buf, b"bestmove a1a2\n");
         buf.clear();
         assert_eq!(read_line_capped(&mut r, &mut buf).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_log_that_cannot_be_created_names_the_file() {
+        let e = Log::create(Path::new("/nonexistent-konakis/log.txt"))
+            .err()
+            .unwrap();
+        assert!(matches!(e, OutputError::Log { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot create log /nonexistent-konakis/log.txt: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_engine_that_cannot_start_says_which_program() {
+        let spec = EngineSpec {
+            name: "ghost".into(),
+            cmd: PathBuf::from("/nonexistent-konakis/engine"),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: Limits::default(),
+            proto: Default::default(),
+            settle_ms: 0,
+        };
+        let e = EngineProcess::spawn(&spec, None).err().unwrap();
+        assert!(matches!(e, SpawnError::Program { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot start /nonexistent-konakis/engine: "),
+            "{e}"
+        );
     }
 }

@@ -524,4 +524,26 @@ mod tests {
         assert_eq!(json_num(f64::INFINITY), "null");
         assert_eq!(json_num(0.123456), "0.1235");
     }
+
+    #[test]
+    fn records_errors_name_the_file_in_the_words_of_before() {
+        let e = RecordsTarget::open(Path::new("/nonexistent-konakis/g{game}.otg"))
+            .err()
+            .unwrap();
+        assert!(
+            matches!(&e, OutputError::NoRecordsDirectory { path } if path == Path::new("/nonexistent-konakis"))
+        );
+        assert_eq!(
+            e.to_string(),
+            "records directory /nonexistent-konakis does not exist"
+        );
+        let e = RecordsTarget::open(Path::new("/nonexistent-konakis/all.otg"))
+            .err()
+            .unwrap();
+        assert!(matches!(e, OutputError::RecordsFile { .. }));
+        assert!(
+            e.to_string()
+                .starts_with("cannot create records file /nonexistent-konakis/all.otg: ")
+        );
+    }
 }

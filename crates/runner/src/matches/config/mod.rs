@@ -288,4 +288,20 @@ mod tests {
             Some(Shard { index: 3, count: 4 })
         );
     }
+
+    #[test]
+    fn sprt_errors_keep_their_words() {
+        let e = sprt_flag(&["elo0=0".into(), "elo1=5".into(), "alpha=0.7".into()]).unwrap_err();
+        assert_eq!(e, SprtError::Risk);
+        assert_eq!(
+            e.to_string(),
+            "--sprt: alpha and beta must lie between 0 and 0.5"
+        );
+        let e = sprt_flag(&["elo0=x".into()]).unwrap_err();
+        assert!(matches!(
+            e,
+            SprtError::Setting(SettingError::NotANumber { .. })
+        ));
+        assert_eq!(e.to_string(), "--sprt: bad elo0 'x' (expected a number)");
+    }
 }
