@@ -9,6 +9,7 @@
 //! may run from different places; what runs must be the same program.
 
 use super::config::{Config, Opening, OpeningOrder};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt::Write;
 
 /// The parts of a fingerprint, in the order the JSON lists them, with the words a refusal
@@ -34,6 +35,17 @@ fn fnv1a(text: &str) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// The JSON object: `{"engines": "…", …}`, each hash as 16 hex digits, in the order of [`PARTS`].
+impl Serialize for Fingerprint {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(PARTS.len()))?;
+        for ((key, _), h) in PARTS.iter().zip(self.0) {
+            map.serialize_entry(key, &format!("{h:016x}"))?;
+        }
+        map.end()
+    }
 }
 
 impl Fingerprint {
@@ -94,17 +106,7 @@ impl Fingerprint {
         )
     }
 
-    /// The JSON object: `{"engines": "…", …}`.
-    pub fn to_json(&self) -> String {
-        let parts: Vec<String> = PARTS
-            .iter()
-            .zip(self.0)
-            .map(|((key, _), h)| format!("\"{key}\": \"{h:016x}\""))
-            .collect();
-        format!("{{{}}}", parts.join(", "))
-    }
-
-    /// Reads the JSON object [`to_json`](Self::to_json) writes.
+    /// Reads the JSON object [`Serialize`] writes.
     pub fn from_json(v: &serde_json::Value) -> Option<Fingerprint> {
         let mut h = [0u64; 7];
         for (slot, (key, _)) in h.iter_mut().zip(PARTS) {

@@ -11,7 +11,8 @@
 //!   the shared types in a leaf module, and the one factory that starts a player.
 //! - [`game`]: one refereed game: clocks, faults, adjudication.
 //! - [`tally`], [`stats`]: the totals, Elo, LOS and the SPRT on game pairs.
-//! - [`record`], [`report`]: `.otg` records, JSON, the progress bar and the final table.
+//! - [`record`], [`json`], [`report`]: `.otg` records, the JSON file, the progress bar and the
+//!   final table.
 //!
 //! The schedule is a list of games in pairs (one opening, sides swapped). `--concurrency`
 //! worker threads take games from it in order; each keeps its own processes of the engines it
@@ -25,6 +26,7 @@ pub mod engine;
 pub mod error;
 pub mod fingerprint;
 pub mod game;
+pub mod json;
 pub mod merge;
 pub mod options;
 pub mod players;
@@ -336,11 +338,11 @@ pub fn run(
     }
     let _ = std::io::stdout().flush();
     if let Some(p) = &config.json {
-        let text = record::json(
+        let text = json::json(
             &config,
             &openings,
             &tally,
-            &record::JsonExtras {
+            &json::JsonExtras {
                 planned,
                 interrupted,
                 sprt,

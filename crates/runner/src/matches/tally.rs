@@ -4,6 +4,7 @@ use super::game::{Ending, Outcome};
 use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
+use serde::{Serialize, Serializer};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -154,46 +155,68 @@ fn half_points(winner: Option<Side>, side: Side) -> u32 {
     }
 }
 
-/// The exact totals as JSON (the `tally` object of the match JSON), for `konakis match merge`.
-impl Tally {
-    /// Writes the totals: everything [`Tally::from_json`] needs to rebuild them.
-    pub fn to_json(&self) -> String {
-        let wdl = |w: &Wdl| format!("[{}, {}, {}]", w.wins, w.draws, w.losses);
-        let engines: Vec<String> = self
-            .engines
-            .iter()
-            .map(|e| {
-                format!(
-                    "{{\"all\": {}, \"attackers\": {}, \"defenders\": {}, \"plies\": {}, \
-                     \"faults\": {:?}, \"pentanomial\": {:?}}}",
-                    wdl(&e.all),
-                    wdl(&e.by_side[Side::Attackers]),
-                    wdl(&e.by_side[Side::Defenders]),
-                    e.plies,
-                    e.faults,
-                    e.penta.0
-                )
-            })
-            .collect();
-        let pairings: Vec<String> = self.pairings.iter().map(|p| format!("{:?}", p.0)).collect();
-        let mut pending: Vec<(usize, u32)> = self.pending.iter().map(|(&k, &v)| (k, v)).collect();
-        pending.sort_unstable();
-        let pending: Vec<String> = pending.iter().map(|(k, v)| format!("[{k}, {v}]")).collect();
-        format!(
-            "{{\"games\": {}, \"plies\": {}, \"sides\": {:?}, \"overhead_ns\": {}, \
-             \"overhead_samples\": {}, \"engines\": [{}], \"pairings\": [{}], \"unpaired\": [{}]}}",
-            self.games,
-            self.plies,
-            self.sides,
-            self.overhead.0.as_nanos(),
-            self.overhead.1,
-            engines.join(", "),
-            pairings.join(", "),
-            pending.join(", ")
-        )
-    }
+/// The exact totals as the match JSON's `tally` object: everything [`Tally::from_json`] needs
+/// to rebuild them for `konakis match merge`.
+#[derive(Serialize)]
+struct TallyJson {
+    games: u64,
+    plies: u64,
+    /// Games won by the attackers, won by the defenders, drawn.
+    sides: [u64; 3],
+    overhead_ns: u128,
+    overhead_samples: u64,
+    engines: Vec<EngineTallyJson>,
+    /// Each pairing's pentanomial.
+    pairings: Vec<[u64; 5]>,
+    /// `[pair, half points]` of each game whose partner is not finished, by pair.
+    unpaired: Vec<(usize, u32)>,
+}
 
-    /// Reads the object [`Tally::to_json`] writes; `None` when something is missing.
+/// One engine's totals in the `tally` object; a [`Wdl`] is `[wins, draws, losses]`.
+#[derive(Serialize)]
+struct EngineTallyJson {
+    all: [u64; 3],
+    attackers: [u64; 3],
+    defenders: [u64; 3],
+    plies: u64,
+    /// Time, crash, illegal move, protocol error.
+    faults: [u64; 4],
+    pentanomial: [u64; 5],
+}
+
+impl Serialize for Tally {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let wdl = |w: &Wdl| [w.wins, w.draws, w.losses];
+        let mut unpaired: Vec<(usize, u32)> = self.pending.iter().map(|(&k, &v)| (k, v)).collect();
+        unpaired.sort_unstable();
+        TallyJson {
+            games: self.games,
+            plies: self.plies,
+            sides: self.sides,
+            overhead_ns: self.overhead.0.as_nanos(),
+            overhead_samples: self.overhead.1,
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineTallyJson {
+                    all: wdl(&e.all),
+                    attackers: wdl(&e.by_side[Side::Attackers]),
+                    defenders: wdl(&e.by_side[Side::Defenders]),
+                    plies: e.plies,
+                    faults: e.faults,
+                    pentanomial: e.penta.0,
+                })
+                .collect(),
+            pairings: self.pairings.iter().map(|p| p.0).collect(),
+            unpaired,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl Tally {
+    /// Reads the match JSON's `tally` object (as [`Serialize`] writes it); `None` when
+    /// something is missing.
     pub fn from_json(v: &serde_json::Value) -> Option<Tally> {
         fn n(v: &serde_json::Value) -> Option<u64> {
             v.as_u64()
@@ -280,5 +303,59 @@ impl Tally {
         self.overhead.1 += other.overhead.1;
         self.pending
             .extend(other.pending.iter().map(|(&k, &v)| (k, v)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::json;
+
+    fn sample() -> Tally {
+        let wdl = |wins, draws, losses| Wdl {
+            wins,
+            draws,
+            losses,
+        };
+        Tally {
+            engines: vec![
+                EngineTally {
+                    all: wdl(3, 1, 2),
+                    by_side: BySide::new(wdl(2, 0, 1), wdl(1, 1, 1)),
+                    plies: 321,
+                    faults: [1, 0, 2, 0],
+                    penta: Pentanomial([0, 1, 1, 0, 1]),
+                },
+                EngineTally::default(),
+            ],
+            pairings: vec![Pentanomial([0, 1, 1, 0, 1]), Pentanomial::default()],
+            sides: [4, 1, 1],
+            plies: 642,
+            games: 6,
+            overhead: (Duration::from_nanos(123_456_789), 77),
+            pending: HashMap::from([(9, 2), (4, 0), (7, 1)]),
+        }
+    }
+
+    #[test]
+    fn the_totals_read_back_from_their_json() {
+        let tally = sample();
+        let text = json::to_line(&tally);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(Tally::from_json(&v), Some(tally));
+    }
+
+    #[test]
+    fn the_totals_json_is_one_line_with_the_unpaired_games_in_order() {
+        assert_eq!(
+            json::to_line(&sample()),
+            "{\"games\": 6, \"plies\": 642, \"sides\": [4, 1, 1], \"overhead_ns\": 123456789, \
+             \"overhead_samples\": 77, \"engines\": [{\"all\": [3, 1, 2], \"attackers\": [2, 0, 1], \
+             \"defenders\": [1, 1, 1], \"plies\": 321, \"faults\": [1, 0, 2, 0], \
+             \"pentanomial\": [0, 1, 1, 0, 1]}, {\"all\": [0, 0, 0], \"attackers\": [0, 0, 0], \
+             \"defenders\": [0, 0, 0], \"plies\": 0, \"faults\": [0, 0, 0, 0], \
+             \"pentanomial\": [0, 0, 0, 0, 0]}], \"pairings\": [[0, 1, 1, 0, 1], [0, 0, 0, 0, 0]], \
+             \"unpaired\": [[4, 0], [7, 1], [9, 2]]}"
+        );
     }
 }
