@@ -48,6 +48,9 @@ use fingerprint::Fingerprint;
 use game::{Context, Job, Outcome};
 use konakis_core::types::{BySide, Side};
 use players::Fault;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
 use stats::SprtVerdict;
 use std::io::Write;
 use std::path::Path;
@@ -88,20 +91,18 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
         None => (OpeningOrder::Sequential, 0),
     };
     let mut shuffled: Vec<usize> = Vec::new();
-    let mut rng = config.seed ^ 0x6b6f_6e61_6b69_7321;
+    // ChaCha8 rather than StdRng: rand_chacha promises the same stream from a seed in every
+    // release, and every shard of a match must draw the same order.
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut jobs = Vec::with_capacity(pairs * pairings.len() * 2);
     for p in 0..pairs {
         let opening = match order {
             OpeningOrder::Sequential => (start + p) % openings,
             OpeningOrder::Random => {
                 if p % openings == 0 {
-                    // A fresh Fisher–Yates shuffle each time the file is used up.
+                    // A fresh shuffle each time the file is used up.
                     shuffled = (0..openings).collect();
-                    for i in (1..openings).rev() {
-                        let j =
-                            (konakis_core::zobrist::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
-                        shuffled.swap(i, j);
-                    }
+                    shuffled.shuffle(&mut rng);
                 }
                 shuffled[p % openings]
             }
@@ -429,5 +430,43 @@ fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc:
     }
     for e in slots.into_iter().flatten() {
         e.quit(QUIT_GRACE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The opening of each pair of a 10-pair match over 4 openings in random order.
+    fn random_order(seed: u64) -> Vec<usize> {
+        let options = MatchOptions {
+            engines: vec![
+                vec!["cmd=/a".into(), "depth=1".into()],
+                vec!["cmd=/b".into(), "depth=1".into()],
+            ],
+            games: Some(20),
+            concurrency: 1,
+            openings: Some(vec!["openings.txt".into(), "order=random".into()]),
+            seed: Some(seed),
+            startup_timeout: 1.0,
+            move_timeout: 1.0,
+            ..MatchOptions::default()
+        };
+        let jobs = schedule(&Config::from_args(&options).unwrap(), 4);
+        jobs.iter().step_by(2).map(|j| j.opening).collect()
+    }
+
+    #[test]
+    fn a_random_order_plays_every_opening_once_per_pass_and_follows_the_seed() {
+        let order = random_order(7);
+        assert_eq!(order.len(), 10);
+        for pass in order.chunks(4) {
+            let mut seen = pass.to_vec();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), pass.len(), "{order:?}");
+        }
+        assert_eq!(order, random_order(7));
+        assert_ne!(order, random_order(8));
     }
 }
