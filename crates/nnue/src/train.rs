@@ -14,6 +14,9 @@ use crate::{
     symmetric_square,
 };
 use konakis_core::zobrist::splitmix64;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -410,20 +413,18 @@ pub fn train_from(
     let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::zero(h)).collect();
     let mut scratch: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; h]).collect();
     let mut adam = Adam::new(INPUTS * h + h + HEADS * h + HEADS);
-    let mut rng = config.seed ^ 0x5eed;
+    // Seeded, so a run is repeatable; ChaCha8 rather than StdRng, whose stream may change
+    // between releases of rand.
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let mut lr = config.lr;
     for epoch in 1..=config.epochs {
-        // Fisher–Yates with SplitMix64, so a run is repeatable.
-        for i in (1..train.len()).rev() {
-            let j = (splitmix64(&mut rng) % (i as u64 + 1)) as usize;
-            train.swap(i, j);
-        }
+        train.shuffle(&mut rng);
         // Each position in an orientation of its own, drawn from the same stream.
         let oriented: Vec<Sample>;
         let epoch_data = if config.symmetries {
             oriented = train
                 .iter()
-                .map(|s| s.image((splitmix64(&mut rng) % SYMMETRIES as u64) as usize))
+                .map(|s| s.image(rng.random_range(0..SYMMETRIES)))
                 .collect();
             &oriented
         } else {
