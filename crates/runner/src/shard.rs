@@ -10,7 +10,7 @@ use std::fmt;
 
 /// Shard `index` of `count` (`index` counts from 0, as Slurm's array task ids and
 /// Kubernetes' completion indexes do).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
     /// This shard, from 0 to `count - 1`.
     pub index: usize,

@@ -6,9 +6,8 @@
 
 use super::error::{MatchError, MergeError};
 use super::fingerprint::Fingerprint;
+use super::json::Finished;
 use super::stats::wilson_95;
-use super::tally::Tally;
-use serde_json::Value;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -83,15 +82,9 @@ pub fn rows(files: &[PathBuf]) -> Result<Vec<Row>, MatchError> {
             path: path.clone(),
             source,
         })?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
-        let fp = v
-            .get("fingerprint")
-            .and_then(Fingerprint::from_json)
-            .ok_or_else(|| bad("no fingerprint"))?;
-        let t = v
-            .get("tally")
-            .and_then(Tally::from_json)
-            .ok_or_else(|| bad("no totals"))?;
+        let v: Finished = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+        let fp = v.fingerprint.ok_or_else(|| bad("no fingerprint"))?;
+        let t = v.tally.ok_or_else(|| bad("no totals"))?;
         // Tally::sides is attackers' wins, defenders' wins, draws.
         let counts = [t.sides[0], t.sides[2], t.sides[1]];
         let i = match bars.iter().position(|b| b.fingerprint == fp) {
@@ -113,15 +106,10 @@ pub fn rows(files: &[PathBuf]) -> Result<Vec<Row>, MatchError> {
             *a += b;
         }
         bar.plies += t.plies;
-        let games = v
-            .get("games")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten();
-        for ending in games.filter_map(|g| g.get("ending").and_then(Value::as_str)) {
-            match bar.endings.iter_mut().find(|(w, _)| w == ending) {
+        for ending in v.games.into_iter().flatten().filter_map(|g| g.ending) {
+            match bar.endings.iter_mut().find(|(w, _)| *w == ending) {
                 Some((_, c)) => *c += 1,
-                None => bar.endings.push((ending.to_string(), 1)),
+                None => bar.endings.push((ending, 1)),
             }
         }
     }

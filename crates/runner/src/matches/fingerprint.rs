@@ -9,6 +9,8 @@
 //! may run from different places; what runs must be the same program.
 
 use super::config::{Config, Opening, OpeningOrder};
+use serde::Deserialize;
+use serde::de::{Deserializer, Error as _, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt::Write;
 
@@ -45,6 +47,41 @@ impl Serialize for Fingerprint {
             map.serialize_entry(key, &format!("{h:016x}"))?;
         }
         map.end()
+    }
+}
+
+/// Reads the JSON object [`Serialize`] writes: every part once, as 16 hex digits, in any order.
+impl<'de> Deserialize<'de> for Fingerprint {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Fingerprint, D::Error> {
+        struct Parts;
+        impl<'de> Visitor<'de> for Parts {
+            type Value = Fingerprint;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a match fingerprint")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fingerprint, A::Error> {
+                let mut found = [None; 7];
+                while let Some((key, hex)) = map.next_entry::<String, String>()? {
+                    let Some(i) = PARTS.iter().position(|(k, _)| *k == key) else {
+                        return Err(A::Error::custom(format!(
+                            "unknown fingerprint part '{key}'"
+                        )));
+                    };
+                    let h = u64::from_str_radix(&hex, 16).map_err(|_| {
+                        A::Error::custom(format!("fingerprint part '{key}' is not hex: '{hex}'"))
+                    })?;
+                    found[i] = Some(h);
+                }
+                let mut h = [0u64; 7];
+                for (slot, (f, (key, _))) in h.iter_mut().zip(found.iter().zip(PARTS)) {
+                    *slot = f.ok_or_else(|| A::Error::missing_field(key))?;
+                }
+                Ok(Fingerprint(h))
+            }
+        }
+        deserializer.deserialize_map(Parts)
     }
 }
 
@@ -109,15 +146,6 @@ impl Fingerprint {
         )
     }
 
-    /// Reads the JSON object [`Serialize`] writes.
-    pub fn from_json(v: &serde_json::Value) -> Option<Fingerprint> {
-        let mut h = [0u64; 7];
-        for (slot, (key, _)) in h.iter_mut().zip(PARTS) {
-            *slot = u64::from_str_radix(v.get(key)?.as_str()?, 16).ok()?;
-        }
-        Some(Fingerprint(h))
-    }
-
     /// The words for the parts in which `self` and `other` differ, e.g. "engine options, rules".
     pub fn differences(&self, other: &Fingerprint) -> String {
         let d: Vec<&str> = PARTS
@@ -127,5 +155,32 @@ impl Fingerprint {
             .map(|((_, words), _)| *words)
             .collect();
         d.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fingerprint_reads_back_from_its_json() {
+        let fp = Fingerprint([1, 2, 3, 0xdead_beef, 5, u64::MAX, 0]);
+        let text = serde_json::to_string(&fp).unwrap();
+        assert!(
+            text.starts_with("{\"engines\":\"0000000000000001\","),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Fingerprint>(&text).unwrap(), fp);
+    }
+
+    #[test]
+    fn a_fingerprint_missing_a_part_or_not_in_hex_is_refused() {
+        let text = serde_json::to_string(&Fingerprint([7; 7])).unwrap();
+        let without = text.replace("\"rules\":\"0000000000000007\",", "");
+        let err = serde_json::from_str::<Fingerprint>(&without).unwrap_err();
+        assert!(err.to_string().contains("missing field `rules`"), "{err}");
+        let bad = text.replace("\"rules\":\"0000000000000007\"", "\"rules\":\"xyz\"");
+        let err = serde_json::from_str::<Fingerprint>(&bad).unwrap_err();
+        assert!(err.to_string().contains("'rules' is not hex"), "{err}");
     }
 }

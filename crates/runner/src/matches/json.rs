@@ -6,6 +6,9 @@
 //! line, everything deeper on its line. Figures (scores, Elo, averages, the SPRT) are rounded to
 //! four decimals and written as Rust prints them (`1`, not `1.0`); a figure that is not finite
 //! is `null`.
+//!
+//! [`Finished`] reads back the parts of a file that `konakis match merge` and `konakis match
+//! chart` need.
 
 use super::config::{Config, Opening};
 use super::fingerprint::Fingerprint;
@@ -14,10 +17,10 @@ use super::stats::{MIN_PAIRS, Pentanomial, Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use crate::shard::Shard;
 use konakis_core::types::{Move, Side};
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::ser::{CharEscape, Formatter};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Everything the JSON file holds beyond the config and the tally.
 pub struct JsonExtras<'a> {
@@ -184,6 +187,72 @@ struct GameSummary<'a> {
     reason: &'a str,
     plies: u32,
     duration_ms: u128,
+}
+
+/// What `konakis match merge` and `konakis match chart` read back of a match JSON: the fields
+/// of `Summary` they need, with the types that wrote them. A field the file lacks is `None`
+/// (a file of an older runner, or not a match's JSON), so the reader can say which one is
+/// missing; a field of the wrong type makes the whole file unreadable.
+#[derive(Debug, Deserialize)]
+pub struct Finished {
+    /// The rules, as the summary prints them.
+    pub rules: Option<String>,
+    /// Games in this run's schedule.
+    pub games_planned: Option<usize>,
+    /// Stopped by Ctrl-C.
+    pub interrupted: Option<bool>,
+    /// What makes this run part of its match.
+    pub fingerprint: Option<Fingerprint>,
+    /// `Some(None)` for `null`: the whole match in one run.
+    #[serde(default, deserialize_with = "present")]
+    pub shard: Option<Option<Shard>>,
+    /// Games in the whole match (all shards).
+    pub match_games: Option<usize>,
+    /// Where the records went.
+    pub records: Option<PathBuf>,
+    /// The exact totals.
+    pub tally: Option<Tally>,
+    /// The engines, in order.
+    pub engines: Option<Vec<FinishedEngine>>,
+    /// The SPRT's settings, when the run had one.
+    pub sprt: Option<FinishedSprt>,
+    /// The games played.
+    pub games: Option<Vec<FinishedGame>>,
+}
+
+/// An engine of a [`Finished`] file.
+#[derive(Debug, Deserialize)]
+pub struct FinishedEngine {
+    /// Its name.
+    pub name: Option<String>,
+}
+
+/// The SPRT settings of a [`Finished`] file (`null` when not finite).
+#[derive(Debug, Deserialize)]
+pub struct FinishedSprt {
+    /// Elo of H0.
+    pub elo0: Option<f64>,
+    /// Elo of H1.
+    pub elo1: Option<f64>,
+    /// False positive rate.
+    pub alpha: Option<f64>,
+    /// False negative rate.
+    pub beta: Option<f64>,
+}
+
+/// A game of a [`Finished`] file.
+#[derive(Debug, Deserialize)]
+pub struct FinishedGame {
+    /// Its number in the match.
+    pub game: Option<usize>,
+    /// How it ended, in one word.
+    pub ending: Option<String>,
+}
+
+/// A field that is present, `null` or not: `Some(None)` for `null`, and (with
+/// `#[serde(default)]`) `None` when the field is missing.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// A number per side.

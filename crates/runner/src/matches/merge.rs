@@ -9,12 +9,12 @@
 use super::config::sprt_flag;
 use super::error::{ConfigError, MatchError, MergeError, SprtError};
 use super::fingerprint::Fingerprint;
+use super::json::Finished;
 use super::record::RecordsTarget;
 use super::report;
 use super::stats::{Sprt, SprtVerdict};
 use super::tally::Tally;
 use crate::shard::Shard;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// What `konakis match merge` is asked for.
@@ -70,80 +70,61 @@ fn read(path: &Path) -> Result<Part, MergeError> {
         path: path.to_path_buf(),
         why: why.to_string(),
     };
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("{e}")))?;
+    let v: Finished = serde_json::from_str(&text).map_err(|e| bad(&format!("{e}")))?;
     let fingerprint = v
-        .get("fingerprint")
-        .and_then(Fingerprint::from_json)
+        .fingerprint
         .ok_or_else(|| bad("no fingerprint (written by an older konakis?)"))?;
-    let shard = match v.get("shard") {
-        Some(Value::Null) => Shard::WHOLE,
-        Some(s) => {
-            let n = |k: &str| s.get(k).and_then(Value::as_u64).map(|x| x as usize);
-            match (n("index"), n("count")) {
-                (Some(index), Some(count)) if index < count => Shard { index, count },
-                _ => return Err(bad("bad shard")),
-            }
-        }
+    let shard = match v.shard {
+        Some(None) => Shard::WHOLE,
+        Some(Some(s)) if s.index < s.count => s,
+        Some(Some(_)) => return Err(bad("bad shard")),
         None => return Err(bad("no shard")),
     };
-    if v.get("interrupted").and_then(Value::as_bool) != Some(false) {
+    if v.interrupted != Some(false) {
         return Err(MergeError::Interrupted {
             path: path.to_path_buf(),
             shard: shard.to_string(),
         });
     }
-    let tally = v
-        .get("tally")
-        .and_then(Tally::from_json)
-        .ok_or_else(|| bad("no totals"))?;
+    let tally = v.tally.ok_or_else(|| bad("no totals"))?;
     let names: Vec<String> = v
-        .get("engines")
-        .and_then(Value::as_array)
+        .engines
         .ok_or_else(|| bad("no engines"))?
-        .iter()
-        .map(|e| e.get("name").and_then(Value::as_str).map(str::to_string))
+        .into_iter()
+        .map(|e| e.name)
         .collect::<Option<_>>()
         .ok_or_else(|| bad("an engine without a name"))?;
     if names.len() != tally.engines.len() {
         return Err(bad("the totals do not match the engines"));
     }
-    let count = |k: &str| v.get(k).and_then(Value::as_u64).map(|x| x as usize);
-    let sprt = match v.get("sprt") {
-        Some(s) if !s.is_null() => {
-            let f = |k: &str| s.get(k).and_then(Value::as_f64);
-            match (f("elo0"), f("elo1"), f("alpha"), f("beta")) {
-                (Some(elo0), Some(elo1), Some(alpha), Some(beta)) => Some(Sprt {
-                    elo0,
-                    elo1,
-                    alpha,
-                    beta,
-                }),
-                _ => return Err(bad("bad sprt")),
-            }
-        }
-        _ => None,
+    let sprt = match v.sprt {
+        Some(s) => match (s.elo0, s.elo1, s.alpha, s.beta) {
+            (Some(elo0), Some(elo1), Some(alpha), Some(beta)) => Some(Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            }),
+            _ => return Err(bad("bad sprt")),
+        },
+        None => None,
     };
     Ok(Part {
         path: path.to_path_buf(),
         shard,
         fingerprint,
         names,
-        rules: v
-            .get("rules")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad("no rules"))?
-            .to_string(),
-        planned: count("games_planned").ok_or_else(|| bad("no games_planned"))?,
-        match_games: count("match_games").ok_or_else(|| bad("no match_games"))?,
+        rules: v.rules.ok_or_else(|| bad("no rules"))?,
+        planned: v.games_planned.ok_or_else(|| bad("no games_planned"))?,
+        match_games: v.match_games.ok_or_else(|| bad("no match_games"))?,
         tally,
         sprt,
-        records: v.get("records").and_then(Value::as_str).map(PathBuf::from),
+        records: v.records,
         games: v
-            .get("games")
-            .and_then(Value::as_array)
+            .games
             .ok_or_else(|| bad("no games"))?
-            .iter()
-            .map(|g| g.get("game").and_then(Value::as_u64).map(|n| n as usize))
+            .into_iter()
+            .map(|g| g.game)
             .collect::<Option<_>>()
             .ok_or_else(|| bad("a game without a number"))?,
     })

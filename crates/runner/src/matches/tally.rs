@@ -4,7 +4,7 @@ use super::game::{Ending, Outcome};
 use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -71,8 +71,10 @@ fn fault_index(f: Fault) -> usize {
     }
 }
 
-/// The totals of the match so far.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The totals of the match so far. Serialized as the match JSON's `tally` object, which
+/// deserializes back into the same totals.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "TallyJson")]
 pub struct Tally {
     /// Per engine, in the order given.
     pub engines: Vec<EngineTally>,
@@ -155,15 +157,15 @@ fn half_points(winner: Option<Side>, side: Side) -> u32 {
     }
 }
 
-/// The exact totals as the match JSON's `tally` object: everything [`Tally::from_json`] needs
-/// to rebuild them for `konakis match merge`.
-#[derive(Serialize)]
+/// The exact totals as the match JSON's `tally` object: everything `konakis match merge` needs
+/// to rebuild them.
+#[derive(Serialize, Deserialize)]
 struct TallyJson {
     games: u64,
     plies: u64,
     /// Games won by the attackers, won by the defenders, drawn.
     sides: [u64; 3],
-    overhead_ns: u128,
+    overhead_ns: u64,
     overhead_samples: u64,
     engines: Vec<EngineTallyJson>,
     /// Each pairing's pentanomial.
@@ -173,7 +175,7 @@ struct TallyJson {
 }
 
 /// One engine's totals in the `tally` object; a [`Wdl`] is `[wins, draws, losses]`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct EngineTallyJson {
     all: [u64; 3],
     attackers: [u64; 3],
@@ -193,7 +195,8 @@ impl Serialize for Tally {
             games: self.games,
             plies: self.plies,
             sides: self.sides,
-            overhead_ns: self.overhead.0.as_nanos(),
+            // Enough for 584 years of overhead.
+            overhead_ns: u64::try_from(self.overhead.0.as_nanos()).unwrap_or(u64::MAX),
             overhead_samples: self.overhead.1,
             engines: self
                 .engines
@@ -214,62 +217,40 @@ impl Serialize for Tally {
     }
 }
 
+impl From<TallyJson> for Tally {
+    fn from(t: TallyJson) -> Tally {
+        let wdl = |[wins, draws, losses]: [u64; 3]| Wdl {
+            wins,
+            draws,
+            losses,
+        };
+        Tally {
+            engines: t
+                .engines
+                .into_iter()
+                .map(|e| EngineTally {
+                    all: wdl(e.all),
+                    by_side: BySide::new(wdl(e.attackers), wdl(e.defenders)),
+                    plies: e.plies,
+                    faults: e.faults,
+                    penta: Pentanomial(e.pentanomial),
+                })
+                .collect(),
+            pairings: t.pairings.into_iter().map(Pentanomial).collect(),
+            sides: t.sides,
+            plies: t.plies,
+            games: t.games,
+            overhead: (Duration::from_nanos(t.overhead_ns), t.overhead_samples),
+            pending: t.unpaired.into_iter().collect(),
+        }
+    }
+}
+
 impl Tally {
     /// Reads the match JSON's `tally` object (as [`Serialize`] writes it); `None` when
-    /// something is missing.
+    /// something is missing or of the wrong type.
     pub fn from_json(v: &serde_json::Value) -> Option<Tally> {
-        fn n(v: &serde_json::Value) -> Option<u64> {
-            v.as_u64()
-        }
-        fn array<const K: usize>(v: &serde_json::Value) -> Option<[u64; K]> {
-            let a = v.as_array()?;
-            if a.len() != K {
-                return None;
-            }
-            let mut out = [0u64; K];
-            for (o, x) in out.iter_mut().zip(a) {
-                *o = x.as_u64()?;
-            }
-            Some(out)
-        }
-        let wdl = |v: &serde_json::Value| {
-            array::<3>(v).map(|[wins, draws, losses]| Wdl {
-                wins,
-                draws,
-                losses,
-            })
-        };
-        let mut engines = Vec::new();
-        for e in v.get("engines")?.as_array()? {
-            engines.push(EngineTally {
-                all: wdl(e.get("all")?)?,
-                by_side: BySide::new(wdl(e.get("attackers")?)?, wdl(e.get("defenders")?)?),
-                plies: n(e.get("plies")?)?,
-                faults: array::<4>(e.get("faults")?)?,
-                penta: Pentanomial(array::<5>(e.get("pentanomial")?)?),
-            });
-        }
-        let mut pairings = Vec::new();
-        for p in v.get("pairings")?.as_array()? {
-            pairings.push(Pentanomial(array::<5>(p)?));
-        }
-        let mut pending = HashMap::new();
-        for p in v.get("unpaired")?.as_array()? {
-            let [pair, half] = array::<2>(p)?;
-            pending.insert(pair as usize, half as u32);
-        }
-        Some(Tally {
-            engines,
-            pairings,
-            sides: array::<3>(v.get("sides")?)?,
-            plies: n(v.get("plies")?)?,
-            games: n(v.get("games")?)?,
-            overhead: (
-                Duration::from_nanos(n(v.get("overhead_ns")?)?),
-                n(v.get("overhead_samples")?)?,
-            ),
-            pending,
-        })
+        Tally::deserialize(v).ok()
     }
 
     /// Adds the totals of another part of the same match (another shard: its pairs are not
@@ -341,6 +322,7 @@ mod tests {
     fn the_totals_read_back_from_their_json() {
         let tally = sample();
         let text = json::to_line(&tally);
+        assert_eq!(serde_json::from_str::<Tally>(&text).unwrap(), tally);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(Tally::from_json(&v), Some(tally));
     }
