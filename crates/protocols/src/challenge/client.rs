@@ -1,25 +1,19 @@
-//! The player: connects to a Tablut Challenge server, follows the game through the states it
-//! sends, and answers with the engine's move whenever the state says it is Konakis' turn.
-//!
-//! The server is the authority. Each state is matched against the position Konakis holds: it
-//! is the same position (a refused move, or a result without a move), or the position after
-//! exactly one legal move (found and played, so the game keeps its history for repetition), or
-//! neither, in which case Konakis trusts the state, says so, and plays on from it. The
-//! [`Driver`] holds the engine, the game and the options, and does the matching.
+//! The player over TCP: connects to a Tablut Challenge server, sends the name, then carries
+//! each state the server sends to the [`Client`] state machine and its moves back, with the
+//! waits, the log and how the session ended. What to play and how a state follows the game
+//! is the [`machine`](super::machine)'s business.
 
-use super::state::{State, Turn, colour_name, move_json, name_json};
+pub use super::machine::Entry;
+use super::machine::{Action, Client, ClientError, Play};
+use super::state::{State, Turn, WireError, colour_name, move_json, name_json};
 use super::wire::{FrameError, read_frame, write_frame};
-use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::clock::Instant;
-use konakis_engine::options::Config as OptionConfig;
-use konakis_engine::search::driver::{Driver, Explain, Synced};
-use konakis_engine::search::{Info, Limits, Score, Settings};
-use konakis_engine::wdl;
+use konakis_engine::search::Settings;
 use std::fmt;
-use std::io::Write;
-use std::net::{TcpStream, ToSocketAddrs};
+use std::io::{self, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 /// Everything the player needs to know.
@@ -47,7 +41,8 @@ pub struct Config {
     pub settings: Settings,
 }
 
-/// How the session ended.
+/// How the session ended: a final state, or the kind of failure (which sets the command's
+/// exit code) with its [`SessionError`] in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// The server sent a final state.
@@ -63,20 +58,129 @@ pub enum Ending {
     TimedOut(String),
 }
 
-/// One entry of the game record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry {
-    /// A move, found in or sent as a state.
-    Move(Move),
-    /// The position was taken from a state no legal move leads to.
-    Rebuilt,
+/// Why a session stopped before a final state.
+#[derive(Debug)]
+pub enum SessionError {
+    /// The client cannot go on (engine set-up, a bad state, no move left).
+    Client(ClientError),
+    /// The host name does not resolve.
+    Resolve {
+        /// The host.
+        host: String,
+        /// What the resolver said.
+        source: io::Error,
+    },
+    /// The host name resolves to no address.
+    NoAddress(String),
+    /// The last address tried refused the connection.
+    Connect {
+        /// The address.
+        address: SocketAddr,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The connection cannot be used for reading (no second handle).
+    Setup(io::Error),
+    /// The read timeout cannot be set.
+    ReadTimeout(io::Error),
+    /// The name could not be sent.
+    SendName(io::Error),
+    /// A move could not be sent.
+    SendMove {
+        /// The move.
+        mv: Move,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// No state arrived: the connection closed, timed out (after `wait`) or broke, or a
+    /// message is not a frame of text.
+    Receive {
+        /// How the read failed.
+        error: FrameError,
+        /// The wait that applied.
+        wait: Duration,
+    },
+    /// A message is not a state.
+    BadState(WireError),
 }
 
-impl fmt::Display for Entry {
+impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Entry::Move(m) => write!(f, "{m}"),
-            Entry::Rebuilt => f.write_str("[rebuilt]"),
+            SessionError::Client(e) => write!(f, "{e}"),
+            SessionError::Resolve { host, source } => write!(f, "cannot resolve {host}: {source}"),
+            SessionError::NoAddress(host) => write!(f, "{host} has no address"),
+            SessionError::Connect { address, source } => {
+                write!(f, "cannot connect to {address}: {source}")
+            }
+            SessionError::Setup(e) => write!(f, "cannot use the connection: {e}"),
+            SessionError::ReadTimeout(e) => write!(f, "cannot set a read timeout: {e}"),
+            SessionError::SendName(e) => write!(f, "could not send the name: {e}"),
+            SessionError::SendMove { mv, source } => {
+                write!(f, "could not send the move {mv}: {source}")
+            }
+            SessionError::Receive {
+                error: FrameError::Closed,
+                ..
+            } => f.write_str("the server closed the connection before the game ended"),
+            SessionError::Receive {
+                error: FrameError::TimedOut,
+                wait,
+            } => write!(
+                f,
+                "no state from the server within {} s",
+                wait.as_secs_f64()
+            ),
+            SessionError::Receive { error, .. } => write!(f, "{error}"),
+            SessionError::BadState(e) => write!(f, "the server sent {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SessionError::Client(e) => Some(e),
+            SessionError::Resolve { source, .. }
+            | SessionError::Connect { source, .. }
+            | SessionError::SendMove { source, .. }
+            | SessionError::Setup(source)
+            | SessionError::ReadTimeout(source)
+            | SessionError::SendName(source) => Some(source),
+            SessionError::Receive { error, .. } => Some(error),
+            SessionError::BadState(e) => Some(e),
+            SessionError::NoAddress(_) => None,
+        }
+    }
+}
+
+impl From<SessionError> for Ending {
+    fn from(e: SessionError) -> Ending {
+        let why = e.to_string();
+        match e {
+            SessionError::Resolve { .. }
+            | SessionError::NoAddress(_)
+            | SessionError::Connect { .. } => Ending::ConnectFailed(why),
+            SessionError::Receive {
+                error: FrameError::TimedOut,
+                ..
+            } => Ending::TimedOut(why),
+            SessionError::Receive {
+                error: FrameError::TooLong(_) | FrameError::NotUtf8,
+                ..
+            }
+            | SessionError::BadState(_)
+            | SessionError::Client(
+                ClientError::BadState(_)
+                | ClientError::BadFirstState(_)
+                | ClientError::NoMoveLeft { .. },
+            ) => Ending::Protocol(why),
+            SessionError::Client(ClientError::Engine(_))
+            | SessionError::Setup(_)
+            | SessionError::ReadTimeout(_)
+            | SessionError::SendName(_)
+            | SessionError::SendMove { .. }
+            | SessionError::Receive { .. } => Ending::Closed(why),
         }
     }
 }
@@ -114,164 +218,62 @@ impl Outcome {
     }
 }
 
-/// How a state relates to the position held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    /// The same position and turn.
-    Same,
-    /// The position after this legal move.
-    Played(Move),
-    /// Not reachable: the position was rebuilt from the state.
-    Rebuilt,
-}
-
-/// Whether `state` shows `board`'s pieces with `board`'s side to move (or a final turn).
-fn shows(state: &State, board: &Board) -> bool {
-    state.same_pieces(board)
-        && (state.turn.is_final() || state.turn.side() == Some(board.side_to_move()))
-}
-
-/// Brings the driver's game to the position `state` shows; `sent` is the move Konakis sent
-/// last, tried first. Fails only on a board that cannot be held at all.
-fn follow(driver: &mut Driver, state: &State, sent: Option<Move>) -> Result<Step, String> {
-    let sent: Vec<Move> = sent.into_iter().collect();
-    let synced = driver.sync(
-        |board| shows(state, board),
-        Explain::OneMove(&sent),
-        // Trust the server. A final state keeps the side that would be to move after one move.
-        |board| {
-            state
-                .to_board(
-                    board.side_to_move().opponent(),
-                    board.plies().saturating_add(1),
-                )
-                .map_err(|e| e.to_string())
-        },
-    )?;
-    Ok(match synced {
-        Synced::Same => Step::Same,
-        Synced::Played(moves) => Step::Played(moves[0]),
-        Synced::Taken => Step::Rebuilt,
-    })
-}
-
 /// Connects to the first address of `host:port` that accepts.
-fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, String> {
+fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, SessionError> {
     let addresses: Vec<_> = (host, port)
         .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {host}: {e}"))?
+        .map_err(|source| SessionError::Resolve {
+            host: host.to_string(),
+            source,
+        })?
         .collect();
-    let mut last = format!("{host} has no address");
+    let mut last = SessionError::NoAddress(host.to_string());
     for address in addresses {
         match TcpStream::connect_timeout(&address, timeout) {
             Ok(stream) => return Ok(stream),
-            Err(e) => last = format!("cannot connect to {address}: {e}"),
+            Err(source) => last = SessionError::Connect { address, source },
         }
     }
     Err(last)
 }
 
-/// A short account of a search from `board` for the log, with the score's win chances.
-fn describe(info: &Option<Info>, board: &Board, rules: &Rules) -> String {
-    match info {
-        None => "no completed iteration".to_string(),
-        Some(i) => {
-            let score = match i.score {
-                Score::Cp(cp) => format!("cp {cp}"),
-                Score::Mate(n) => format!("mate {n}"),
-            };
-            let side = board.side_to_move();
-            let chances = wdl::wdl(i.score, board.plies(), side, rules);
-            format!(
-                "depth {}, score {score} ({}), {} nodes",
-                i.depth,
-                wdl::describe(chances, side),
-                i.nodes
-            )
-        }
-    }
-}
-
-/// Chooses Konakis' move in the driver's game within `think`, avoiding the moves in
-/// `refused`. `None` when no legal move is left.
-fn choose(driver: &mut Driver, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
-    let game = driver.game();
-    let legal: Vec<Move> = game
-        .board()
-        .legal_moves(game.rules())
-        .iter()
-        .copied()
-        .filter(|m| !refused.contains(m))
-        .collect();
-    let Some(&fallback) = legal.first() else {
-        return (None, None);
-    };
-    let limits = Limits {
-        movetime: Some((think.as_millis() as u64).max(1)),
-        searchmoves: if refused.is_empty() {
-            Vec::new()
-        } else {
-            legal
-        },
-        ..Limits::default()
-    };
-    if driver.think(limits, |_, _| {}).is_err() {
-        return (Some(fallback), None);
-    }
-    let grace = Duration::from_millis(500);
-    // The search overran its time (it should not): stop it, and if even that does not bring
-    // an answer, send any legal move rather than lose on time. A search that ignored `stop`
-    // is left to itself: it must not hang the player.
-    if !driver.wait(Some(Instant::now() + think + grace)) {
-        driver.stop();
-        driver.wait(Some(Instant::now() + grace));
-    }
-    let outcome = driver.outcome();
-    (outcome.best.or(Some(fallback)), outcome.info)
-}
-
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
 pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
-    let mut outcome = Outcome {
-        ending: Ending::Closed(String::new()),
-        record: Vec::new(),
-        refused: Vec::new(),
+    // The table first: a size the system refuses ends the session before it connects.
+    let mut client = match Client::new(config.side, config.rules, config.settings, config.think) {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome {
+                ending: SessionError::Client(e).into(),
+                record: Vec::new(),
+                refused: Vec::new(),
+            };
+        }
     };
-    outcome.ending = session(config, log, &mut outcome.record, &mut outcome.refused);
-    outcome
+    let ending = match session(config, &mut client, log) {
+        Ok(turn) => Ending::Over(turn),
+        Err(e) => e.into(),
+    };
+    let (record, refused) = client.into_parts();
+    Outcome {
+        ending,
+        record,
+        refused,
+    }
 }
 
-/// The session proper; returns how it ended.
+/// The session proper: returns the final turn, or why there is none.
 fn session(
     config: &Config,
+    client: &mut Client,
     log: &mut dyn Write,
-    record: &mut Vec<Entry>,
-    refused: &mut Vec<Move>,
-) -> Ending {
+) -> Result<Turn, SessionError> {
     let ours = config.side;
     let colour = colour_name(ours).to_lowercase();
-    // The table first: a size the system refuses ends the session before it connects.
-    let options = OptionConfig {
-        settings: config.settings,
-        rules: config.rules,
-        ..OptionConfig::default()
-    };
-    let mut driver = match Driver::new(options) {
-        Ok(d) => d,
-        Err(e) => return Ending::Closed(format!("cannot set up the engine: {e}")),
-    };
-    let mut stream = match connect(&config.host, config.port, config.connect_timeout) {
-        Ok(s) => s,
-        Err(e) => return Ending::ConnectFailed(e),
-    };
+    let mut stream = connect(&config.host, config.port, config.connect_timeout)?;
     let _ = stream.set_nodelay(true);
-    let mut reader = match stream.try_clone() {
-        Ok(r) => r,
-        Err(e) => return Ending::Closed(format!("cannot use the connection: {e}")),
-    };
-    if let Err(e) = write_frame(&mut stream, &name_json(&config.name)) {
-        return Ending::Closed(format!("could not send the name: {e}"));
-    }
+    let mut reader = stream.try_clone().map_err(SessionError::Setup)?;
+    write_frame(&mut stream, &name_json(&config.name)).map_err(SessionError::SendName)?;
     let _ = writeln!(
         log,
         "connected to {}:{} as {colour} ({}), name {}; up to {} ms a move",
@@ -281,224 +283,40 @@ fn session(
         config.name,
         config.think.as_millis()
     );
-    let mut started = false;
-    let mut sent: Option<Move> = None;
-    // Moves of Konakis the server refused in the current position.
-    let mut refused_here: Vec<Move> = Vec::new();
     let mut wait = config.first_wait;
     loop {
-        if let Err(e) = reader.set_read_timeout(Some(wait)) {
-            return Ending::Closed(format!("cannot set a read timeout: {e}"));
-        }
-        let text = match read_frame(&mut reader) {
-            Ok(t) => t,
-            Err(FrameError::Closed) => {
-                return Ending::Closed(
-                    "the server closed the connection before the game ended".to_string(),
-                );
-            }
-            Err(FrameError::TimedOut) => {
-                return Ending::TimedOut(format!(
-                    "no state from the server within {} s",
-                    wait.as_secs_f64()
-                ));
-            }
-            Err(e @ (FrameError::Io(_) | FrameError::Truncated { .. })) => {
-                return Ending::Closed(e.to_string());
-            }
-            Err(e @ (FrameError::TooLong(_) | FrameError::NotUtf8)) => {
-                return Ending::Protocol(e.to_string());
-            }
-        };
+        reader
+            .set_read_timeout(Some(wait))
+            .map_err(SessionError::ReadTimeout)?;
+        let text =
+            read_frame(&mut reader).map_err(|error| SessionError::Receive { error, wait })?;
         let received = Instant::now();
         wait = config.wait;
-        let state = match State::parse(&text) {
-            Ok(s) => s,
-            Err(e) => return Ending::Protocol(format!("the server sent {e}")),
-        };
-        let last_sent = sent.take();
-        let step = if !started {
-            let start = Board::start(&config.rules);
-            let fresh = if shows(&state, &start) {
-                start
-            } else {
-                let board = match state.to_board(Side::Defenders, 0) {
-                    Ok(b) => b,
-                    Err(e) => return Ending::Protocol(format!("the first state shows {e}")),
-                };
+        let state = State::parse(&text).map_err(SessionError::BadState)?;
+        let reply = client.on_state(&state).map_err(SessionError::Client)?;
+        for line in &reply.log {
+            let _ = writeln!(log, "{line}");
+        }
+        match reply.action {
+            Action::Over(turn) => return Ok(turn),
+            Action::Wait => {}
+            Action::Think => {
+                let Play { mv, account } = client.think(received).map_err(SessionError::Client)?;
+                write_frame(&mut stream, &move_json(mv, ours))
+                    .map_err(|source| SessionError::SendMove { mv, source })?;
                 let _ = writeln!(
                     log,
-                    "note: the first state is not the start position; playing on from it"
-                );
-                board
-            };
-            driver.take_position(fresh);
-            started = true;
-            Step::Same
-        } else {
-            match follow(&mut driver, &state, last_sent) {
-                Ok(step) => step,
-                Err(e) => return Ending::Protocol(format!("the server sent {e}")),
-            }
-        };
-        match step {
-            Step::Same => {
-                if let Some(m) = last_sent {
-                    refused.push(m);
-                    refused_here.push(m);
-                    if state.turn.is_final() {
-                        let _ = writeln!(
-                            log,
-                            "error: the server refused Konakis' move {m} and ended the game"
-                        );
-                    } else {
-                        let _ = writeln!(
-                            log,
-                            "error: the server refused Konakis' move {m} (the same state came \
-                             back); trying another move"
-                        );
-                    }
-                } else if state.turn.is_final() && !record.is_empty() {
-                    let _ = writeln!(log, "note: the game ended without a move");
-                }
-            }
-            Step::Played(m) => {
-                refused_here.clear();
-                record.push(Entry::Move(m));
-                if Some(m) != last_sent {
-                    let mover = driver.board().side_to_move().opponent();
-                    let _ = writeln!(log, "{} {m}", colour_name(mover).to_lowercase());
-                }
-            }
-            Step::Rebuilt => {
-                refused_here.clear();
-                record.push(Entry::Rebuilt);
-                let _ = writeln!(
-                    log,
-                    "warning: no legal move leads to the state the server sent; Konakis \
-                     trusts it and plays on from {}",
-                    driver.board().to_fen()
+                    "{colour} {mv} (Konakis: {account}, {} ms)",
+                    received.elapsed().as_millis()
                 );
             }
         }
-        if state.turn.is_final() {
-            let ours_says = Turn::of_status(driver.game().status());
-            if matches!(step, Step::Played(_)) && ours_says != Some(state.turn) {
-                let verdict = ours_says.map_or("the game goes on".to_string(), |t| t.to_string());
-                let _ = writeln!(
-                    log,
-                    "warning: the server says {}, Konakis' rules say {verdict}",
-                    state.turn
-                );
-            }
-            return Ending::Over(state.turn);
-        }
-        if state.turn.side() != Some(ours) {
-            continue;
-        }
-        if driver.game().status().is_over() {
-            // Konakis' rules end the game here but the server plays on: search the position
-            // afresh (its history is what ended it).
-            let _ = writeln!(
-                log,
-                "warning: Konakis' rules say the game is over ({}), the server asks for a move",
-                driver.game().status()
-            );
-            driver.take_position(*driver.board());
-        }
-        let think = config.think.saturating_sub(received.elapsed());
-        let (best, info) = choose(&mut driver, think, &refused_here);
-        let Some(m) = best else {
-            return Ending::Protocol(format!(
-                "the server asks for a move but Konakis has no legal move left in {}",
-                driver.board().to_fen()
-            ));
-        };
-        let account = describe(&info, driver.board(), driver.game().rules());
-        if let Err(e) = write_frame(&mut stream, &move_json(m, ours)) {
-            return Ending::Closed(format!("could not send the move {m}: {e}"));
-        }
-        let _ = writeln!(
-            log,
-            "{colour} {m} (Konakis: {account}, {} ms)",
-            received.elapsed().as_millis()
-        );
-        sent = Some(m);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::challenge::state::Turn;
-
-    fn sq(name: &str) -> konakis_core::types::Square {
-        name.parse().unwrap()
-    }
-
-    /// A driver with a small table, holding `board` under `rules`.
-    fn driver(rules: Rules, board: Board) -> Driver {
-        let mut config = OptionConfig {
-            rules,
-            ..OptionConfig::default()
-        };
-        config.settings.hash_mib = 1;
-        let mut d = Driver::new(config).unwrap();
-        d.take_position(board);
-        d
-    }
-
-    #[test]
-    fn follow_finds_the_move_keeps_the_same_state_and_rebuilds_the_rest() {
-        let rules = Rules::ashton();
-        let mut game = driver(rules, Board::start(&rules));
-        let start = State::from_board(game.board(), Turn::White, None);
-        assert_eq!(follow(&mut game, &start, None), Ok(Step::Same));
-
-        let mv = game.board().legal_moves(&rules)[0];
-        let mut after = *game.board();
-        after.play(&rules, mv);
-        let state = State::from_board(&after, Turn::Black, None);
-        assert_eq!(follow(&mut game, &state, None), Ok(Step::Played(mv)));
-        assert_eq!(game.game().moves(), &[mv]);
-
-        // Two moves at once cannot be followed: the state is trusted.
-        let mut two = *game.board();
-        let m1 = two.legal_moves(&rules)[0];
-        two.play(&rules, m1);
-        let m2 = two.legal_moves(&rules)[0];
-        two.play(&rules, m2);
-        let state = State::from_board(&two, Turn::Black, None);
-        assert_eq!(follow(&mut game, &state, None), Ok(Step::Rebuilt));
-        assert!(state.same_pieces(game.board()));
-        assert_eq!(game.board().side_to_move(), Side::Attackers);
-        assert!(
-            game.game().moves().is_empty(),
-            "a rebuilt game starts a new history"
-        );
-    }
-
-    #[test]
-    fn the_same_pieces_with_the_other_side_to_move_is_rebuilt_with_the_server_turn() {
-        let rules = Rules::ashton();
-        let mut game = driver(rules, Board::start(&rules));
-        let state = State::from_board(game.board(), Turn::Black, None);
-        assert_eq!(follow(&mut game, &state, None), Ok(Step::Rebuilt));
-        assert_eq!(game.board().side_to_move(), Side::Attackers);
-    }
-
-    #[test]
-    fn a_captured_king_left_on_the_board_is_followed() {
-        let rules = Rules::default();
-        let board = Board::from_fen("9/9/9/9/9/9/1bK6/9/3b5 b 0").unwrap();
-        let mut game = driver(rules, board);
-        let mv = Move::new(sq("d1"), sq("d3"));
-        let mut after = board;
-        after.play(&rules, mv);
-        let state = State::from_board(&after, Turn::BlackWin, Some(sq("c3")));
-        assert_eq!(follow(&mut game, &state, None), Ok(Step::Played(mv)));
-        assert_eq!(Turn::of_status(game.game().status()), Some(Turn::BlackWin));
-    }
 
     #[test]
     fn the_result_text_follows_the_ending() {
@@ -515,6 +333,34 @@ mod tests {
         assert_eq!(
             won.result_text(Side::Attackers),
             "WHITEWIN (Konakis, black, loses)"
+        );
+    }
+
+    #[test]
+    fn each_failure_ends_the_session_in_its_kind_with_the_words_of_before() {
+        let receive = |error| SessionError::Receive {
+            error,
+            wait: Duration::from_millis(1500),
+        };
+        assert_eq!(
+            Ending::from(receive(FrameError::Closed)),
+            Ending::Closed("the server closed the connection before the game ended".into())
+        );
+        assert_eq!(
+            Ending::from(receive(FrameError::TimedOut)),
+            Ending::TimedOut("no state from the server within 1.5 s".into())
+        );
+        assert_eq!(
+            Ending::from(receive(FrameError::NotUtf8)),
+            Ending::Protocol("a message is not UTF-8 text".into())
+        );
+        assert_eq!(
+            Ending::from(SessionError::BadState(WireError::NoTurn)),
+            Ending::Protocol("the server sent a state without \"turn\"".into())
+        );
+        assert_eq!(
+            Ending::from(SessionError::NoAddress("nowhere".into())),
+            Ending::ConnectFailed("nowhere has no address".into())
         );
     }
 }

@@ -12,7 +12,8 @@
 
 use konakis_core::board::{Board, PositionError, Status};
 use konakis_core::types::{Move, Piece, Side, Square};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use std::fmt;
 
 /// A message that does not have the expected shape. Quoted message text is kept shortened
@@ -116,8 +117,10 @@ pub fn excerpt(text: &str) -> String {
     s.escape_default().to_string()
 }
 
-/// The `turn` field of a state: whose move it is, or how the game ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+/// The `turn` field of a state: whose move it is, or how the game ended. Serialized as
+/// [`Turn::as_str`] gives it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Turn {
     /// White (the defenders) to move.
     White,
@@ -208,8 +211,9 @@ pub const fn colour_name(side: Side) -> &'static str {
     Turn::to_move(side).as_str()
 }
 
-/// One square of a state's board.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+/// One square of a state's board. Serialized as [`Cell::as_str`] gives it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Cell {
     /// No piece (and not the throne).
     Empty,
@@ -259,10 +263,12 @@ impl Cell {
     }
 }
 
-/// A state message: the board and the turn.
-#[derive(Clone, PartialEq, Eq, Debug, Hash)]
+/// A state message: the board and the turn. Serialized as the server writes it, `board`
+/// then `turn` (the server is Java and its reader is picky: keep the names and the order).
+#[derive(Clone, PartialEq, Eq, Debug, Hash, Serialize)]
 pub struct State {
     /// `cells[rank][file]`, both from 0: `cells[0][0]` is `a1`.
+    #[serde(rename = "board")]
     pub cells: [[Cell; 9]; 9],
     /// Whose move, or the result.
     pub turn: Turn,
@@ -293,12 +299,7 @@ impl State {
 
     /// The JSON text, as the server writes it: `{"board":[[…],…],"turn":"…"}`, rank 1 first.
     pub fn to_json(&self) -> String {
-        let rows: Vec<Vec<&str>> = self
-            .cells
-            .iter()
-            .map(|row| row.iter().map(|c| c.as_str()).collect())
-            .collect();
-        json!({ "board": rows, "turn": self.turn.as_str() }).to_string()
+        serde_json::to_string(self).expect("a state is plain data")
     }
 
     /// Parses a state message.
@@ -409,12 +410,19 @@ impl State {
 
 /// The move message for `mv` played by `side`: `{"from":"e3","to":"a3","turn":"WHITE"}`.
 pub fn move_json(mv: Move, side: Side) -> String {
-    json!({
-        "from": mv.from().to_string(),
-        "to": mv.to().to_string(),
-        "turn": colour_name(side),
+    /// The message, fields in the server's order.
+    #[derive(Serialize)]
+    struct MoveJson {
+        from: String,
+        to: String,
+        turn: Turn,
+    }
+    serde_json::to_string(&MoveJson {
+        from: mv.from().to_string(),
+        to: mv.to().to_string(),
+        turn: Turn::to_move(side),
     })
-    .to_string()
+    .expect("a move is plain data")
 }
 
 /// What the server makes of a move message.
@@ -497,7 +505,7 @@ pub fn parse_move(text: &str) -> Result<MoveMessage, WireError> {
 
 /// The name message: a JSON string.
 pub fn name_json(name: &str) -> String {
-    Value::String(name.to_string()).to_string()
+    serde_json::to_string(name).expect("a name is plain text")
 }
 
 /// Reads a name message as the server does: a JSON string (other JSON values are taken as
@@ -569,6 +577,54 @@ mod tests {
         let board = Board::start(&Rules::ashton());
         let state = State::from_board(&board, Turn::White, None);
         assert_eq!(state.to_json(), START_JSON);
+    }
+
+    /// The state as it was written before serde's derive: a `json!` value, keys in order.
+    fn state_json_by_hand(state: &State) -> String {
+        let rows: Vec<Vec<&str>> = state
+            .cells
+            .iter()
+            .map(|row| row.iter().map(|c| c.as_str()).collect())
+            .collect();
+        serde_json::json!({ "board": rows, "turn": state.turn.as_str() }).to_string()
+    }
+
+    /// The move as it was written before serde's derive.
+    fn move_json_by_hand(mv: Move, side: Side) -> String {
+        serde_json::json!({
+            "from": mv.from().to_string(),
+            "to": mv.to().to_string(),
+            "turn": colour_name(side),
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn states_and_moves_are_written_byte_for_byte_as_before() {
+        let rules = Rules::ashton();
+        let mut seed = 7u64;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut board = Board::start(&rules);
+            for _ in 0..120 {
+                for turn in Turn::ALL {
+                    let state = State::from_board(&board, turn, Some(sq("c3")));
+                    assert_eq!(state.to_json(), state_json_by_hand(&state));
+                    checked += 1;
+                }
+                let moves = board.legal_moves(&rules);
+                if moves.is_empty() || board.status(&rules).is_over() {
+                    break;
+                }
+                let mv = moves
+                    [(konakis_core::zobrist::splitmix64(&mut seed) % moves.len() as u64) as usize];
+                for side in [Side::Attackers, Side::Defenders] {
+                    assert_eq!(move_json(mv, side), move_json_by_hand(mv, side));
+                }
+                board.play(&rules, mv);
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
