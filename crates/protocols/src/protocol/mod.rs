@@ -24,6 +24,7 @@ mod session;
 
 pub use command::{BadMilliseconds, BadMove, Command, NotInRange, ParseError, Reason, Start};
 
+use konakis_engine::bench::BenchCount;
 use konakis_engine::search::{EngineError, Signal};
 use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -43,6 +44,16 @@ const OUTPUT_QUEUE_BYTES: usize = 1 << 20;
 /// At the end, how long the output may make no progress before the process leaves without the
 /// rest (the peer is not reading).
 const OUTPUT_STALL: Duration = Duration::from_millis(500);
+
+/// The closing lines of a bench, here and in `konakis bench`: time, `Nodes searched: N` (which
+/// tests and scripts read), `Nodes/second: N`.
+pub fn bench_summary(total: &BenchCount) -> [String; 3] {
+    [
+        format!("Total time (ms): {}", total.elapsed.as_millis()),
+        format!("Nodes searched: {}", total.nodes),
+        format!("Nodes/second: {}", total.nps()),
+    ]
+}
 
 /// Runs the protocol on any input and output (stdin and stdout for the program; in-memory
 /// pipes in tests). Returns when `quit` arrives or the input ends, or at once with the error

@@ -467,25 +467,38 @@ impl<R: Reply> Session<R> {
         }
         let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
         self.start_job("bench", "a bench", move |out: &R, stop| {
-            let outcome = bench::bench(
-                depth,
-                bench::settings(1, None),
-                None,
-                stop,
-                |i, pos, this| {
-                    out.info(&format!(
-                        "bench position {}/{} nodes {} ({}{}{})",
-                        i + 1,
-                        bench::POSITIONS.len(),
-                        this.nodes,
-                        pos.fen,
-                        if pos.options.is_empty() { "" } else { "; " },
-                        pos.options
-                    ))
-                },
-            );
+            let outcome =
+                bench::bench(
+                    depth,
+                    bench::settings(1, None),
+                    None,
+                    stop,
+                    |progress| match progress {
+                        bench::BenchProgress::Threads { wanted, running } => out.info(&format!(
+                            "searching with {running} of {wanted} threads (no more could be \
+                             started)"
+                        )),
+                        bench::BenchProgress::Position {
+                            index,
+                            position,
+                            count,
+                        } => out.info(&format!(
+                            "bench position {}/{} nodes {} ({}{}{})",
+                            index + 1,
+                            bench::POSITIONS.len(),
+                            count.nodes,
+                            position.fen,
+                            if position.options.is_empty() {
+                                ""
+                            } else {
+                                "; "
+                            },
+                            position.options
+                        )),
+                    },
+                );
             match outcome {
-                Ok(Some(o)) => Some(o.summary().to_vec()),
+                Ok(Some(total)) => Some(super::bench_summary(&total).to_vec()),
                 Ok(None) => {
                     out.info("bench stopped");
                     None
