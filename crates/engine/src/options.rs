@@ -110,27 +110,6 @@ impl OptionRow {
         self.target == Target::Rule
     }
 
-    /// The `option name … type …` line of the `uci` reply.
-    pub fn uci_line(&self) -> String {
-        let mut s = format!("option name {} type ", self.name);
-        match self.kind {
-            Kind::Check { default } => s.push_str(&format!("check default {default}")),
-            Kind::Spin { default, min, max } => {
-                s.push_str(&format!("spin default {default} min {min} max {max}"))
-            }
-            Kind::Combo { default, values } => {
-                s.push_str(&format!("combo default {default}"));
-                for v in values {
-                    s.push_str(" var ");
-                    s.push_str(v);
-                }
-            }
-            Kind::Button => s.push_str("button"),
-            Kind::Text { default } => s.push_str(&format!("string default {default}")),
-        }
-        s
-    }
-
     /// The values allowed, in words, for error messages.
     fn allowed(&self) -> String {
         match self.kind {
@@ -541,8 +520,8 @@ mod tests {
         let c = Config::default();
         assert!(!c.show_wdl);
         assert_eq!(
-            find("uci_showwdl").unwrap().uci_line(),
-            "option name UCI_ShowWDL type check default false"
+            find("uci_showwdl").unwrap().kind,
+            Kind::Check { default: false }
         );
         let Change::Config(n) = apply(&c, "UCI_ShowWDL", Some("true")).unwrap() else {
             panic!()
@@ -599,25 +578,5 @@ mod tests {
         assert_eq!(n.settings.skill.seed, 12345);
         assert!(set(&c, "Skill Seed", "-3").is_err());
         assert!(set(&c, "UCI_LimitStrength", "maybe").is_err());
-    }
-
-    #[test]
-    fn uci_lines() {
-        assert_eq!(
-            find("KingCapture").unwrap().uci_line(),
-            "option name KingCapture type combo default Original var Original var English"
-        );
-        assert_eq!(
-            find("Clear Hash").unwrap().uci_line(),
-            "option name Clear Hash type button"
-        );
-        assert_eq!(
-            find("Skill Level").unwrap().uci_line(),
-            "option name Skill Level type spin default 20 min 0 max 20"
-        );
-        assert_eq!(
-            find("MoveLimit").unwrap().uci_line(),
-            "option name MoveLimit type spin default 200 min 0 max 10000"
-        );
     }
 }

@@ -233,7 +233,7 @@ impl<R: Reply> Session<R> {
             format!("id name Konakis {}", env!("CARGO_PKG_VERSION")),
             "id author the Konakis developers".to_string(),
         ];
-        lines.extend(options::table().iter().map(|row| row.uci_line()));
+        lines.extend(options::table().iter().map(super::option_line));
         lines.push("uciok".to_string());
         self.out.lines(&lines);
     }
