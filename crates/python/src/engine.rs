@@ -295,7 +295,7 @@ impl PyNativeEngine {
                 blunder,
             },
         };
-        let config = review::Config { limits, thresholds };
+        let config = review::ReviewConfig { limits, thresholds };
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
         py.allow_threads(|| {

@@ -23,7 +23,7 @@
 //! reports, and stops when the caller's [`Cancel`] says so, which is how a build without
 //! threads (a browser's Web Worker) searches.
 
-use super::{Budget, Cancel, Engine, EngineError, Limits, Outcome, Report};
+use super::{Budget, Cancel, Engine, EngineError, Limits, Report, SearchOutcome};
 use crate::clock::Instant;
 use crate::network::LoadedNet;
 use crate::options::{self, Change, Config, OptionError};
@@ -144,7 +144,7 @@ struct Live {
     /// The current search; reports of any other are dropped. 0 when none counts.
     id: u64,
     /// What the current search has reported so far.
-    outcome: Outcome,
+    outcome: SearchOutcome,
 }
 
 /// A hook called after every option change, with the option's name as the table spells it
@@ -199,7 +199,7 @@ impl Driver {
             config,
             live: Arc::new(Mutex::new(Live {
                 id: 0,
-                outcome: Outcome::default(),
+                outcome: SearchOutcome::default(),
             })),
             next_id: 0,
             pondering: false,
@@ -440,7 +440,7 @@ impl Driver {
         self.next_id += 1;
         let mut live = lock(&self.live);
         live.id = self.next_id;
-        live.outcome = Outcome::default();
+        live.outcome = SearchOutcome::default();
         self.next_id
     }
 
@@ -481,10 +481,10 @@ impl Driver {
         limits: Limits,
         cancel: Cancel,
         mut report: impl FnMut(SearchId, Report) + Send,
-    ) -> Result<Outcome, DriverError> {
+    ) -> Result<SearchOutcome, DriverError> {
         self.check(&limits)?;
         let id = self.begin();
-        let mut outcome = Outcome::default();
+        let mut outcome = SearchOutcome::default();
         let searched = self.engine.search(&self.game, limits, cancel, |r| {
             outcome.take(&r);
             report(SearchId(id), r);
@@ -497,7 +497,7 @@ impl Driver {
     }
 
     /// What the current (or last) search has reported so far.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> SearchOutcome {
         lock(&self.live).outcome.clone()
     }
 
