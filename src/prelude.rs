@@ -16,7 +16,7 @@
 //! its [`Limits`], [`Settings`] and [`Report`]s), from `konakis-engine`.
 
 pub use konakis_core::prelude::*;
-pub use konakis_engine::options::Config as Options;
+pub use konakis_engine::options::Options;
 pub use konakis_engine::search::SearchOutcome;
 pub use konakis_engine::search::driver::{Driver, DriverError, SearchId, Start};
 pub use konakis_engine::search::{

@@ -8,7 +8,7 @@
 
 use crate::clock::Instant;
 use crate::network::LoadedNet;
-use crate::options::Config;
+use crate::options::Options;
 use crate::search::driver::{Driver, DriverError};
 use crate::search::{Cancel, Limits, Report, Settings};
 use konakis_core::board::{Board, Game};
@@ -235,9 +235,9 @@ pub fn bench(
     stop: Cancel,
     mut progress: impl FnMut(BenchProgress),
 ) -> Result<Option<BenchCount>, DriverError> {
-    let mut driver = Driver::new(Config {
+    let mut driver = Driver::new(Options {
         settings,
-        ..Config::default()
+        ..Options::default()
     })?;
     driver.set_network(network)?;
     let mut warned = false;

@@ -7,7 +7,7 @@
 //! and stay so to the end of the search.
 
 use crate::network::LoadedNet;
-use crate::options::Config;
+use crate::options::Options;
 use crate::search::driver::Driver;
 use crate::search::{Cancel, EngineError, Info, Limits, Report, Score, Settings};
 use konakis_core::board::{Board, MoveError, PositionError};
@@ -307,9 +307,9 @@ pub fn solve_suite(
     mut each: impl FnMut(usize, &Tactic, Option<Solve>),
 ) -> Result<SuiteSolves, EngineError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut driver = Driver::new(Config {
+    let mut driver = Driver::new(Options {
         settings,
-        ..Config::default()
+        ..Options::default()
     })?;
     driver.set_network(network)?;
     let mut solves = SuiteSolves {

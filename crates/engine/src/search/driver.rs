@@ -26,7 +26,7 @@
 use super::{Budget, Cancel, Engine, EngineError, Limits, Report, SearchOutcome};
 use crate::clock::Instant;
 use crate::network::LoadedNet;
-use crate::options::{self, Change, Config, OptionError};
+use crate::options::{self, Change, OptionError, Options};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
 use konakis_nnue::network::NetError;
@@ -149,12 +149,12 @@ struct Live {
 
 /// A hook called after every option change, with the option's name as the table spells it
 /// and the values now in force.
-type OptionHook = Box<dyn FnMut(&'static str, &Config) + Send>;
+type OptionHook = Box<dyn FnMut(&'static str, &Options) + Send>;
 
 /// One engine session: the engine, the game, the options. See the module documentation.
 pub struct Driver {
     engine: Engine,
-    config: Config,
+    config: Options,
     game: Game,
     /// The start and moves of the game as last set, so that it can be replayed under new
     /// rules.
@@ -190,7 +190,7 @@ fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
 impl Driver {
     /// A driver with these option values and the start position of their rules, or an
     /// error if the engine cannot be set up (the table's memory cannot be had).
-    pub fn new(config: Config) -> Result<Driver, EngineError> {
+    pub fn new(config: Options) -> Result<Driver, EngineError> {
         Ok(Driver {
             engine: Engine::try_new(config.settings)?,
             game: Game::start(config.rules),
@@ -208,7 +208,7 @@ impl Driver {
     }
 
     /// The option values in force.
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &Options {
         &self.config
     }
 
@@ -234,7 +234,7 @@ impl Driver {
 
     /// Calls `hook(name, config)` after every option change from now on, with the option's
     /// name as the table spells it and the values now in force.
-    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Config) + Send + 'static) {
+    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Options) + Send + 'static) {
         self.on_change = Some(Box::new(hook));
     }
 
@@ -265,7 +265,7 @@ impl Driver {
                 };
                 self.set_network(net)?;
             }
-            Change::Config(new) => {
+            Change::Options(new) => {
                 if new.settings != self.config.settings {
                     self.engine.set(new.settings)?;
                 }

@@ -13,7 +13,7 @@ use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::clock::Instant;
-use konakis_engine::options::Config as OptionConfig;
+use konakis_engine::options::Options;
 use konakis_engine::search::driver::{Driver, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Score, Settings};
 use konakis_engine::wdl;
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 /// Everything the player needs to know.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct ClientConfig {
     /// The colour Konakis plays: defenders (White) or attackers (Black).
     pub side: Side,
     /// The server's host name or address.
@@ -83,7 +83,7 @@ impl fmt::Display for Entry {
 
 /// What a session did: its ending, the moves seen, and the moves of Konakis the server refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SessionOutcome {
     /// How it ended.
     pub ending: Ending,
     /// The game as Konakis followed it, White's first move first.
@@ -92,7 +92,7 @@ pub struct Outcome {
     pub refused: Vec<Move>,
 }
 
-impl Outcome {
+impl SessionOutcome {
     /// The `result: …` text: the final turn and what it means for Konakis playing `side`, or
     /// why there is none.
     pub fn result_text(&self, side: Side) -> String {
@@ -231,8 +231,8 @@ fn choose(driver: &mut Driver, think: Duration, refused: &[Move]) -> (Option<Mov
 }
 
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
-pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
-    let mut outcome = Outcome {
+pub fn play(config: &ClientConfig, log: &mut dyn Write) -> SessionOutcome {
+    let mut outcome = SessionOutcome {
         ending: Ending::Closed(String::new()),
         record: Vec::new(),
         refused: Vec::new(),
@@ -243,7 +243,7 @@ pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
 
 /// The session proper; returns how it ended.
 fn session(
-    config: &Config,
+    config: &ClientConfig,
     log: &mut dyn Write,
     record: &mut Vec<Entry>,
     refused: &mut Vec<Move>,
@@ -251,10 +251,10 @@ fn session(
     let ours = config.side;
     let colour = colour_name(ours).to_lowercase();
     // The table first: a size the system refuses ends the session before it connects.
-    let options = OptionConfig {
+    let options = Options {
         settings: config.settings,
         rules: config.rules,
-        ..OptionConfig::default()
+        ..Options::default()
     };
     let mut driver = match Driver::new(options) {
         Ok(d) => d,
@@ -438,9 +438,9 @@ mod tests {
 
     /// A driver with a small table, holding `board` under `rules`.
     fn driver(rules: Rules, board: Board) -> Driver {
-        let mut config = OptionConfig {
+        let mut config = Options {
             rules,
-            ..OptionConfig::default()
+            ..Options::default()
         };
         config.settings.hash_mib = 1;
         let mut d = Driver::new(config).unwrap();
@@ -502,7 +502,7 @@ mod tests {
 
     #[test]
     fn the_result_text_follows_the_ending() {
-        let o = |ending, refused: Vec<Move>| Outcome {
+        let o = |ending, refused: Vec<Move>| SessionOutcome {
             ending,
             record: Vec::new(),
             refused,

@@ -155,7 +155,7 @@ impl<R: Reply> Session<R> {
     fn new(out: R, mode: Mode) -> Result<Session<R>, EngineError> {
         Ok(Session {
             out,
-            driver: Driver::new(options::Config::default())?,
+            driver: Driver::new(options::Options::default())?,
             mode,
         })
     }
