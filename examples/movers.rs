@@ -119,7 +119,7 @@ fn main() {
                     .iter()
                     .filter(|r| r.is_rule())
                 {
-                    s.push_str(&row.uci_line());
+                    s.push_str(&konakis::protocol::option_line(row));
                     s.push('\n');
                 }
                 s.push_str("uciok");

@@ -2,7 +2,7 @@
 
 /// The exit codes of `konakis tablut-challenge`.
 pub mod challenge {
-    use konakis_protocols::challenge::client::{Ending, Outcome};
+    use konakis_protocols::challenge::client::{Ending, SessionOutcome};
 
     /// The server ended the game (WHITEWIN, BLACKWIN or DRAW), whoever won.
     pub const FINISHED: u8 = 0;
@@ -23,7 +23,7 @@ pub mod challenge {
 
     /// The exit code of a session: the ending's, except that a finished game in which the
     /// server refused a move of Konakis gives [`REFUSED`].
-    pub fn code(outcome: &Outcome) -> u8 {
+    pub fn code(outcome: &SessionOutcome) -> u8 {
         match &outcome.ending {
             Ending::Over(_) if !outcome.refused.is_empty() => REFUSED,
             Ending::Over(_) => FINISHED,
@@ -46,7 +46,7 @@ pub mod challenge {
 
         #[test]
         fn exit_codes_follow_the_ending() {
-            let o = |ending, refused: Vec<Move>| Outcome {
+            let o = |ending, refused: Vec<Move>| SessionOutcome {
                 ending,
                 record: Vec::new(),
                 refused,

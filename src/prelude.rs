@@ -12,12 +12,12 @@
 //!
 //! It holds the rules core's prelude (positions, moves, games, the rule options and their
 //! errors, from `konakis-core`), the engine session a program drives ([`Driver`], with its
-//! [`Options`], [`Start`] and [`Outcome`]) and the search engine beneath it ([`Engine`] with
+//! [`Options`], [`Start`] and [`SearchOutcome`]) and the search engine beneath it ([`Engine`] with
 //! its [`Limits`], [`Settings`] and [`Report`]s), from `konakis-engine`.
 
 pub use konakis_core::prelude::*;
-pub use konakis_engine::options::Config as Options;
-pub use konakis_engine::search::Outcome;
+pub use konakis_engine::options::Options;
+pub use konakis_engine::search::SearchOutcome;
 pub use konakis_engine::search::driver::{Driver, DriverError, SearchId, Start};
 pub use konakis_engine::search::{
     Cancel, Engine, EngineError, Info, Limits, Report, Score, Settings,

@@ -148,7 +148,7 @@ fn analyse(args: AnalyseArgs) -> Result<(), String> {
         games.push(positions);
     }
     let judgements = judge_all(&args, &games, &limits, network)?;
-    let config = review::Config {
+    let config = review::ReviewConfig {
         limits: limits.clone(),
         thresholds: args.thresholds,
     };
@@ -543,7 +543,7 @@ fn json(
     inputs: &[Input],
     games: &[Vec<Game>],
     reviews: &[Review],
-    config: &review::Config,
+    config: &review::ReviewConfig,
 ) -> String {
     let reviewed: Vec<ReviewedGame> = inputs
         .iter()

@@ -2,8 +2,12 @@
 
 use super::EvalArgs;
 use clap::Args;
-use konakis::search::{Cancel, Settings, SmpMode};
-use konakis::tools::bench::{DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings};
+use konakis::network::LoadedNet;
+use konakis::protocol::bench_summary;
+use konakis::search::{Cancel, EngineError, Settings, SmpMode};
+use konakis::tools::bench::{
+    BenchProgress, DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings,
+};
 use konakis::tools::tactics;
 use std::process::ExitCode;
 
@@ -55,7 +59,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
         ..settings(args.threads as usize, Some(args.hash_mib as usize))
     };
     if args.tactics {
-        return match tactics::run(settings, network, args.tactics_ms) {
+        return match tactics(settings, network, args.tactics_ms) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: bench: {e}");
@@ -68,23 +72,34 @@ pub fn run(args: BenchArgs) -> ExitCode {
         settings,
         network,
         Cancel::Never,
-        |i, p, this| {
-            eprintln!(
+        |progress| match progress {
+            BenchProgress::Threads { wanted, running } => eprintln!(
+                "bench: searching with {running} of {wanted} threads (no more could be started)"
+            ),
+            BenchProgress::Position {
+                index,
+                position,
+                count,
+            } => eprintln!(
                 "position {:>2}/{}: {:>10} nodes {:>6} ms  {}{}{}",
-                i + 1,
+                index + 1,
                 POSITIONS.len(),
-                this.nodes,
-                this.elapsed.as_millis(),
-                p.fen,
-                if p.options.is_empty() { "" } else { "  " },
-                p.options
-            );
+                count.nodes,
+                count.elapsed.as_millis(),
+                position.fen,
+                if position.options.is_empty() {
+                    ""
+                } else {
+                    "  "
+                },
+                position.options
+            ),
         },
     );
     match outcome {
-        Ok(Some(o)) => {
+        Ok(Some(total)) => {
             eprintln!();
-            for line in o.summary() {
+            for line in bench_summary(&total) {
                 println!("{line}");
             }
             ExitCode::SUCCESS
@@ -95,4 +110,39 @@ pub fn run(args: BenchArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
+fn tactics(settings: Settings, network: Option<LoadedNet>, max_ms: u64) -> Result<(), EngineError> {
+    let positions = tactics::parse_suite(tactics::SUITE)
+        .map(|suite| suite.len())
+        .unwrap_or(0);
+    let solves = tactics::solve_suite(settings, network, max_ms, |i, t, solve| {
+        let shown = match solve {
+            Some(s) => format!("{:>5} ms  depth {:>2}", s.time_ms, s.depth),
+            None => "  not solved      ".to_string(),
+        };
+        eprintln!(
+            "tactic {:>3}/{}: {shown}  {:<9}  {}  {}",
+            i + 1,
+            positions,
+            t.kind.to_string(),
+            t.board.to_fen(),
+            if t.options.is_empty() {
+                "-"
+            } else {
+                &t.options
+            }
+        );
+    })?;
+    eprintln!();
+    println!("Solved: {} of {}", solves.solved(), solves.positions);
+    let [median, p90, max] = solves.time_quantiles();
+    println!("Time to solve (ms): median {median}, 90th percentile {p90}, maximum {max}");
+    let [median, p90, max] = solves.depth_quantiles();
+    println!("Depth to solve: median {median}, 90th percentile {p90}, maximum {max}");
+    if solves.unsolved() > 0 {
+        println!("Not solved: {}", solves.unsolved());
+    }
+    Ok(())
 }

@@ -494,11 +494,11 @@ fn run_merge(opts: &MergeOptions) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use konakis::tools::matches::config::{Config, TimeControl};
+    use konakis::tools::matches::config::{MatchConfig, TimeControl};
 
-    fn args(line: &str) -> Result<Config, String> {
+    fn args(line: &str) -> Result<MatchConfig, String> {
         let a = parse_for_test(line).map_err(|e| e.to_string())?;
-        Config::from_args(&a).map_err(|e| e.to_string())
+        MatchConfig::from_args(&a).map_err(|e| e.to_string())
     }
 
     #[test]

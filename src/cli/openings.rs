@@ -1,7 +1,8 @@
 //! `konakis openings`: its arguments.
 
 use clap::{Args, ValueEnum};
-use konakis::tools::openings::{self, OpeningsOptions};
+use konakis::tools::openings::{Openings, OpeningsOptions, OpeningsToolError};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,17 +47,20 @@ pub struct OpeningsArgs {
     pub output: Option<PathBuf>,
 }
 
-impl From<Format> for openings::OpeningFormat {
-    fn from(f: Format) -> openings::OpeningFormat {
-        match f {
-            Format::Moves => openings::OpeningFormat::Moves,
-            Format::Fen => openings::OpeningFormat::Fen,
+/// Runs `konakis openings`: writes the openings, with progress on stderr.
+pub fn run(args: OpeningsArgs) -> ExitCode {
+    match write_openings(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(line) => {
+            eprintln!("{line}");
+            ExitCode::FAILURE
         }
     }
 }
 
-/// Runs `konakis openings`.
-pub fn run(args: OpeningsArgs) -> ExitCode {
+/// The openings of `args`, written as they are found. An error is the line to print
+/// (`error: …`, or `warning: …` when fewer openings than asked for were found).
+fn write_openings(args: OpeningsArgs) -> Result<(), OpeningsToolError> {
     let options = OpeningsOptions {
         count: args.count,
         plies: args.plies,
@@ -65,14 +69,75 @@ pub fn run(args: OpeningsArgs) -> ExitCode {
         margin: args.margin,
         absolute: args.absolute,
         rules: args.rules,
-        format: args.format.into(),
-        output: args.output,
     };
-    match openings::run(&options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(line) => {
-            eprintln!("{line}");
-            ExitCode::FAILURE
+    let mut openings = Openings::new(&options)?;
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(p) => match std::fs::File::create(p) {
+            Ok(f) => Box::new(std::io::BufWriter::new(f)),
+            Err(source) => {
+                return Err(OpeningsToolError::Create {
+                    path: p.clone(),
+                    source,
+                });
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let header = format!(
+        "# konakis openings --count {} --plies {} --seed {} --depth {} --margin {}{}\n# rules {}\n\
+         # kept: attackers' score within {} of {} (the {})\n",
+        options.count,
+        options.plies,
+        options.seed,
+        options.depth,
+        options.margin,
+        if options.absolute { " --absolute" } else { "" },
+        openings.rules(),
+        options.margin,
+        openings.centre(),
+        if options.absolute {
+            "absolute balance"
+        } else {
+            "start position's score"
+        }
+    );
+    if out.write_all(header.as_bytes()).is_err() {
+        return Err(OpeningsToolError::Write);
+    }
+    while let Some(game) = openings.next() {
+        let line = match args.format {
+            Format::Moves => {
+                let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+                if moves.is_empty() {
+                    "startpos".to_string()
+                } else {
+                    format!("startpos moves {}", moves.join(" "))
+                }
+            }
+            Format::Fen => game.board().to_fen(),
+        };
+        if writeln!(out, "{line}").is_err() {
+            return Err(OpeningsToolError::Write);
+        }
+        if openings.kept() % 50 == 0 {
+            eprintln!(
+                "{} openings kept of {} tried",
+                openings.kept(),
+                openings.tried()
+            );
         }
     }
+    let _ = out.flush();
+    let (kept, tried) = (openings.kept(), openings.tried());
+    eprintln!(
+        "{kept} openings kept of {tried} tried (balance point {})",
+        openings.centre()
+    );
+    if kept < options.count {
+        return Err(OpeningsToolError::TooFew {
+            kept,
+            asked: options.count,
+        });
+    }
+    Ok(())
 }

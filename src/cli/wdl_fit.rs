@@ -195,8 +195,8 @@ fn constant_rates(samples: &[wdl_fit::Sample]) -> Model {
     let n = samples.len().max(1) as f64;
     let rate = |o| samples.iter().filter(|s| s.outcome == o).count() as f64 / n;
     let (win, loss) = (
-        rate(wdl_fit::Outcome::Win).max(1e-6),
-        rate(wdl_fit::Outcome::Loss).max(1e-6),
+        rate(wdl_fit::MoverResult::Win).max(1e-6),
+        rate(wdl_fit::MoverResult::Loss).max(1e-6),
     );
     // win = 1 / (1 + e^((c + w) / s)) and loss = 1 / (1 + e^((w - c) / s)) at a score of 0,
     // with s large enough that no score in the data moves them.

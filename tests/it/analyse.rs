@@ -5,7 +5,7 @@
 use crate::common::matches::{p, run, scratch, text};
 use crate::tactics::win_within;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
-use konakis::review::{Config, Eval, Review, Verdict, review_game};
+use konakis::review::{Eval, Review, ReviewConfig, Verdict, review_game};
 use konakis::search::{Cancel, Engine, Limits, Settings};
 use konakis::{Board, Move, Rules};
 use serde_json::Value;
@@ -21,12 +21,12 @@ fn reviewed(rules: Rules, fen: &str, moves: &str) -> Review {
         hash_mib: 4,
         ..Settings::default()
     });
-    let config = Config {
+    let config = ReviewConfig {
         limits: Limits {
             depth: Some(6),
             ..Limits::default()
         },
-        ..Config::default()
+        ..ReviewConfig::default()
     };
     review_game(
         &mut engine,
@@ -151,12 +151,12 @@ fn a_node_limit_smaller_than_the_first_iteration_still_judges_the_position() {
         hash_mib: 4,
         ..Settings::default()
     });
-    let config = Config {
+    let config = ReviewConfig {
         limits: Limits {
             nodes: Some(50_000),
             ..Limits::default()
         },
-        ..Config::default()
+        ..ReviewConfig::default()
     };
     let start = Board::start(&rules);
     let r = review_game(

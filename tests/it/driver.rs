@@ -2,7 +2,7 @@
 //! their deadlines, a host's position is caught up with or taken as given, and bad options
 //! are refused with nothing changed.
 
-use konakis::protocol::options::Config;
+use konakis::protocol::options::Options;
 use konakis::search::driver::{Driver, DriverError, Explain, GameReset, SearchId, Start, Synced};
 use konakis::search::{Cancel, EngineError, Limits, Report};
 use konakis::{Board, GameError, Move, Rules};
@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn driver() -> Driver {
-    let mut config = Config::default();
+    let mut config = Options::default();
     config.settings.hash_mib = 1;
     Driver::new(config).expect("a 1 MiB table")
 }

@@ -4,7 +4,7 @@
 //! replays a game and seeds differ, no level uses more nodes than full strength, and the Elo
 //! options select the interpolated level.
 
-use konakis::protocol::options::Config;
+use konakis::protocol::options::Options;
 use konakis::protocol::{Reply, Threadless};
 use konakis::search::driver::Driver;
 use konakis::search::{Cancel, Limits, Signal};
@@ -15,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use std::sync::{Arc, Mutex};
 
 fn driver(options: &[(&str, &str)]) -> Driver {
-    let mut config = Config::default();
+    let mut config = Options::default();
     config.settings.hash_mib = 1;
     let mut d = Driver::new(config).expect("a 1 MiB table");
     for (name, value) in options {

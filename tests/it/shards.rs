@@ -2,7 +2,7 @@
 //! every pair once, their merge equals the unsharded run, and merge refuses what does not
 //! belong together.
 
-use konakis::tools::matches::config::Config;
+use konakis::tools::matches::config::MatchConfig;
 use konakis::tools::matches::merge::{MergeOptions, merge};
 use konakis::tools::matches::tally::Tally;
 use konakis::tools::matches::{MatchOptions, Shard, schedule};
@@ -65,12 +65,12 @@ fn shard_splits_cover_every_pair_exactly_once_with_each_pair_whole() {
                 move_timeout: 1.0,
                 ..MatchOptions::default()
             };
-            let whole = schedule(&Config::from_args(&opts).unwrap(), 5);
+            let whole = schedule(&MatchConfig::from_args(&opts).unwrap(), 5);
             for count in 1..=12usize {
                 let mut seen = Vec::new();
                 for index in 0..count {
                     opts.shard = Some(format!("{index}/{count}"));
-                    let part = schedule(&Config::from_args(&opts).unwrap(), 5);
+                    let part = schedule(&MatchConfig::from_args(&opts).unwrap(), 5);
                     let pairs: BTreeSet<usize> = part.iter().map(|j| j.pair).collect();
                     for pair in pairs {
                         let games: Vec<_> = part.iter().filter(|j| j.pair == pair).collect();

@@ -8,7 +8,7 @@
 
 use crate::clock::Instant;
 use crate::network::LoadedNet;
-use crate::options::Config;
+use crate::options::Options;
 use crate::search::driver::{Driver, DriverError};
 use crate::search::{Cancel, Limits, Report, Settings};
 use konakis_core::board::{Board, Game};
@@ -186,88 +186,104 @@ pub fn settings(threads: usize, hash_mib: Option<usize>) -> Settings {
     }
 }
 
-/// What a bench run measured.
+/// What a bench run measured, for one position or for all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Nodes searched over all positions.
+pub struct BenchCount {
+    /// Nodes searched.
     pub nodes: u64,
     /// Time spent searching.
     pub elapsed: Duration,
 }
 
-impl Outcome {
+impl BenchCount {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         (self.nodes as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
     }
+}
 
-    /// The closing lines: time, `Nodes searched: N`, `Nodes/second: N`.
-    pub fn summary(&self) -> [String; 3] {
-        [
-            format!("Total time (ms): {}", self.elapsed.as_millis()),
-            format!("Nodes searched: {}", self.nodes),
-            format!("Nodes/second: {}", self.nps()),
-        ]
-    }
+/// What [`bench()`] reports as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum BenchProgress<'a> {
+    /// Fewer search threads than asked for could be started (reported once).
+    Threads {
+        /// Threads asked for.
+        wanted: usize,
+        /// Threads searching.
+        running: usize,
+    },
+    /// A position has been searched.
+    Position {
+        /// Its index in [`POSITIONS`].
+        index: usize,
+        /// The position.
+        position: &'a BenchPosition,
+        /// Its nodes and time.
+        count: BenchCount,
+    },
 }
 
 /// Searches every position of [`POSITIONS`] to `depth` with `settings`, clearing the table and
 /// the histories before each; `network`, if given, evaluates the positions of its rules (as
-/// `EvalFile` does). `each(index, position, outcome)` is called after each position with its
-/// nodes and time.
-/// Fewer threads than asked for are noted once on stderr. Returns `Ok(None)` if `stop` said
-/// stop before the end, an error if the engine could not be set up or a search not started.
+/// `EvalFile` does). `progress` hears of each position searched, with its nodes and time, and
+/// once of fewer threads than asked for. Returns the totals, `Ok(None)` if `stop` said stop
+/// before the end, or an error if the engine could not be set up or a search not started.
 pub fn bench(
     depth: u32,
     settings: Settings,
     network: Option<LoadedNet>,
     stop: Cancel,
-    mut each: impl FnMut(usize, &BenchPosition, Outcome),
-) -> Result<Option<Outcome>, DriverError> {
-    let mut driver = Driver::new(Config {
+    mut progress: impl FnMut(BenchProgress),
+) -> Result<Option<BenchCount>, DriverError> {
+    let mut driver = Driver::new(Options {
         settings,
-        ..Config::default()
+        ..Options::default()
     })?;
     driver.set_network(network)?;
     let mut warned = false;
-    let mut total = Outcome {
+    let mut total = BenchCount {
         nodes: 0,
         elapsed: Duration::ZERO,
     };
-    for (i, p) in POSITIONS.iter().enumerate() {
+    for (index, position) in POSITIONS.iter().enumerate() {
         if stop.stopped() {
             return Ok(None);
         }
         driver.clear_hash();
-        let game = p.game();
+        let game = position.game();
         driver.set_rules(*game.rules(), *game.board());
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let started = Instant::now();
+        let mut short = None;
         let searched = driver.search(limits, stop, |_, r| {
-            if let Report::Threads { wanted, running } = r
-                && !warned
-            {
-                eprintln!(
-                    "bench: searching with {running} of {wanted} threads (no more could be \
-                     started)"
-                );
-                warned = true;
+            if let Report::Threads { wanted, running } = r {
+                short = Some((wanted, running));
             }
         });
         searched?;
-        let this = Outcome {
+        if let Some((wanted, running)) = short
+            && !warned
+        {
+            progress(BenchProgress::Threads { wanted, running });
+            warned = true;
+        }
+        let count = BenchCount {
             nodes: driver.nodes(),
             elapsed: started.elapsed(),
         };
         if stop.stopped() {
             return Ok(None);
         }
-        total.nodes += this.nodes;
-        total.elapsed += this.elapsed;
-        each(i, p, this);
+        total.nodes += count.nodes;
+        total.elapsed += count.elapsed;
+        progress(BenchProgress::Position {
+            index,
+            position,
+            count,
+        });
     }
     Ok(Some(total))
 }
@@ -306,10 +322,10 @@ mod tests {
 
     #[test]
     fn the_node_count_repeats() {
-        let a = bench(3, settings(1, None), None, Cancel::Never, |_, _, _| {})
+        let a = bench(3, settings(1, None), None, Cancel::Never, |_| {})
             .unwrap()
             .unwrap();
-        let b = bench(3, settings(1, None), None, Cancel::Never, |_, _, _| {})
+        let b = bench(3, settings(1, None), None, Cancel::Never, |_| {})
             .unwrap()
             .unwrap();
         assert_eq!(a.nodes, b.nodes);
@@ -320,13 +336,7 @@ mod tests {
     fn a_stopped_bench_says_so() {
         let stop = std::sync::atomic::AtomicBool::new(true);
         assert_eq!(
-            bench(
-                3,
-                settings(1, None),
-                None,
-                Cancel::Flag(&stop),
-                |_, _, _| {}
-            ),
+            bench(3, settings(1, None), None, Cancel::Flag(&stop), |_| {}),
             Ok(None)
         );
     }

@@ -110,27 +110,6 @@ impl OptionRow {
         self.target == Target::Rule
     }
 
-    /// The `option name … type …` line of the `uci` reply.
-    pub fn uci_line(&self) -> String {
-        let mut s = format!("option name {} type ", self.name);
-        match self.kind {
-            Kind::Check { default } => s.push_str(&format!("check default {default}")),
-            Kind::Spin { default, min, max } => {
-                s.push_str(&format!("spin default {default} min {min} max {max}"))
-            }
-            Kind::Combo { default, values } => {
-                s.push_str(&format!("combo default {default}"));
-                for v in values {
-                    s.push_str(" var ");
-                    s.push_str(v);
-                }
-            }
-            Kind::Button => s.push_str("button"),
-            Kind::Text { default } => s.push_str(&format!("string default {default}")),
-        }
-        s
-    }
-
     /// The values allowed, in words, for error messages.
     fn allowed(&self) -> String {
         match self.kind {
@@ -293,7 +272,7 @@ pub const EMBEDDED_NETWORKS: &str = "<empty>";
 
 /// Everything the options decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Config {
+pub struct Options {
     /// The engine settings (Hash, Threads, MultiPV, Move Overhead).
     pub settings: Settings,
     /// The `Ponder` option.
@@ -309,7 +288,7 @@ pub struct Config {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// New values (only the named option differs from before).
-    Config(Config),
+    Options(Options),
     /// The `Clear Hash` button.
     ClearHash,
     /// `EvalFile`: load this network file (`None`: the built-in networks again). The file is
@@ -370,7 +349,7 @@ impl std::error::Error for OptionError {}
 
 /// Works out what `setoption name <name> [value <value>]` changes, starting from `config`.
 /// Names and values are matched without regard to case.
-pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+pub fn apply(config: &Options, name: &str, value: Option<&str>) -> Result<Change, OptionError> {
     let row = find(name).ok_or_else(|| OptionError::Unknown(quote(name)))?;
     let bad = |v: &str| OptionError::InvalidValue {
         option: row.name,
@@ -440,19 +419,19 @@ pub fn apply(config: &Config, name: &str, value: Option<&str>) -> Result<Change,
         }
         Kind::Button | Kind::Text { .. } => unreachable!("handled above"),
     }
-    Ok(Change::Config(new))
+    Ok(Change::Options(new))
 }
 
 /// `config` with each `(name, value)` of `pairs` applied in turn by [`apply`] (a `Clear Hash`
 /// changes no value; an `EvalFile` is refused, as no file is read here), or the first error.
 pub fn apply_all<'a>(
-    config: Config,
+    config: Options,
     pairs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
-) -> Result<Config, OptionError> {
+) -> Result<Options, OptionError> {
     let mut config = config;
     for (name, value) in pairs {
         match apply(&config, name, value)? {
-            Change::Config(c) => config = c,
+            Change::Options(c) => config = c,
             Change::ClearHash => {}
             Change::EvalFile(_) => return Err(OptionError::NotHere("EvalFile")),
         }
@@ -512,12 +491,12 @@ mod tests {
 
     #[test]
     fn values_are_checked_and_nothing_changes_on_error() {
-        let c = Config::default();
-        let Change::Config(n) = apply(&c, "hash", Some("64")).unwrap() else {
+        let c = Options::default();
+        let Change::Options(n) = apply(&c, "hash", Some("64")).unwrap() else {
             panic!()
         };
         assert_eq!(n.settings.hash_mib, 64);
-        let Change::Config(n) = apply(&c, "kingcapture", Some("english")).unwrap() else {
+        let Change::Options(n) = apply(&c, "kingcapture", Some("english")).unwrap() else {
             panic!()
         };
         assert_eq!(n.rules.king_capture, konakis_core::KingCapture::English);
@@ -538,18 +517,18 @@ mod tests {
 
     #[test]
     fn show_wdl_is_off_by_default_and_a_check() {
-        let c = Config::default();
+        let c = Options::default();
         assert!(!c.show_wdl);
         assert_eq!(
-            find("uci_showwdl").unwrap().uci_line(),
-            "option name UCI_ShowWDL type check default false"
+            find("uci_showwdl").unwrap().kind,
+            Kind::Check { default: false }
         );
-        let Change::Config(n) = apply(&c, "UCI_ShowWDL", Some("true")).unwrap() else {
+        let Change::Options(n) = apply(&c, "UCI_ShowWDL", Some("true")).unwrap() else {
             panic!()
         };
         assert!(n.show_wdl);
         assert_eq!(
-            Config {
+            Options {
                 show_wdl: false,
                 ..n
             },
@@ -560,15 +539,15 @@ mod tests {
 
     #[test]
     fn strength_options_are_checked_and_set() {
-        let c = Config::default();
+        let c = Options::default();
         assert_eq!(
             c.settings.skill.strength(),
             None,
             "full strength by default"
         );
-        fn set(c: &Config, name: &str, value: &str) -> Result<Config, OptionError> {
+        fn set(c: &Options, name: &str, value: &str) -> Result<Options, OptionError> {
             match apply(c, name, Some(value))? {
-                Change::Config(n) => Ok(n),
+                Change::Options(n) => Ok(n),
                 other => panic!("{other:?}"),
             }
         }
@@ -599,25 +578,5 @@ mod tests {
         assert_eq!(n.settings.skill.seed, 12345);
         assert!(set(&c, "Skill Seed", "-3").is_err());
         assert!(set(&c, "UCI_LimitStrength", "maybe").is_err());
-    }
-
-    #[test]
-    fn uci_lines() {
-        assert_eq!(
-            find("KingCapture").unwrap().uci_line(),
-            "option name KingCapture type combo default Original var Original var English"
-        );
-        assert_eq!(
-            find("Clear Hash").unwrap().uci_line(),
-            "option name Clear Hash type button"
-        );
-        assert_eq!(
-            find("Skill Level").unwrap().uci_line(),
-            "option name Skill Level type spin default 20 min 0 max 20"
-        );
-        assert_eq!(
-            find("MoveLimit").unwrap().uci_line(),
-            "option name MoveLimit type spin default 200 min 0 max 10000"
-        );
     }
 }

@@ -34,7 +34,7 @@
 //! The accuracy of a move is lichess' `103.1668 * exp(-0.04354 * drop) - 3.1669`, clamped to
 //! 0..=100; a side's accuracy is the mean over its moves.
 
-use crate::search::{Cancel, Engine, EngineError, Limits, Outcome, Score};
+use crate::search::{Cancel, Engine, EngineError, Limits, Score, SearchOutcome};
 use crate::wdl::{Wdl, wdl};
 use konakis_core::board::{Board, Game, GameError, Status};
 use konakis_core::rules::Rules;
@@ -274,7 +274,7 @@ pub fn evaluate(
         return Ok(Judgement::over(game.status(), side));
     }
     engine.clear();
-    let mut outcome = Outcome::default();
+    let mut outcome = SearchOutcome::default();
     engine
         .search(game, limits.clone(), cancel, |r| outcome.take(&r))
         .map_err(ReviewError::Engine)?;
@@ -292,7 +292,7 @@ pub fn evaluate(
             ..Limits::default()
         };
         engine.clear();
-        outcome = Outcome::default();
+        outcome = SearchOutcome::default();
         engine
             .search(game, first, cancel, |r| outcome.take(&r))
             .map_err(ReviewError::Engine)?;
@@ -635,7 +635,7 @@ pub fn review(
 
 /// How a review searches and grades.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Config {
+pub struct ReviewConfig {
     /// The limits of each position's search (a depth, nodes or a time).
     pub limits: Limits,
     /// The drops that make an inaccuracy, a mistake, a blunder.
@@ -650,7 +650,7 @@ pub fn review_game(
     rules: Rules,
     start: Board,
     moves: &[Move],
-    config: &Config,
+    config: &ReviewConfig,
     cancel: Cancel,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
@@ -802,7 +802,7 @@ mod tests {
         let rules = Rules::default();
         let start = Board::from_fen("9/1b1b1b3/3K5/9/w8/3b5/w4w3/9/9 b 0").unwrap();
         let mut engine = Engine::new(crate::bench::settings(1, Some(1)));
-        let config = Config {
+        let config = ReviewConfig {
             limits: Limits {
                 depth: Some(3),
                 ..Limits::default()

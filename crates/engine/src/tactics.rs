@@ -7,7 +7,7 @@
 //! and stay so to the end of the search.
 
 use crate::network::LoadedNet;
-use crate::options::Config;
+use crate::options::Options;
 use crate::search::driver::Driver;
 use crate::search::{Cancel, EngineError, Info, Limits, Report, Score, Settings};
 use konakis_core::board::{Board, MoveError, PositionError};
@@ -254,62 +254,79 @@ fn quantile(values: &[u64], q: f64) -> u64 {
     values[rank - 1]
 }
 
-/// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
-/// Fails only when the engine cannot be set up (its table, its threads).
-pub fn run(settings: Settings, network: Option<LoadedNet>, max_ms: u64) -> Result<(), EngineError> {
+/// What [`solve_suite`] measured over the suite.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteSolves {
+    /// Positions in the suite.
+    pub positions: usize,
+    /// Milliseconds each solved position needed, sorted.
+    pub times_ms: Vec<u64>,
+    /// Iteration depth each solved position needed, sorted.
+    pub depths: Vec<u64>,
+}
+
+impl SuiteSolves {
+    /// Positions solved.
+    pub fn solved(&self) -> usize {
+        self.times_ms.len()
+    }
+
+    /// Positions not solved.
+    pub fn unsolved(&self) -> usize {
+        self.positions - self.solved()
+    }
+
+    /// Median, 90th percentile (nearest rank) and maximum solve time in milliseconds; zeros
+    /// when nothing was solved.
+    pub fn time_quantiles(&self) -> [u64; 3] {
+        quantiles(&self.times_ms)
+    }
+
+    /// Median, 90th percentile (nearest rank) and maximum solve depth; zeros when nothing was
+    /// solved.
+    pub fn depth_quantiles(&self) -> [u64; 3] {
+        quantiles(&self.depths)
+    }
+}
+
+fn quantiles(sorted: &[u64]) -> [u64; 3] {
+    [
+        quantile(sorted, 0.5),
+        quantile(sorted, 0.9),
+        sorted.last().copied().unwrap_or(0),
+    ]
+}
+
+/// Solves every position of the built-in [`SUITE`] with `settings` (and `network`, if given),
+/// each for at most `max_ms`. `each(index, tactic, solve)` hears of each position as it is
+/// done. Fails only when the engine cannot be set up (its table, its threads).
+pub fn solve_suite(
+    settings: Settings,
+    network: Option<LoadedNet>,
+    max_ms: u64,
+    mut each: impl FnMut(usize, &Tactic, Option<Solve>),
+) -> Result<SuiteSolves, EngineError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut driver = Driver::new(Config {
+    let mut driver = Driver::new(Options {
         settings,
-        ..Config::default()
+        ..Options::default()
     })?;
     driver.set_network(network)?;
-    let (mut times, mut depths, mut unsolved) = (Vec::new(), Vec::new(), 0);
+    let mut solves = SuiteSolves {
+        positions: suite.len(),
+        ..SuiteSolves::default()
+    };
     for (i, t) in suite.iter().enumerate() {
         let solve = solve(&mut driver, t, max_ms);
-        let shown = match solve {
-            Some(s) => format!("{:>5} ms  depth {:>2}", s.time_ms, s.depth),
-            None => "  not solved      ".to_string(),
-        };
-        eprintln!(
-            "tactic {:>3}/{}: {shown}  {:<9}  {}  {}",
-            i + 1,
-            suite.len(),
-            t.kind.to_string(),
-            t.board.to_fen(),
-            if t.options.is_empty() {
-                "-"
-            } else {
-                &t.options
-            }
-        );
-        match solve {
-            Some(s) => {
-                times.push(s.time_ms);
-                depths.push(s.depth as u64);
-            }
-            None => unsolved += 1,
+        each(i, t, solve);
+        if let Some(s) = solve {
+            solves.times_ms.push(s.time_ms);
+            solves.depths.push(s.depth as u64);
         }
     }
-    times.sort_unstable();
-    depths.sort_unstable();
-    eprintln!();
-    println!("Solved: {} of {}", times.len(), suite.len());
-    println!(
-        "Time to solve (ms): median {}, 90th percentile {}, maximum {}",
-        quantile(&times, 0.5),
-        quantile(&times, 0.9),
-        times.last().copied().unwrap_or(0)
-    );
-    println!(
-        "Depth to solve: median {}, 90th percentile {}, maximum {}",
-        quantile(&depths, 0.5),
-        quantile(&depths, 0.9),
-        depths.last().copied().unwrap_or(0)
-    );
-    if unsolved > 0 {
-        println!("Not solved: {unsolved}");
-    }
-    Ok(())
+    solves.times_ms.sort_unstable();
+    solves.depths.sort_unstable();
+    Ok(solves)
 }
 
 #[cfg(test)]

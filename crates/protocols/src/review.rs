@@ -4,7 +4,7 @@
 use crate::opentafl::notation::{self, full_move};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
-use konakis_engine::review::{Config, Review};
+use konakis_engine::review::{Review, ReviewConfig};
 use serde_json::{Map, Value, json};
 
 /// One reviewed game.
@@ -24,7 +24,7 @@ pub struct ReviewedGame<'a> {
 
 /// The review of `games` under `config` as JSON text: `{limits, thresholds, games: [{game,
 /// label?, rules, start, status, ending, notation, review}]}`, indented when `pretty`.
-pub fn review_json(games: &[ReviewedGame], config: &Config, pretty: bool) -> String {
+pub fn review_json(games: &[ReviewedGame], config: &ReviewConfig, pretty: bool) -> String {
     let games: Vec<Value> = games
         .iter()
         .enumerate()

@@ -10,7 +10,7 @@ use crate::game::PyGame;
 use crate::rules::value_text;
 use konakis_core::board::Game;
 use konakis_core::types::Move;
-use konakis_engine::options::{self, Config, Kind};
+use konakis_engine::options::{self, Kind, Options};
 use konakis_engine::review::{self, Thresholds};
 use konakis_engine::search::driver::Driver;
 use konakis_engine::search::{Cancel, Engine, Info, Limits, Report, Score, ScoreBound};
@@ -127,7 +127,7 @@ impl PyNativeEngine {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let driver = Driver::new(Config::default()).map_err(|e| errors::search(e, "engine"))?;
+        let driver = Driver::new(Options::default()).map_err(|e| errors::search(e, "engine"))?;
         let engine = PyNativeEngine {
             driver: Mutex::new(driver),
             stop: Arc::new(AtomicBool::new(false)),
@@ -295,7 +295,7 @@ impl PyNativeEngine {
                 blunder,
             },
         };
-        let config = review::Config { limits, thresholds };
+        let config = review::ReviewConfig { limits, thresholds };
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
         py.allow_threads(|| {

@@ -84,7 +84,7 @@ pub enum TuneError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{OpeningFormat, OpeningsOptions, run};
+    use crate::openings::{Openings, OpeningsOptions};
     use crate::tune::{fit, rules_from};
     use konakis_core::rules::Rules;
 
@@ -125,10 +125,8 @@ mod tests {
             margin: 10,
             absolute: false,
             rules: Vec::new(),
-            format: OpeningFormat::Moves,
-            output: None,
         };
-        let e = run(&opts).unwrap_err();
+        let e = Openings::new(&opts).err().unwrap();
         assert!(matches!(e, OpeningsToolError::Range));
         assert_eq!(
             e.to_string(),
@@ -139,7 +137,7 @@ mod tests {
             rules: vec!["KingCapture=Salmi".into()],
             ..opts
         };
-        let e = run(&bad_rules).unwrap_err();
+        let e = Openings::new(&bad_rules).err().unwrap();
         assert!(matches!(e, OpeningsToolError::Rules(_)));
         assert!(e.to_string().starts_with("error: --rules: "));
     }

@@ -9,24 +9,13 @@
 //! not calibrated to results, and the start position is by definition the game as played
 //! (`--absolute` centres on 0 instead). Positions are not repeated.
 
-use crate::error::OpeningsToolError;
+pub use crate::error::OpeningsToolError;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_core::zobrist::splitmix64;
 use konakis_engine::search::{Engine, Limits, Score, Settings};
 use std::collections::HashSet;
-use std::io::Write;
-use std::path::PathBuf;
-
-/// How each opening is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningFormat {
-    /// `startpos moves d1d3 …` (records then start from the real start position).
-    Moves,
-    /// The position string reached, `<placement> <side> <plies>`.
-    Fen,
-}
 
 /// What `konakis openings` is asked for (the command line's flags of the same names).
 #[derive(Clone, Debug)]
@@ -45,10 +34,6 @@ pub struct OpeningsOptions {
     pub absolute: bool,
     /// Rule options Name=Value.
     pub rules: Vec<String>,
-    /// Output format.
-    pub format: OpeningFormat,
-    /// Write to this file instead of stdout.
-    pub output: Option<PathBuf>,
 }
 
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
@@ -91,104 +76,99 @@ pub fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
     Some(game)
 }
 
-/// Runs `konakis openings`: writes the openings, with progress on stderr. An error is the line
-/// to print (`error: …`, or `warning: …` when fewer openings than asked for were found).
-pub fn run(args: &OpeningsOptions) -> Result<(), OpeningsToolError> {
-    let mut rules = Rules::default();
-    for pair in &args.rules {
-        if let Err(e) = rules.set_pair(pair) {
-            return Err(OpeningsToolError::Rules(e.to_string()));
-        }
-    }
-    if args.count == 0 || args.depth == 0 || args.margin < 0 {
-        return Err(OpeningsToolError::Range);
-    }
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => match std::fs::File::create(p) {
-            Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(source) => {
-                return Err(OpeningsToolError::Create {
-                    path: p.clone(),
-                    source,
-                });
+/// The openings `konakis openings` writes, found one by one: an iterator of the games kept,
+/// which ends when enough were kept or too many candidates tried (200 per opening asked for,
+/// at least 1,000); then [`kept`](Self::kept) may be short of the count asked for.
+pub struct Openings {
+    options: OpeningsOptions,
+    rules: Rules,
+    centre: i32,
+    engine: Engine,
+    rng: u64,
+    seen: HashSet<u64>,
+    kept: usize,
+    tried: usize,
+    max_tries: usize,
+}
+
+impl Openings {
+    /// Checks `options` and finds the balance point (a search of the start position unless
+    /// `absolute`). An error is the line to print (`error: …`).
+    pub fn new(options: &OpeningsOptions) -> Result<Openings, OpeningsToolError> {
+        let mut rules = Rules::default();
+        for pair in &options.rules {
+            if let Err(e) = rules.set_pair(pair) {
+                return Err(OpeningsToolError::Rules(e.to_string()));
             }
-        },
-        None => Box::new(std::io::stdout().lock()),
-    };
-    let mut engine = Engine::new(Settings {
-        hash_mib: 4,
-        ..Settings::default()
-    });
-    let centre = if args.absolute {
-        0
-    } else {
-        attackers_score(&mut engine, &Game::start(rules), args.depth).unwrap_or(0)
-    };
-    let header = format!(
-        "# konakis openings --count {} --plies {} --seed {} --depth {} --margin {}{}\n# rules {}\n\
-         # kept: attackers' score within {} of {} (the {})\n",
-        args.count,
-        args.plies,
-        args.seed,
-        args.depth,
-        args.margin,
-        if args.absolute { " --absolute" } else { "" },
-        rules,
-        args.margin,
-        centre,
-        if args.absolute {
-            "absolute balance"
-        } else {
-            "start position's score"
         }
-    );
-    if out.write_all(header.as_bytes()).is_err() {
-        return Err(OpeningsToolError::Write);
-    }
-    let mut rng = args.seed;
-    let mut seen = HashSet::new();
-    let (mut kept, mut tried) = (0usize, 0usize);
-    let max_tries = args.count.saturating_mul(200).max(1000);
-    while kept < args.count && tried < max_tries {
-        tried += 1;
-        let Some(game) = random_line(rules, args.plies, &mut rng) else {
-            continue;
-        };
-        if !seen.insert(game.board().hash()) {
-            continue;
+        if options.count == 0 || options.depth == 0 || options.margin < 0 {
+            return Err(OpeningsToolError::Range);
         }
-        let Some(score) = attackers_score(&mut engine, &game, args.depth) else {
-            continue;
-        };
-        if (score - centre).abs() > args.margin {
-            continue;
-        }
-        let line = match args.format {
-            OpeningFormat::Moves => {
-                let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-                if moves.is_empty() {
-                    "startpos".to_string()
-                } else {
-                    format!("startpos moves {}", moves.join(" "))
-                }
-            }
-            OpeningFormat::Fen => game.board().to_fen(),
-        };
-        if writeln!(out, "{line}").is_err() {
-            return Err(OpeningsToolError::Write);
-        }
-        kept += 1;
-        if kept % 50 == 0 {
-            eprintln!("{kept} openings kept of {tried} tried");
-        }
-    }
-    let _ = out.flush();
-    eprintln!("{kept} openings kept of {tried} tried (balance point {centre})");
-    if kept < args.count {
-        return Err(OpeningsToolError::TooFew {
-            kept,
-            asked: args.count,
+        let mut engine = Engine::new(Settings {
+            hash_mib: 4,
+            ..Settings::default()
         });
+        let centre = if options.absolute {
+            0
+        } else {
+            attackers_score(&mut engine, &Game::start(rules), options.depth).unwrap_or(0)
+        };
+        Ok(Openings {
+            options: options.clone(),
+            rules,
+            centre,
+            engine,
+            rng: options.seed,
+            seen: HashSet::new(),
+            kept: 0,
+            tried: 0,
+            max_tries: options.count.saturating_mul(200).max(1000),
+        })
     }
-    Ok(())
+
+    /// The rules the openings are played under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The balance point: the attackers' score openings are kept near.
+    pub fn centre(&self) -> i32 {
+        self.centre
+    }
+
+    /// Openings kept so far.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// Candidates tried so far.
+    pub fn tried(&self) -> usize {
+        self.tried
+    }
+}
+
+impl Iterator for Openings {
+    type Item = Game;
+
+    fn next(&mut self) -> Option<Game> {
+        let o = &self.options;
+        while self.kept < o.count && self.tried < self.max_tries {
+            self.tried += 1;
+            let Some(game) = random_line(self.rules, o.plies, &mut self.rng) else {
+                continue;
+            };
+            if !self.seen.insert(game.board().hash()) {
+                continue;
+            }
+            let Some(score) = attackers_score(&mut self.engine, &game, o.depth) else {
+                continue;
+            };
+            if (score - self.centre).abs() > o.margin {
+                continue;
+            }
+            self.kept += 1;
+            return Some(game);
+        }
+        None
+    }
 }

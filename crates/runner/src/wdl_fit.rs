@@ -34,7 +34,7 @@ pub const FAMILIES: [RuleFamily; 3] =
 
 /// How a game ended for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum MoverResult {
     /// The side to move won.
     Win,
     /// A draw.
@@ -51,7 +51,7 @@ pub struct Sample {
     /// The game's progress, 0 to 1 ([`wdl::progress`]).
     pub progress: f64,
     /// The game's result for the side to move.
-    pub outcome: Outcome,
+    pub outcome: MoverResult,
     /// The game's number in its file.
     pub game: u32,
 }
@@ -149,9 +149,9 @@ pub fn read_file(path: &Path) -> Result<(RuleFamily, FamilyData), WdlFitError> {
     };
     for r in &file.records {
         let outcome = match r.mover_result() {
-            x if x > 0.75 => Outcome::Win,
-            x if x < 0.25 => Outcome::Loss,
-            _ => Outcome::Draw,
+            x if x > 0.75 => MoverResult::Win,
+            x if x < 0.25 => MoverResult::Loss,
+            _ => MoverResult::Draw,
         };
         let sample = Sample {
             cp: f64::from(r.score),
@@ -178,9 +178,9 @@ pub fn held_out(sample: &Sample, period: u32) -> bool {
 fn likelihood(model: &Model, s: &Sample) -> f64 {
     let (win, loss) = model.probabilities(s.cp, s.progress);
     let p = match s.outcome {
-        Outcome::Win => win,
-        Outcome::Loss => loss,
-        Outcome::Draw => 1.0 - win - loss,
+        MoverResult::Win => win,
+        MoverResult::Loss => loss,
+        MoverResult::Draw => 1.0 - win - loss,
     };
     p.max(1e-9)
 }
@@ -321,7 +321,7 @@ pub fn fit(
     }
     let count = |o| zero.iter().filter(|s| s.outcome == o).count() as f64 + 1.0;
     let n = zero.len() as f64 + 3.0;
-    let at_zero = (count(Outcome::Win) / n, count(Outcome::Loss) / n);
+    let at_zero = (count(MoverResult::Win) / n, count(MoverResult::Loss) / n);
     let samples = &curve[..];
     // The start: a centre at the mean score, a narrow draw band, a scale of 2.5 soldiers, and
     // no change with the game's progress. The constant terms are fitted first, alone, then
@@ -397,9 +397,9 @@ pub fn calibration<'a>(
             *sum += p;
         }
         let seen = match s.outcome {
-            Outcome::Win => 0,
-            Outcome::Draw => 1,
-            Outcome::Loss => 2,
+            MoverResult::Win => 0,
+            MoverResult::Draw => 1,
+            MoverResult::Loss => 2,
         };
         b.observed[seen] += 1.0;
     }
@@ -501,11 +501,11 @@ mod tests {
                 let (win, loss) = model.probabilities(cp, progress);
                 let r = uniform();
                 let outcome = if r < win {
-                    Outcome::Win
+                    MoverResult::Win
                 } else if r < win + loss {
-                    Outcome::Loss
+                    MoverResult::Loss
                 } else {
-                    Outcome::Draw
+                    MoverResult::Draw
                 };
                 Sample {
                     cp,
@@ -562,7 +562,11 @@ mod tests {
             .into_iter()
             .filter(|s| s.cp != 0.0)
             .collect();
-        for (i, outcome) in [(20, Outcome::Win), (70, Outcome::Draw), (10, Outcome::Loss)] {
+        for (i, outcome) in [
+            (20, MoverResult::Win),
+            (70, MoverResult::Draw),
+            (10, MoverResult::Loss),
+        ] {
             samples.extend((0..i).map(|g| Sample {
                 cp: 0.0,
                 progress: 0.5,

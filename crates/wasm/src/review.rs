@@ -11,7 +11,7 @@ use js_sys::Function;
 use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
-use konakis_engine::review::{self, Config, ReviewError, Thresholds};
+use konakis_engine::review::{self, ReviewConfig, ReviewError, Thresholds};
 use konakis_engine::search::{Cancel, Engine, Limits, Settings, Signal};
 use konakis_protocols::opentafl::notation;
 use konakis_protocols::opentafl::otg::{parse_otg, replay};
@@ -151,7 +151,7 @@ fn number(request: &Value, key: &str) -> Result<Option<u64>, AnalyseError> {
 
 /// The review's config from the request's `depth`, `nodes` or `movetime` (one of them; 100 ms
 /// without any) and `thresholds` (`[inaccuracy, mistake, blunder]`).
-fn config(request: &Value) -> Result<Config, AnalyseError> {
+fn config(request: &Value) -> Result<ReviewConfig, AnalyseError> {
     let depth = number(request, "depth")?;
     let nodes = number(request, "nodes")?;
     let movetime = number(request, "movetime")?;
@@ -190,7 +190,7 @@ fn config(request: &Value) -> Result<Config, AnalyseError> {
             }
         }
     };
-    Ok(Config { limits, thresholds })
+    Ok(ReviewConfig { limits, thresholds })
 }
 
 /// Reviews the games of `request` (JSON, see the package README) and answers the review as

@@ -23,10 +23,10 @@
 //! reports, and stops when the caller's [`Cancel`] says so, which is how a build without
 //! threads (a browser's Web Worker) searches.
 
-use super::{Budget, Cancel, Engine, EngineError, Limits, Outcome, Report};
+use super::{Budget, Cancel, Engine, EngineError, Limits, Report, SearchOutcome};
 use crate::clock::Instant;
 use crate::network::LoadedNet;
-use crate::options::{self, Change, Config, OptionError};
+use crate::options::{self, Change, OptionError, Options};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
 use konakis_nnue::network::NetError;
@@ -144,17 +144,17 @@ struct Live {
     /// The current search; reports of any other are dropped. 0 when none counts.
     id: u64,
     /// What the current search has reported so far.
-    outcome: Outcome,
+    outcome: SearchOutcome,
 }
 
 /// A hook called after every option change, with the option's name as the table spells it
 /// and the values now in force.
-type OptionHook = Box<dyn FnMut(&'static str, &Config) + Send>;
+type OptionHook = Box<dyn FnMut(&'static str, &Options) + Send>;
 
 /// One engine session: the engine, the game, the options. See the module documentation.
 pub struct Driver {
     engine: Engine,
-    config: Config,
+    config: Options,
     game: Game,
     /// The start and moves of the game as last set, so that it can be replayed under new
     /// rules.
@@ -190,7 +190,7 @@ fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
 impl Driver {
     /// A driver with these option values and the start position of their rules, or an
     /// error if the engine cannot be set up (the table's memory cannot be had).
-    pub fn new(config: Config) -> Result<Driver, EngineError> {
+    pub fn new(config: Options) -> Result<Driver, EngineError> {
         Ok(Driver {
             engine: Engine::try_new(config.settings)?,
             game: Game::start(config.rules),
@@ -199,7 +199,7 @@ impl Driver {
             config,
             live: Arc::new(Mutex::new(Live {
                 id: 0,
-                outcome: Outcome::default(),
+                outcome: SearchOutcome::default(),
             })),
             next_id: 0,
             pondering: false,
@@ -208,7 +208,7 @@ impl Driver {
     }
 
     /// The option values in force.
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &Options {
         &self.config
     }
 
@@ -234,7 +234,7 @@ impl Driver {
 
     /// Calls `hook(name, config)` after every option change from now on, with the option's
     /// name as the table spells it and the values now in force.
-    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Config) + Send + 'static) {
+    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Options) + Send + 'static) {
         self.on_change = Some(Box::new(hook));
     }
 
@@ -265,7 +265,7 @@ impl Driver {
                 };
                 self.set_network(net)?;
             }
-            Change::Config(new) => {
+            Change::Options(new) => {
                 if new.settings != self.config.settings {
                     self.engine.set(new.settings)?;
                 }
@@ -440,7 +440,7 @@ impl Driver {
         self.next_id += 1;
         let mut live = lock(&self.live);
         live.id = self.next_id;
-        live.outcome = Outcome::default();
+        live.outcome = SearchOutcome::default();
         self.next_id
     }
 
@@ -481,10 +481,10 @@ impl Driver {
         limits: Limits,
         cancel: Cancel,
         mut report: impl FnMut(SearchId, Report) + Send,
-    ) -> Result<Outcome, DriverError> {
+    ) -> Result<SearchOutcome, DriverError> {
         self.check(&limits)?;
         let id = self.begin();
-        let mut outcome = Outcome::default();
+        let mut outcome = SearchOutcome::default();
         let searched = self.engine.search(&self.game, limits, cancel, |r| {
             outcome.take(&r);
             report(SearchId(id), r);
@@ -497,7 +497,7 @@ impl Driver {
     }
 
     /// What the current (or last) search has reported so far.
-    pub fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> SearchOutcome {
         lock(&self.live).outcome.clone()
     }
 

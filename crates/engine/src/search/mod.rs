@@ -731,7 +731,7 @@ impl Engine {
     /// Searches to completion on the calling thread and returns the best move and the last
     /// principal variation's report (for tests and tools).
     pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
-        let mut outcome = Outcome::default();
+        let mut outcome = SearchOutcome::default();
         match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
             Ok(_) => (outcome.best, outcome.info),
             Err(_) => (None, None),
@@ -741,7 +741,7 @@ impl Engine {
 
 /// What a search ended with, gathered from its reports.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outcome {
+pub struct SearchOutcome {
     /// The move to play; `None` when the game is over (or no answer came).
     pub best: Option<Move>,
     /// The expected reply.
@@ -752,7 +752,7 @@ pub struct Outcome {
     pub answered: bool,
 }
 
-impl Outcome {
+impl SearchOutcome {
     /// Takes in one report.
     pub fn take(&mut self, report: &Report) {
         match report {

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// Everything the player needs to know.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct ClientConfig {
     /// The colour Konakis plays: defenders (White) or attackers (Black).
     pub side: Side,
     /// The server's host name or address.
@@ -187,7 +187,7 @@ impl From<SessionError> for Ending {
 
 /// What a session did: its ending, the moves seen, and the moves of Konakis the server refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SessionOutcome {
     /// How it ended.
     pub ending: Ending,
     /// The game as Konakis followed it, White's first move first.
@@ -196,7 +196,7 @@ pub struct Outcome {
     pub refused: Vec<Move>,
 }
 
-impl Outcome {
+impl SessionOutcome {
     /// The `result: …` text: the final turn and what it means for Konakis playing `side`, or
     /// why there is none.
     pub fn result_text(&self, side: Side) -> String {
@@ -238,12 +238,12 @@ fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, Sessio
 }
 
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
-pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
+pub fn play(config: &ClientConfig, log: &mut dyn Write) -> SessionOutcome {
     // The table first: a size the system refuses ends the session before it connects.
     let mut client = match Client::new(config.side, config.rules, config.settings, config.think) {
         Ok(c) => c,
         Err(e) => {
-            return Outcome {
+            return SessionOutcome {
                 ending: SessionError::Client(e).into(),
                 record: Vec::new(),
                 refused: Vec::new(),
@@ -255,7 +255,7 @@ pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
         Err(e) => e.into(),
     };
     let (record, refused) = client.into_parts();
-    Outcome {
+    SessionOutcome {
         ending,
         record,
         refused,
@@ -264,7 +264,7 @@ pub fn play(config: &Config, log: &mut dyn Write) -> Outcome {
 
 /// The session proper: returns the final turn, or why there is none.
 fn session(
-    config: &Config,
+    config: &ClientConfig,
     client: &mut Client,
     log: &mut dyn Write,
 ) -> Result<Turn, SessionError> {
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn the_result_text_follows_the_ending() {
-        let o = |ending, refused: Vec<Move>| Outcome {
+        let o = |ending, refused: Vec<Move>| SessionOutcome {
             ending,
             record: Vec::new(),
             refused,

@@ -14,7 +14,7 @@ use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::clock::Instant;
-use konakis_engine::options::Config as OptionConfig;
+use konakis_engine::options::Options;
 use konakis_engine::search::driver::{Driver, Explain, Synced};
 use konakis_engine::search::{EngineError, Info, Limits, Score, Settings};
 use konakis_engine::wdl;
@@ -134,10 +134,10 @@ impl Client {
         settings: Settings,
         think: Duration,
     ) -> Result<Client, ClientError> {
-        let options = OptionConfig {
+        let options = Options {
             settings,
             rules,
-            ..OptionConfig::default()
+            ..Options::default()
         };
         Ok(Client {
             driver: Driver::new(options).map_err(ClientError::Engine)?,
@@ -376,9 +376,9 @@ mod tests {
 
     /// A driver with a small table, holding `board` under `rules`.
     fn driver(rules: Rules, board: Board) -> Driver {
-        let mut config = OptionConfig {
+        let mut config = Options {
             rules,
-            ..OptionConfig::default()
+            ..Options::default()
         };
         config.settings.hash_mib = 1;
         let mut d = Driver::new(config).unwrap();

@@ -26,7 +26,7 @@ pub mod wire;
 
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
-use konakis_engine::options::{self, Config as OptionConfig, OptionError};
+use konakis_engine::options::{self, OptionError, Options};
 use std::fmt;
 use std::time::Duration;
 
@@ -141,10 +141,10 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 /// Turns the arguments into a client configuration, or says what is wrong with them.
-pub fn config(args: &ChallengeOptions) -> Result<client::Config, ConfigError> {
-    let ashton = OptionConfig {
+pub fn config(args: &ChallengeOptions) -> Result<client::ClientConfig, ConfigError> {
+    let ashton = Options {
         rules: Rules::ashton(),
-        ..OptionConfig::default()
+        ..Options::default()
     };
     let pairs = args.options.iter().map(|pair| match pair.split_once('=') {
         Some((n, v)) => (n.trim(), Some(v.trim())),
@@ -165,7 +165,7 @@ pub fn config(args: &ChallengeOptions) -> Result<client::Config, ConfigError> {
         .wait
         .unwrap_or(SERVER_CONNECT_WAIT_S + 2 * args.seconds + WAIT_SLACK_S);
     let wait = args.wait.unwrap_or(args.seconds + WAIT_SLACK_S);
-    Ok(client::Config {
+    Ok(client::ClientConfig {
         side: args.color.side(),
         host: args.host.clone(),
         port: args.port.unwrap_or(args.color.default_port()),

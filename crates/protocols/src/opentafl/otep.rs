@@ -17,7 +17,7 @@ use crate::protocol::{Input, spawn_reader};
 use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
-use konakis_engine::options::{self, Config};
+use konakis_engine::options::{self, Options};
 use konakis_engine::search::driver::{Driver, DriverError, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Report, Score};
 use konakis_engine::wdl::{self, Wdl};
@@ -85,13 +85,13 @@ where
 
 /// The option values of `konakis otep` with these arguments, set through the option table;
 /// the rules are OpenTafl's until the host sends its own.
-fn config(args: &OtepConfig) -> Result<Config, DriverError> {
-    let start = Config {
+fn config(args: &OtepConfig) -> Result<Options, DriverError> {
+    let start = Options {
         rules: Rules {
             move_limit: 0,
             ..Rules::opentafl()
         },
-        ..Config::default()
+        ..Options::default()
     };
     let hash = args.hash_mib.to_string();
     let threads = args.threads.to_string();

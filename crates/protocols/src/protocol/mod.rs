@@ -24,6 +24,8 @@ mod session;
 
 pub use command::{BadMilliseconds, BadMove, Command, NotInRange, ParseError, Reason, Start};
 
+use konakis_engine::bench::BenchCount;
+use konakis_engine::options::{Kind, OptionRow};
 use konakis_engine::search::{EngineError, Signal};
 use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -43,6 +45,37 @@ const OUTPUT_QUEUE_BYTES: usize = 1 << 20;
 /// At the end, how long the output may make no progress before the process leaves without the
 /// rest (the peer is not reading).
 const OUTPUT_STALL: Duration = Duration::from_millis(500);
+
+/// The `option name … type …` line of `row` in the `uci` reply.
+pub fn option_line(row: &OptionRow) -> String {
+    let mut s = format!("option name {} type ", row.name);
+    match row.kind {
+        Kind::Check { default } => s.push_str(&format!("check default {default}")),
+        Kind::Spin { default, min, max } => {
+            s.push_str(&format!("spin default {default} min {min} max {max}"))
+        }
+        Kind::Combo { default, values } => {
+            s.push_str(&format!("combo default {default}"));
+            for v in values {
+                s.push_str(" var ");
+                s.push_str(v);
+            }
+        }
+        Kind::Button => s.push_str("button"),
+        Kind::Text { default } => s.push_str(&format!("string default {default}")),
+    }
+    s
+}
+
+/// The closing lines of a bench, here and in `konakis bench`: time, `Nodes searched: N` (which
+/// tests and scripts read), `Nodes/second: N`.
+pub fn bench_summary(total: &BenchCount) -> [String; 3] {
+    [
+        format!("Total time (ms): {}", total.elapsed.as_millis()),
+        format!("Nodes searched: {}", total.nodes),
+        format!("Nodes/second: {}", total.nps()),
+    ]
+}
 
 /// Runs the protocol on any input and output (stdin and stdout for the program; in-memory
 /// pipes in tests). Returns when `quit` arrives or the input ends, or at once with the error
@@ -573,5 +606,27 @@ mod tests {
     fn messages_stay_on_one_line() {
         assert_eq!(one_line("a\nb\u{1b}"), "a\\nb\\u{1b}");
         assert!(one_line(&"y".repeat(5000)).chars().count() <= 1003);
+    }
+
+    #[test]
+    fn option_lines() {
+        let line = |name| option_line(options::find(name).unwrap());
+        assert_eq!(
+            line("KingCapture"),
+            "option name KingCapture type combo default Original var Original var English"
+        );
+        assert_eq!(line("Clear Hash"), "option name Clear Hash type button");
+        assert_eq!(
+            line("Skill Level"),
+            "option name Skill Level type spin default 20 min 0 max 20"
+        );
+        assert_eq!(
+            line("MoveLimit"),
+            "option name MoveLimit type spin default 200 min 0 max 10000"
+        );
+        assert_eq!(
+            line("uci_showwdl"),
+            "option name UCI_ShowWDL type check default false"
+        );
     }
 }

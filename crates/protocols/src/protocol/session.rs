@@ -155,7 +155,7 @@ impl<R: Reply> Session<R> {
     fn new(out: R, mode: Mode) -> Result<Session<R>, EngineError> {
         Ok(Session {
             out,
-            driver: Driver::new(options::Config::default())?,
+            driver: Driver::new(options::Options::default())?,
             mode,
         })
     }
@@ -233,7 +233,7 @@ impl<R: Reply> Session<R> {
             format!("id name Konakis {}", env!("CARGO_PKG_VERSION")),
             "id author the Konakis developers".to_string(),
         ];
-        lines.extend(options::table().iter().map(|row| row.uci_line()));
+        lines.extend(options::table().iter().map(super::option_line));
         lines.push("uciok".to_string());
         self.out.lines(&lines);
     }
@@ -467,25 +467,38 @@ impl<R: Reply> Session<R> {
         }
         let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
         self.start_job("bench", "a bench", move |out: &R, stop| {
-            let outcome = bench::bench(
-                depth,
-                bench::settings(1, None),
-                None,
-                stop,
-                |i, pos, this| {
-                    out.info(&format!(
-                        "bench position {}/{} nodes {} ({}{}{})",
-                        i + 1,
-                        bench::POSITIONS.len(),
-                        this.nodes,
-                        pos.fen,
-                        if pos.options.is_empty() { "" } else { "; " },
-                        pos.options
-                    ))
-                },
-            );
+            let outcome =
+                bench::bench(
+                    depth,
+                    bench::settings(1, None),
+                    None,
+                    stop,
+                    |progress| match progress {
+                        bench::BenchProgress::Threads { wanted, running } => out.info(&format!(
+                            "searching with {running} of {wanted} threads (no more could be \
+                             started)"
+                        )),
+                        bench::BenchProgress::Position {
+                            index,
+                            position,
+                            count,
+                        } => out.info(&format!(
+                            "bench position {}/{} nodes {} ({}{}{})",
+                            index + 1,
+                            bench::POSITIONS.len(),
+                            count.nodes,
+                            position.fen,
+                            if position.options.is_empty() {
+                                ""
+                            } else {
+                                "; "
+                            },
+                            position.options
+                        )),
+                    },
+                );
             match outcome {
-                Ok(Some(o)) => Some(o.summary().to_vec()),
+                Ok(Some(total)) => Some(super::bench_summary(&total).to_vec()),
                 Ok(None) => {
                     out.info("bench stopped");
                     None

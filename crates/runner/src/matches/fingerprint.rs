@@ -8,7 +8,7 @@
 //! adjudication) and the number of shards. The program's directory is left out, so shards
 //! may run from different places; what runs must be the same program.
 
-use super::config::{Config, Opening, OpeningOrder};
+use super::config::{MatchConfig, Opening, OpeningOrder};
 use serde::Deserialize;
 use serde::de::{Deserializer, Error as _, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -87,7 +87,7 @@ impl<'de> Deserialize<'de> for Fingerprint {
 
 impl Fingerprint {
     /// The fingerprint of the match `config` plays from `openings`.
-    pub fn of(config: &Config, openings: &[Opening]) -> Fingerprint {
+    pub fn of(config: &MatchConfig, openings: &[Opening]) -> Fingerprint {
         let mut engines = String::new();
         let mut options = String::new();
         let mut limits = String::new();

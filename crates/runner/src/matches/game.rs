@@ -1,7 +1,7 @@
 //! One game between two engine processes, refereed by the library's rules: clocks, deadlines,
 //! the verdict on every fault, and adjudication.
 
-use super::config::{Config, DrawAdjudication, Opening, Resign, TimeControl};
+use super::config::{DrawAdjudication, MatchConfig, Opening, Resign, TimeControl};
 use super::engine::{Failure, Log, shorten};
 use super::players::{self, Clock, Fault, GameEnd, MoveRequest, Player};
 use konakis_core::board::{Game, Status};
@@ -21,7 +21,7 @@ pub struct Job {
     pub number: usize,
     /// The pair it belongs to (the two games of a pair share the opening, sides swapped).
     pub pair: usize,
-    /// Index of the pairing (in [`Config::pairings`]).
+    /// Index of the pairing (in [`MatchConfig::pairings`]).
     pub pairing: usize,
     /// Index of the opening.
     pub opening: usize,
@@ -82,7 +82,7 @@ impl Ending {
 
 /// A finished game.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct GameOutcome {
     /// What was played.
     pub job: Job,
     /// How it ended.
@@ -92,7 +92,7 @@ pub struct Outcome {
     /// The moves the engines played (after the opening's).
     pub moves: Vec<Move>,
     /// Each move's thinking time in milliseconds as charged: wall time, less the CPU wait
-    /// forgiven of a late answer ([`Outcome::forgiven_ms`]).
+    /// forgiven of a late answer ([`GameOutcome::forgiven_ms`]).
     pub times_ms: Vec<u64>,
     /// Each move's score as its engine reported it (centi-soldiers, mates as ±1,000,000).
     pub scores: Vec<Option<i32>>,
@@ -112,7 +112,7 @@ pub struct Outcome {
 /// What every game of the match shares.
 pub struct Context {
     /// The settings.
-    pub config: Config,
+    pub config: MatchConfig,
     /// The openings (at least the start position).
     pub openings: Vec<Opening>,
     /// Set to abort games in progress and stop the match.
@@ -202,7 +202,12 @@ struct Played {
 
 /// Plays one game. Engines are started (or restarted) as needed and left running for the next
 /// game unless they failed. `None` when the match was stopped before the game ended.
-pub fn play(ctx: &Context, job: Job, slots: &mut Slots, note: &dyn Fn(String)) -> Option<Outcome> {
+pub fn play(
+    ctx: &Context,
+    job: Job,
+    slots: &mut Slots,
+    note: &dyn Fn(String),
+) -> Option<GameOutcome> {
     let started = Instant::now();
     let mut played = Played {
         game: ctx.openings[job.opening].game.clone(),
@@ -223,7 +228,7 @@ pub fn play(ctx: &Context, job: Job, slots: &mut Slots, note: &dyn Fn(String)) -
             p.game_over(&played.game, end);
         }
     }
-    Some(Outcome {
+    Some(GameOutcome {
         job,
         ending,
         reason,
@@ -513,7 +518,7 @@ fn referee(
 }
 
 /// The clock for the record's time-control tags, when both engines share one plain clock.
-pub fn shared_time_control(config: &Config, job: &Job) -> Option<TimeControl> {
+pub fn shared_time_control(config: &MatchConfig, job: &Job) -> Option<TimeControl> {
     let a = config.engines[job.sides[Side::Attackers]].limits.tc?;
     let d = config.engines[job.sides[Side::Defenders]].limits.tc?;
     (a == d && a.moves.is_none()).then_some(a)

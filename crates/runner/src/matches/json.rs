@@ -10,9 +10,9 @@
 //! [`Finished`] reads back the parts of a file that `konakis match merge` and `konakis match
 //! chart` need.
 
-use super::config::{Config, Opening};
+use super::config::{MatchConfig, Opening};
 use super::fingerprint::Fingerprint;
-use super::game::Outcome;
+use super::game::GameOutcome;
 use super::stats::{MIN_PAIRS, Pentanomial, Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use crate::shard::Shard;
@@ -31,7 +31,7 @@ pub struct JsonExtras<'a> {
     /// The SPRT and its last LLR and verdict.
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     /// Finished games, in any order.
-    pub games: &'a [Outcome],
+    pub games: &'a [GameOutcome],
     /// What makes this run part of its match.
     pub fingerprint: &'a Fingerprint,
     /// Games in the whole match (all shards).
@@ -270,7 +270,7 @@ fn average(total: u64, count: u64) -> Option<f64> {
 }
 
 /// The JSON summary and games, ending with a newline.
-pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras) -> String {
+pub fn json(config: &MatchConfig, openings: &[Opening], tally: &Tally, x: &JsonExtras) -> String {
     let (over, samples) = tally.overhead;
     let engines = config
         .engines
@@ -320,7 +320,7 @@ pub fn json(config: &Config, openings: &[Opening], tally: &Tally, x: &JsonExtras
             },
         }
     });
-    let mut games: Vec<&Outcome> = x.games.iter().collect();
+    let mut games: Vec<&GameOutcome> = x.games.iter().collect();
     games.sort_by_key(|o| o.job.number);
     let games = games
         .into_iter()

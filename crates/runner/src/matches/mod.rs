@@ -42,10 +42,10 @@ pub use error::{
 };
 pub use options::MatchOptions;
 
-use config::{Config, Opening, OpeningOrder, load_openings};
+use config::{MatchConfig, Opening, OpeningOrder, load_openings};
 use engine::Log;
 use fingerprint::Fingerprint;
-use game::{Context, Job, Outcome};
+use game::{Context, GameOutcome, Job};
 use konakis_core::types::{BySide, Side};
 use players::Fault;
 use rand::SeedableRng;
@@ -75,7 +75,7 @@ pub enum Finish {
 
 /// What a worker tells the main thread.
 enum Message {
-    Done(Box<Outcome>),
+    Done(Box<GameOutcome>),
     Note(String),
 }
 
@@ -83,7 +83,7 @@ enum Message {
 /// opening twice, the first engine attacking first. With `--shard K/N`, only the pairs of
 /// shard K (pair `i` belongs to shard `i mod N`); games and pairs keep their numbers in the
 /// whole match.
-pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
+pub fn schedule(config: &MatchConfig, openings: usize) -> Vec<Job> {
     let pairings = config.pairings();
     let pairs = config.games_per_pairing / 2;
     let (order, start) = match &config.openings {
@@ -130,7 +130,7 @@ pub fn schedule(config: &Config, openings: usize) -> Vec<Job> {
 /// Starts every engine once before the match: a command that cannot start or does not answer
 /// `uci` stops the match before any game. Returns warnings about options the engine does not
 /// announce.
-fn preflight(config: &Config, log: Option<Arc<Log>>) -> Result<Vec<String>, MatchError> {
+fn preflight(config: &MatchConfig, log: Option<Arc<Log>>) -> Result<Vec<String>, MatchError> {
     let results: Vec<Result<Vec<String>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = config
             .engines
@@ -164,7 +164,7 @@ pub fn run(
     interrupt: &AtomicBool,
     arm: impl FnOnce(),
 ) -> Result<Finish, MatchError> {
-    let config = Config::from_args(args).map_err(MatchError::Config)?;
+    let config = MatchConfig::from_args(args).map_err(MatchError::Config)?;
     let openings = match &config.openings {
         Some((path, ..)) => load_openings(path, config.rules)?,
         None => vec![Opening::startpos(config.rules)],
@@ -256,7 +256,7 @@ pub fn run(
     drop(tx);
 
     let mut tally = Tally::new(config.engines.len(), pairings.len());
-    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut outcomes: Vec<GameOutcome> = Vec::new();
     let mut progress = report::Progress::new(planned);
     let mut sprt_state: Option<(f64, SprtVerdict)> =
         config.sprt.map(|_| (0.0, SprtVerdict::Continue));
@@ -331,7 +331,8 @@ pub fn run(
     );
     let time_forfeits = tally.engines.iter().map(|e| e.fault(Fault::Time)).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let forgiven = |o: &Outcome| o.forgiven_ms[Side::Attackers] + o.forgiven_ms[Side::Defenders];
+    let forgiven =
+        |o: &GameOutcome| o.forgiven_ms[Side::Attackers] + o.forgiven_ms[Side::Defenders];
     let forgiven_ms = outcomes.iter().map(forgiven).sum();
     let forgiven_games = outcomes.iter().filter(|o| forgiven(o) > 0).count() as u64;
     if let Some(note) = load.note(time_forfeits, forgiven_ms, forgiven_games, cores) {
@@ -352,7 +353,7 @@ pub fn run(
                 match_games: match config.shard {
                     None => planned,
                     Some(_) => schedule(
-                        &Config {
+                        &MatchConfig {
                             shard: None,
                             ..config.clone()
                         },
@@ -452,7 +453,7 @@ mod tests {
             move_timeout: 1.0,
             ..MatchOptions::default()
         };
-        let jobs = schedule(&Config::from_args(&options).unwrap(), 4);
+        let jobs = schedule(&MatchConfig::from_args(&options).unwrap(), 4);
         jobs.iter().step_by(2).map(|j| j.opening).collect()
     }
 

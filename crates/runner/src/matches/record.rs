@@ -8,9 +8,9 @@
 //! Several games in one file are separated by a blank line; OpenTafl opens one game per file,
 //! which [`RecordsTarget::PerGame`] writes.
 
-use super::config::{Config, Opening, TimeControl, seconds_text};
+use super::config::{MatchConfig, Opening, TimeControl, seconds_text};
 use super::error::OutputError;
-use super::game::Outcome;
+use super::game::GameOutcome;
 use konakis_core::types::{Move, Side};
 use konakis_protocols::opentafl::otg::{Tag, write_record};
 use std::io::Write as _;
@@ -150,9 +150,9 @@ fn time_control_tags(tc: TimeControl) -> (Option<String>, String) {
 /// The `.otg` text of one game, through the one record writer
 /// ([`konakis_protocols::opentafl::otg::write_record`]).
 pub fn otg(
-    config: &Config,
+    config: &MatchConfig,
     opening: &Opening,
-    o: &Outcome,
+    o: &GameOutcome,
     time_control: Option<TimeControl>,
 ) -> String {
     let rules = &config.rules;

@@ -1,8 +1,8 @@
 //! What the runner shows: a progress bar on stderr (plain lines when stderr is not a
 //! terminal) and the final table on stdout.
 
-use super::config::Config;
-use super::game::Outcome;
+use super::config::MatchConfig;
+use super::game::GameOutcome;
 use super::players::Fault;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
@@ -179,7 +179,7 @@ fn percent(x: Option<f64>) -> String {
 
 /// The running score for the progress display: the first engine's score and Elo, and the
 /// LLR when an SPRT runs.
-pub fn status_line(config: &Config, tally: &Tally, sprt: Option<(Sprt, f64)>) -> String {
+pub fn status_line(config: &MatchConfig, tally: &Tally, sprt: Option<(Sprt, f64)>) -> String {
     let e = &tally.engines[0];
     let mut s = format!(
         "{} {}-{}-{} {}",
@@ -205,7 +205,7 @@ pub fn status_line(config: &Config, tally: &Tally, sprt: Option<(Sprt, f64)>) ->
 }
 
 /// One line on a finished game.
-pub fn game_line(config: &Config, o: &Outcome) -> String {
+pub fn game_line(config: &MatchConfig, o: &GameOutcome) -> String {
     let name = |side: Side| config.engines[o.job.sides[side]].name.as_str();
     format!(
         "Game {} ({} attacking, {} defending, opening {}): {} [{} plies]",

@@ -1,6 +1,6 @@
 //! The running totals of a match: results per engine, per side and per pair.
 
-use super::game::{Ending, Outcome};
+use super::game::{Ending, GameOutcome};
 use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
@@ -104,7 +104,7 @@ impl Tally {
     }
 
     /// Counts a finished game. `pairing` gives the pairing's two engines, first one first.
-    pub fn add(&mut self, o: &Outcome, pairing: (usize, usize)) {
+    pub fn add(&mut self, o: &GameOutcome, pairing: (usize, usize)) {
         let winner = o.ending.winner();
         self.games += 1;
         self.plies += o.plies as u64;

@@ -8,7 +8,7 @@ use konakis_core::Bitboard;
 use konakis_core::board::{Board, Game, GameError, MoveError, Status};
 use konakis_core::rules::{PRESETS, Preset, Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
-use konakis_engine::options::{self, Config, Kind};
+use konakis_engine::options::{self, Kind, Options};
 use konakis_protocols::opentafl::otg::{Tag, is_tag_key, parse_otg, replay, write_record};
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -90,14 +90,14 @@ pub fn preset_rules(id: &str) -> Result<Rules, ApiError> {
 pub fn rules_from_pairs<'a>(
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> Result<Rules, ApiError> {
-    let mut config = Config::default();
+    let mut config = Options::default();
     for (name, value) in pairs {
         if !options::find(name).is_some_and(|row| row.is_rule()) {
             let e = RulesError::UnknownOption(options::quote(name));
             return Err(ApiError::new(ErrorKind::Rules, e));
         }
         match options::apply(&config, name, Some(value)) {
-            Ok(options::Change::Config(c)) => config = c,
+            Ok(options::Change::Options(c)) => config = c,
             // Only rule options get here.
             Ok(options::Change::ClearHash | options::Change::EvalFile(_)) => {}
             Err(e) => return Err(ApiError::new(ErrorKind::Rules, e)),

@@ -4,7 +4,7 @@
 //! One file per job: [`time`](mod@time) (clocks and limits), [`engines`] (`--engine`/`--each` and the
 //! protocol an engine speaks), [`openings`] (the openings file and `--openings`),
 //! [`adjudication`] (`--resign`, `--draw`), [`values`] (the `key=value` reader); this file
-//! puts them together with the match-wide flags into a [`Config`].
+//! puts them together with the match-wide flags into a [`MatchConfig`].
 
 pub mod adjudication;
 pub mod engines;
@@ -29,7 +29,7 @@ use values::{key_values, number};
 
 /// Everything a match needs, checked.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct MatchConfig {
     /// Two or more engines.
     pub engines: Vec<EngineSpec>,
     /// The first engine plays each of the others (instead of everyone playing everyone).
@@ -68,9 +68,9 @@ pub struct Config {
     pub shard: Option<Shard>,
 }
 
-impl Config {
+impl MatchConfig {
     /// Checks the command line. Engines are not started here.
-    pub fn from_args(args: &MatchOptions) -> Result<Config, ConfigError> {
+    pub fn from_args(args: &MatchOptions) -> Result<MatchConfig, ConfigError> {
         let mut rules = Rules::default();
         for pair in &args.rules {
             rules
@@ -157,7 +157,7 @@ impl Config {
                 )))
             }
         };
-        Ok(Config {
+        Ok(MatchConfig {
             engines,
             gauntlet: args.gauntlet,
             games_per_pairing,
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn an_engine_without_timemargin_gets_the_default_for_its_time_control() {
-        let c = Config::from_args(&options(&[
+        let c = MatchConfig::from_args(&options(&[
             &["cmd=/a", "st=0.1"],
             &["cmd=/b", "st=10"],
             &["cmd=/c", "tc=1+0.01", "timemargin=0"],
@@ -252,13 +252,13 @@ mod tests {
 
     #[test]
     fn command_line_mistakes_say_which_flag_in_the_words_of_before() {
-        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
+        let e = MatchConfig::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
         assert_eq!(e, ConfigError::TooFewEngines(1));
         assert!(
             e.to_string()
                 .starts_with("a match needs at least two engines (got 1);")
         );
-        let e = Config::from_args(&options(&[&["cmd=/a", "depth=1"], &["name=x", "depth=1"]]))
+        let e = MatchConfig::from_args(&options(&[&["cmd=/a", "depth=1"], &["name=x", "depth=1"]]))
             .unwrap_err();
         assert_eq!(
             e,
@@ -269,22 +269,22 @@ mod tests {
         );
         let mut o = options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
         o.sprt = Some(vec!["elo0=5".into(), "elo1=0".into()]);
-        let e = Config::from_args(&o).unwrap_err();
+        let e = MatchConfig::from_args(&o).unwrap_err();
         assert_eq!(e, ConfigError::Sprt(SprtError::Order));
         assert_eq!(e.to_string(), "--sprt: elo1 must be greater than elo0");
         o.sprt = Some(vec!["elo1=5".into()]);
-        let e = Config::from_args(&o).unwrap_err();
+        let e = MatchConfig::from_args(&o).unwrap_err();
         assert_eq!(e, ConfigError::Sprt(SprtError::Required("elo0")));
         assert_eq!(e.to_string(), "--sprt: elo0= is required");
         o.sprt = None;
         o.shard = Some("4/4".into());
         assert!(matches!(
-            Config::from_args(&o).unwrap_err(),
+            MatchConfig::from_args(&o).unwrap_err(),
             ConfigError::Shard(_)
         ));
         o.shard = Some("3/4".into());
         assert_eq!(
-            Config::from_args(&o).unwrap().shard,
+            MatchConfig::from_args(&o).unwrap().shard,
             Some(Shard { index: 3, count: 4 })
         );
     }

@@ -17,7 +17,7 @@
 //! second: a move is taken the moment it arrives.
 
 use super::types::{Answer, Fault, GameEnd, MoveRequest, Player};
-use crate::matches::config::{Config, EngineSpec, Opening};
+use crate::matches::config::{EngineSpec, MatchConfig, Opening};
 use crate::matches::engine::{EngineProcess, Failure, Log, shorten};
 use konakis_core::board::Game;
 use konakis_core::rules::Ruleset;
@@ -277,7 +277,7 @@ pub struct ChallengePlayer {
 impl ChallengePlayer {
     /// Prepares the player; the agent itself starts at its first move of each game.
     pub fn start(
-        config: &Config,
+        config: &MatchConfig,
         spec: &EngineSpec,
         log: Option<Arc<Log>>,
         _abort: &AtomicBool,
@@ -427,7 +427,7 @@ fn move_text(from: Square, to: Square) -> String {
 /// fixed ports allow one game at a time; then it is started once as White and must connect
 /// and send its name.
 pub(crate) fn preflight(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {

@@ -21,14 +21,14 @@ pub mod uci;
 pub use super::config::Proto;
 pub use types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 
-use super::config::{Config, EngineSpec};
+use super::config::{EngineSpec, MatchConfig};
 use super::engine::Log;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// Starts the engine `spec` for a match under `config`, ready for [`Player::new_game`].
 pub fn start(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
     abort: &AtomicBool,
@@ -47,7 +47,7 @@ pub fn start(
 /// Checks before the match that the engine `spec` starts and speaks its protocol; returns
 /// warnings (e.g. options it does not announce). An error stops the match before any game.
 pub(crate) fn preflight(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {

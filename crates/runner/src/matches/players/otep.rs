@@ -26,7 +26,7 @@
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::engines::SETTLE_LIMIT_FACTOR;
-use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::config::{EngineSpec, Limits, MatchConfig, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
@@ -62,7 +62,7 @@ pub struct OtepPlayer {
 }
 
 /// Why the match's settings cannot be played with an OTEP engine, if they cannot.
-fn check_settings(config: &Config, spec: &EngineSpec) -> Result<(), String> {
+fn check_settings(config: &MatchConfig, spec: &EngineSpec) -> Result<(), String> {
     check_expressible(&config.rules).map_err(|e| {
         format!(
             "engine '{}' (proto=otep): the match rules cannot be sent to it: {e}",
@@ -94,7 +94,7 @@ fn hello(e: &mut EngineProcess, timeout: Duration, abort: &AtomicBool) -> Result
 impl OtepPlayer {
     /// Starts the engine and waits for its `hello`.
     pub fn start(
-        config: &Config,
+        config: &MatchConfig,
         spec: &EngineSpec,
         log: Option<Arc<Log>>,
         abort: &AtomicBool,
@@ -397,7 +397,7 @@ impl Player for OtepPlayer {
 /// Checks before the match that the engine starts and says `hello`, and that the match's
 /// rules and limits can be put to it.
 pub(crate) fn preflight(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {

@@ -2,7 +2,7 @@
 //! engine that failed to start.
 
 use super::types::Fault;
-use crate::matches::config::{Config, EngineSpec};
+use crate::matches::config::{EngineSpec, MatchConfig};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,7 +25,7 @@ pub fn startup_fault(failure: Failure, what: &str, timeout: Duration) -> (Fault,
 /// engine and says what it failed to do: `answer` is the line it was to send, `task` the
 /// exchange in words.
 pub(crate) fn preflight_start<T>(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
     answer: &str,

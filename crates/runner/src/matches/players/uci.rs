@@ -4,7 +4,7 @@
 
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
-use crate::matches::config::{Config, EngineSpec, Limits, Opening};
+use crate::matches::config::{EngineSpec, Limits, MatchConfig, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::Game;
@@ -27,7 +27,7 @@ pub struct UciPlayer {
 impl UciPlayer {
     /// Starts the engine: spawn, `uci`, its options, the match's rules, `isready`.
     pub fn start(
-        config: &Config,
+        config: &MatchConfig,
         spec: &EngineSpec,
         log: Option<Arc<Log>>,
         abort: &AtomicBool,
@@ -125,7 +125,7 @@ impl Player for UciPlayer {
 /// Starts the engine once, checks that it answers `uci`, and warns about options (the
 /// engine's and the rules') it does not announce.
 pub(crate) fn preflight(
-    config: &Config,
+    config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {
