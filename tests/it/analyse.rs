@@ -12,6 +12,15 @@ use serde_json::Value;
 
 /// Reviews `moves` from `fen` under `rules` at depth 6.
 fn reviewed(rules: Rules, fen: &str, moves: &str) -> Review {
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    reviewed_within(rules, fen, moves, limits)
+}
+
+/// Reviews `moves` from `fen` under `rules`, each position searched within `limits`.
+fn reviewed_within(rules: Rules, fen: &str, moves: &str, limits: Limits) -> Review {
     let start = Board::from_fen(fen).unwrap();
     let moves: Vec<Move> = moves
         .split_whitespace()
@@ -22,10 +31,7 @@ fn reviewed(rules: Rules, fen: &str, moves: &str) -> Review {
         ..Settings::default()
     });
     let config = ReviewConfig {
-        limits: Limits {
-            depth: Some(6),
-            ..Limits::default()
-        },
+        limits,
         ..ReviewConfig::default()
     };
     review_game(
@@ -143,33 +149,13 @@ fn a_node_limit_smaller_than_the_first_iteration_still_judges_the_position() {
     let moves = "h5h7 e6d6 f1f4 c5c3 f9h9 c3c4 d1d4 e3d3 a6c6 e7b7 i6f6 b7b6 h7b7 c4c1 f4f2 \
                  d6b6 b7c7 g5g7 i4d4 e5h5 f2h2 c1a1";
     let rules = Rules::default();
-    let moves: Vec<Move> = moves
-        .split_whitespace()
-        .map(|m| Move::parse(m).unwrap())
-        .collect();
-    let mut engine = Engine::new(Settings {
-        hash_mib: 4,
-        ..Settings::default()
-    });
-    let config = ReviewConfig {
-        limits: Limits {
-            nodes: Some(50_000),
-            ..Limits::default()
-        },
-        ..ReviewConfig::default()
+    let start = Board::start(&rules).to_fen();
+    let limits = Limits {
+        nodes: Some(50_000),
+        ..Limits::default()
     };
-    let start = Board::start(&rules);
-    let r = review_game(
-        &mut engine,
-        rules,
-        start,
-        &moves,
-        &config,
-        Cancel::Never,
-        |_, _| {},
-    )
-    .unwrap();
-    assert_eq!(r.moves.len(), moves.len());
+    let r = reviewed_within(rules, &start, moves, limits);
+    assert_eq!(r.moves.len(), moves.split_whitespace().count());
     assert!(r.moves[21].best.is_some(), "{:?}", r.moves[21]);
 }
 

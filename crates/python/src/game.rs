@@ -9,7 +9,7 @@ use konakis_core::perft;
 use konakis_core::rules::{Rules, Ruleset};
 use konakis_core::types::{Move, Piece, Side, Square};
 use konakis_core::zobrist::splitmix64;
-use konakis_protocols::opentafl::otg::{Tag, is_tag_key, parse_otg, replay, write_record};
+use konakis_protocols::opentafl::otg::{parse_otg, replay, write_game_record};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -176,59 +176,15 @@ impl PyGame {
             .collect()
     }
 
-    /// The game as an OpenTafl record that OpenTafl and `konakis replay` read: the tags
-    /// given (e.g. `{"event": "club night"}`), the result and reason when it is over, the rules
-    /// and the start position, then the moves.
+    /// The game as an OpenTafl record that OpenTafl and `konakis replay` read, written as the
+    /// browser package writes it: the tags given (e.g. `[("event", "club night")]`; `date`
+    /// and `compiler`, default `Konakis`, first), the result and reason when it is over, the
+    /// rules and the start position, then the moves.
     #[pyo3(signature = (tags=None))]
     fn to_otg(&self, tags: Option<Vec<(String, String)>>) -> PyResult<String> {
-        const DERIVED: &[&str] = &[
-            "result",
-            "rules",
-            "konakis-rules",
-            "start",
-            "reason",
-            "plies",
-        ];
         let tags = tags.unwrap_or_default();
-        for (key, _) in &tags {
-            if !is_tag_key(key) {
-                return Err(errors::record(format!(
-                    "'{key}' is not a tag name (letters, digits, - and _)"
-                )));
-            }
-            if DERIVED.contains(&key.as_str()) {
-                return Err(errors::record(format!(
-                    "the {key} tag is written from the game itself"
-                )));
-            }
-        }
-        let status = self.game.status();
-        let result = match status {
-            Status::Ongoing => None,
-            Status::Win(Side::Attackers, _) => Some("1"),
-            Status::Win(Side::Defenders, _) => Some("-1"),
-            Status::Draw(_) => Some("0"),
-        };
-        let reason = status.to_string();
-        let plies = self.game.moves().len().to_string();
-        let mut list: Vec<Tag> = tags
-            .iter()
-            .map(|(k, v)| Tag::Text(k.as_str(), v.as_str()))
-            .collect();
-        if let Some(result) = result {
-            list.push(Tag::Text("result", result));
-        }
-        list.extend([Tag::Rules, Tag::KonakisRules, Tag::Start]);
-        if result.is_some() {
-            list.push(Tag::Text("reason", &reason));
-        }
-        list.push(Tag::Text("plies", &plies));
-        Ok(write_record(
-            self.game.start_board(),
-            self.rules(),
-            self.game.moves(),
-            &list,
-        ))
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        write_game_record(&self.game, &tags).map_err(errors::record)
     }
 
     /// A copy of the game, history included.

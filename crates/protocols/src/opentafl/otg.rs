@@ -230,6 +230,94 @@ pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) 
     s
 }
 
+/// The tags the record of a game ([`write_game_record`]) writes itself: a caller's tags may
+/// not use these keys.
+pub const DERIVED_TAGS: &[&str] = &[
+    "result",
+    "rules",
+    "konakis-rules",
+    "start",
+    "reason",
+    "plies",
+];
+
+/// Why a caller's tags for [`write_game_record`] were refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagError {
+    /// The key is not a word of letters, digits, `-` and `_`.
+    NotAKey(String),
+    /// The record writes this tag from the game itself ([`DERIVED_TAGS`]).
+    Derived(String),
+}
+
+impl fmt::Display for TagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TagError::NotAKey(key) => write!(
+                f,
+                "'{}' is not a tag name (letters, digits, - and _)",
+                konakis_engine::options::quote(key)
+            ),
+            TagError::Derived(key) => write!(f, "the {key} tag is written from the game itself"),
+        }
+    }
+}
+
+impl std::error::Error for TagError {}
+
+/// The record of `game` with the caller's `tags`: `date` (when given), `result` (when the game
+/// is over), `compiler` (default `Konakis`), the rules, the other tags in order, the start
+/// position, `reason` (when over) and `plies`, then the moves. The front-ends' one way to save
+/// a game; tags of [`DERIVED_TAGS`] and keys that are not tag names are refused.
+pub fn write_game_record(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagError> {
+    for &(key, _) in tags {
+        if !is_tag_key(key) {
+            return Err(TagError::NotAKey(key.to_string()));
+        }
+        if DERIVED_TAGS.contains(&key) {
+            return Err(TagError::Derived(key.to_string()));
+        }
+    }
+    let given = |k: &str| tags.iter().find(|(key, _)| *key == k).map(|&(_, v)| v);
+    let status = game.status();
+    let result = match status {
+        Status::Ongoing => None,
+        Status::Win(Side::Attackers, _) => Some("1"),
+        Status::Win(Side::Defenders, _) => Some("-1"),
+        Status::Draw(_) => Some("0"),
+    };
+    let reason = status.to_string();
+    let plies = game.moves().len().to_string();
+    let mut list = Vec::new();
+    if let Some(date) = given("date") {
+        list.push(Tag::Text("date", date));
+    }
+    if let Some(result) = result {
+        list.push(Tag::Text("result", result));
+    }
+    list.push(Tag::Text(
+        "compiler",
+        given("compiler").unwrap_or("Konakis"),
+    ));
+    list.extend([Tag::Rules, Tag::KonakisRules]);
+    for &(key, value) in tags {
+        if key != "date" && key != "compiler" {
+            list.push(Tag::Text(key, value));
+        }
+    }
+    list.push(Tag::Start);
+    if result.is_some() {
+        list.push(Tag::Text("reason", &reason));
+    }
+    list.push(Tag::Text("plies", &plies));
+    Ok(write_record(
+        game.start_board(),
+        game.rules(),
+        game.moves(),
+        &list,
+    ))
+}
+
 /// A record as [`write_record`] writes it, with a comment after each move (see
 /// [`commented_turns`]): how `konakis analyse --annotate` writes its review into a copy of a
 /// record. OpenTafl shows the comments as it replays the game; [`parse_otg`] skips them.
@@ -577,6 +665,42 @@ pub fn describe_winner(w: Option<Side>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_record_orders_its_tags_refuses_derived_ones_and_replays() {
+        let mut game = Game::new(Rules::default(), Board::start(&Rules::default()));
+        game.play(Move::parse("d1d3").unwrap()).unwrap();
+        let text = write_game_record(&game, &[("event", "club"), ("date", "2026.12.03")]).unwrap();
+        let keys: Vec<String> = parse_otg(&text).unwrap()[0]
+            .tags
+            .iter()
+            .map(|(k, _)| k.clone())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "date",
+                "compiler",
+                "rules",
+                "konakis-rules",
+                "event",
+                "start",
+                "plies"
+            ]
+        );
+        assert_eq!(
+            replay(&parse_otg(&text).unwrap()[0]).unwrap().game.moves(),
+            game.moves()
+        );
+        assert_eq!(
+            write_game_record(&game, &[("plies", "3")]),
+            Err(TagError::Derived("plies".into()))
+        );
+        assert_eq!(
+            write_game_record(&game, &[("a b", "x")]),
+            Err(TagError::NotAKey("a b".into()))
+        );
+    }
 
     #[test]
     fn tags_and_turns_are_read_and_comments_skipped() {

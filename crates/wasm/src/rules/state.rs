@@ -9,7 +9,7 @@ use konakis_core::board::{Board, Game, GameError, MoveError, Status};
 use konakis_core::rules::{PRESETS, Preset, Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
 use konakis_engine::options::{self, Kind, Options};
-use konakis_protocols::opentafl::otg::{Tag, is_tag_key, parse_otg, replay, write_record};
+use konakis_protocols::opentafl::otg::{parse_otg, replay, write_game_record};
 use serde_json::{Map, Value, json};
 use std::fmt;
 
@@ -171,16 +171,6 @@ fn side_name(side: Side) -> &'static str {
 fn squares(b: Bitboard) -> Vec<String> {
     b.map(|sq| sq.to_string()).collect()
 }
-
-/// The tags the game writes itself; a caller may not give them.
-const DERIVED_TAGS: &[&str] = &[
-    "result",
-    "rules",
-    "konakis-rules",
-    "start",
-    "reason",
-    "plies",
-];
 
 /// A game a front-end plays: the rules, the start and the moves, with the core's referee.
 #[derive(Clone, Debug)]
@@ -363,64 +353,11 @@ impl GameState {
 
     /// The game as an OpenTafl record through the one record writer. `tags` come in order
     /// after `date`, `result` (when the game is over) and `compiler` (default `Konakis`);
-    /// the tags the game writes itself (`DERIVED_TAGS`) are refused, as are keys that are
+    /// the tags the game writes itself (`otg::DERIVED_TAGS`) are refused, as are keys that are
     /// not words of letters, digits, `-` and `_`.
     pub fn otg(&self, tags: &[(&str, &str)]) -> Result<String, ApiError> {
-        for &(key, _) in tags {
-            if !is_tag_key(key) {
-                return Err(ApiError::new(
-                    ErrorKind::Record,
-                    format_args!(
-                        "'{}' is not a tag name (letters, digits, - and _)",
-                        options::quote(key)
-                    ),
-                ));
-            }
-            if DERIVED_TAGS.contains(&key) {
-                return Err(ApiError::new(
-                    ErrorKind::Record,
-                    format_args!("the {key} tag is written from the game itself"),
-                ));
-            }
-        }
-        let given = |k: &str| tags.iter().find(|(key, _)| *key == k).map(|&(_, v)| v);
-        let status = self.game.status();
-        let result = match status {
-            Status::Ongoing => None,
-            Status::Win(Side::Attackers, _) => Some("1"),
-            Status::Win(Side::Defenders, _) => Some("-1"),
-            Status::Draw(_) => Some("0"),
-        };
-        let reason = status.to_string();
-        let plies = self.game.moves().len().to_string();
-        let mut list = Vec::new();
-        if let Some(date) = given("date") {
-            list.push(Tag::Text("date", date));
-        }
-        if let Some(result) = result {
-            list.push(Tag::Text("result", result));
-        }
-        list.push(Tag::Text(
-            "compiler",
-            given("compiler").unwrap_or("Konakis"),
-        ));
-        list.extend([Tag::Rules, Tag::KonakisRules]);
-        for &(key, value) in tags {
-            if key != "date" && key != "compiler" {
-                list.push(Tag::Text(key, value));
-            }
-        }
-        list.push(Tag::Start);
-        if result.is_some() {
-            list.push(Tag::Text("reason", &reason));
-        }
-        list.push(Tag::Text("plies", &plies));
-        let text = write_record(
-            self.game.start_board(),
-            self.game.rules(),
-            self.game.moves(),
-            &list,
-        );
+        let text =
+            write_game_record(&self.game, tags).map_err(|e| ApiError::new(ErrorKind::Record, e))?;
         Ok(ascii_record(&text))
     }
 }
