@@ -9,7 +9,7 @@ use std::error::Error;
 
 fn main() -> Result<(), Box<dyn Error>> {
     // The option table's defaults: default rules, 16 MiB of table, one thread.
-    let mut driver = Driver::new(Options::default())?;
+    let mut driver = Engine::new(Options::default())?;
     // Any `uci` option, by name and value, checked by the same table as `setoption`.
     driver.set_option("Ruleset", Some("Ashton"))?;
     driver.set_option("Hash", Some("32"))?;

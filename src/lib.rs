@@ -10,10 +10,10 @@
 //!   Tablut Challenge's Ashton rules), [`Board`] (a position: legal moves, captures, position
 //!   strings), [`Game`] (a board with its history, for repetition and the move limit, and its
 //!   [`Status`]), Zobrist keys and [`perft`];
-//! - the **engine**, from `konakis-engine`: [`search::driver::Driver`], the one engine session
+//! - the **engine**, from `konakis-engine`: [`Engine`], the one engine session
 //!   every front-end works through (it owns the engine, the game with its history and the
 //!   option table; `examples/embed.rs` embeds it in twenty lines), and beneath it
-//!   [`search::Engine`], which owns the transposition
+//!   [`search::Searcher`], which owns the transposition
 //!   table and the search threads, searches a [`Game`] within [`search::Limits`] on its own
 //!   thread and reports through a callback, ending every search with one
 //!   [`search::Report::BestMove`]; and the [`eval`]uation.
@@ -48,7 +48,7 @@
 //! use std::sync::{Arc, Mutex};
 //!
 //! let game = Game::start(Rules::default());
-//! let mut engine = Engine::new(Settings::default());
+//! let mut engine = Searcher::new(Settings::default());
 //! let best = Arc::new(Mutex::new(None));
 //! let seen = Arc::clone(&best);
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
@@ -68,6 +68,10 @@
 #![warn(missing_docs)]
 
 pub use konakis_core::{board, perft, rules, types, zobrist};
+/// The engine session every front-end works through, and its companion types.
+pub use konakis_engine::{
+    Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced,
+};
 pub use konakis_engine::{eval, network, review, search, skill, wdl};
 /// The review of games as JSON (`konakis analyse --json`, the browser package).
 pub use konakis_protocols::review::{ReviewedGame, review_json};

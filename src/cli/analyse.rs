@@ -10,7 +10,7 @@ use konakis::opentafl::notation::{self, full_move};
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_commented_record};
 use konakis::review::{self, Judgement, MoveReview, Review, SideSummary, Thresholds, Verdict};
 use konakis::rules::Rules;
-use konakis::search::{Cancel, Engine, Limits, MAX_HASH_MIB, Settings};
+use konakis::search::{Cancel, Limits, MAX_HASH_MIB, Searcher, Settings};
 use konakis::types::{Move, Side};
 use konakis::{ReviewedGame, review_json};
 use std::fmt::Write as _;
@@ -281,7 +281,7 @@ fn judge_all(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                let mut engine = match Engine::try_new(settings) {
+                let mut engine = match Searcher::try_new(settings) {
                     Ok(e) => e,
                     Err(e) => return fail(e.to_string()),
                 };

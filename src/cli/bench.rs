@@ -4,7 +4,7 @@ use super::EvalArgs;
 use clap::Args;
 use konakis::network::LoadedNet;
 use konakis::protocol::bench_summary;
-use konakis::search::{Cancel, EngineError, Settings, SmpMode};
+use konakis::search::{Cancel, SearchError, Settings, SmpMode};
 use konakis::tools::bench::{
     BenchProgress, DEFAULT_DEPTH, DEFAULT_HASH_MIB, POSITIONS, bench, settings,
 };
@@ -113,7 +113,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
 }
 
 /// Runs `konakis bench --tactics`: one line per position on stderr, the summary on stdout.
-fn tactics(settings: Settings, network: Option<LoadedNet>, max_ms: u64) -> Result<(), EngineError> {
+fn tactics(settings: Settings, network: Option<LoadedNet>, max_ms: u64) -> Result<(), SearchError> {
     let positions = tactics::parse_suite(tactics::SUITE)
         .map(|suite| suite.len())
         .unwrap_or(0);

@@ -6,7 +6,7 @@ use crate::common::matches::{p, run, scratch, text};
 use crate::tactics::win_within;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
 use konakis::review::{Eval, Review, ReviewConfig, Verdict, review_game};
-use konakis::search::{Cancel, Engine, Limits, Settings};
+use konakis::search::{Cancel, Limits, Searcher, Settings};
 use konakis::{Board, Move, Rules};
 use serde_json::Value;
 
@@ -26,7 +26,7 @@ fn reviewed_within(rules: Rules, fen: &str, moves: &str, limits: Limits) -> Revi
         .split_whitespace()
         .map(|m| Move::parse(m).unwrap())
         .collect();
-    let mut engine = Engine::new(Settings {
+    let mut engine = Searcher::new(Settings {
         hash_mib: 4,
         ..Settings::default()
     });

@@ -3,17 +3,17 @@
 //! are refused with nothing changed.
 
 use konakis::protocol::options::Options;
-use konakis::search::driver::{Driver, DriverError, Explain, GameReset, SearchId, Start, Synced};
-use konakis::search::{Cancel, EngineError, Limits, Report};
+use konakis::search::{Cancel, Limits, Report, SearchError};
 use konakis::{Board, GameError, Move, Rules};
+use konakis::{Engine, EngineError, Explain, GameReset, SearchId, Start, Synced};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn driver() -> Driver {
+fn driver() -> Engine {
     let mut config = Options::default();
     config.settings.hash_mib = 1;
-    Driver::new(config).expect("a 1 MiB table")
+    Engine::new(config).expect("a 1 MiB table")
 }
 
 fn mv(text: &str) -> Move {
@@ -147,30 +147,30 @@ fn a_search_on_the_calling_thread_stops_when_its_flag_is_set() {
 #[test]
 fn refusals_say_why_and_change_nothing() {
     let mut d = driver();
-    assert_eq!(d.ponderhit(), Err(DriverError::NotPondering));
+    assert_eq!(d.ponderhit(), Err(EngineError::NotPondering));
     let bad = Limits {
         searchmoves: vec![mv("a1a2")],
         ..Limits::default()
     };
     assert!(matches!(
         d.think(bad, |_, _| {}),
-        Err(DriverError::SearchMove { .. })
+        Err(EngineError::SearchMove { .. })
     ));
     assert!(!d.is_searching());
 
     d.think(infinite(), |_, _| {}).unwrap();
     assert_eq!(
         d.think(depth(1), |_, _| {}),
-        Err(DriverError::Engine(EngineError::Busy))
+        Err(EngineError::Search(SearchError::Busy))
     );
     assert_eq!(
         d.set_option("Hash", Some("2")),
-        Err(DriverError::Engine(EngineError::Busy))
+        Err(EngineError::Search(SearchError::Busy))
     );
     assert_eq!(d.config().settings.hash_mib, 1);
     assert_eq!(
         d.ponderhit(),
-        Err(DriverError::NotPondering),
+        Err(EngineError::NotPondering),
         "not a ponder search"
     );
     d.cancel();
@@ -192,7 +192,7 @@ fn options_go_through_the_table_and_errors_change_nothing() {
     let mut d = driver();
     let before = *d.config();
     let e = d.set_option("Hashh", Some("4")).unwrap_err();
-    assert!(matches!(e, DriverError::Option(_)));
+    assert!(matches!(e, EngineError::Option(_)));
     assert!(e.to_string().starts_with("unknown option 'Hashh'"), "{e}");
     let e = d.set_option("Threads", Some("0")).unwrap_err();
     assert!(e.to_string().contains("from 1 to 512"), "{e}");

@@ -4,9 +4,9 @@
 //! replays a game and seeds differ, no level uses more nodes than full strength, and the Elo
 //! options select the interpolated level.
 
+use konakis::Engine;
 use konakis::protocol::options::Options;
 use konakis::protocol::{Reply, Threadless};
-use konakis::search::driver::Driver;
 use konakis::search::{Cancel, Limits, Signal};
 use konakis::skill::{self, FULL_STRENGTH, PARRY_LEVEL};
 use konakis::{Board, Game, Move, Rules};
@@ -14,10 +14,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, Mutex};
 
-fn driver(options: &[(&str, &str)]) -> Driver {
+fn driver(options: &[(&str, &str)]) -> Engine {
     let mut config = Options::default();
     config.settings.hash_mib = 1;
-    let mut d = Driver::new(config).expect("a 1 MiB table");
+    let mut d = Engine::new(config).expect("a 1 MiB table");
     for (name, value) in options {
         d.set_option(name, Some(value)).expect("a valid option");
     }
@@ -25,7 +25,7 @@ fn driver(options: &[(&str, &str)]) -> Driver {
 }
 
 /// The move `driver` plays in `board` under `limits`, and the nodes it searched.
-fn play(driver: &mut Driver, board: &Board, limits: Limits) -> (Move, u64) {
+fn play(driver: &mut Engine, board: &Board, limits: Limits) -> (Move, u64) {
     driver.take_position(*board);
     let outcome = driver
         .search(limits, Cancel::Never, |_, _| {})

@@ -1,13 +1,13 @@
 //! Tactics every build must solve, and search behaviour the protocol relies on.
 
 use crate::common::board::picture_fen;
-use konakis::search::{Engine, Limits, Score, Settings};
+use konakis::search::{Limits, Score, Searcher, Settings};
 use konakis::{Board, Game, Move, Rules, Side};
 use std::time::{Duration, Instant};
 
 fn search(fen: &str, rules: Rules, limits: Limits, threads: usize) -> (Move, Score) {
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut engine = Engine::new(Settings {
+    let mut engine = Searcher::new(Settings {
         threads,
         ..Settings::default()
     });
@@ -191,8 +191,8 @@ fn node_limited_search_is_deterministic_with_one_thread() {
         ..Limits::default()
     };
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut a = Engine::new(Settings::default());
-    let mut b = Engine::new(Settings::default());
+    let mut a = Searcher::new(Settings::default());
+    let mut b = Searcher::new(Settings::default());
     let (ma, ia) = a.search_sync(&game, limits.clone());
     let (mb, ib) = b.search_sync(&game, limits);
     assert_eq!(ma, mb);
@@ -229,7 +229,7 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
         g.play(Move::parse("d4d5").unwrap()).unwrap(),
         konakis::Status::Draw(konakis::DrawReason::Repetition)
     );
-    let mut e = Engine::new(Settings::default());
+    let mut e = Searcher::new(Settings::default());
     let only = Limits {
         depth: Some(3),
         searchmoves: vec![Move::parse("d4d5").unwrap()],
@@ -263,7 +263,7 @@ fn under_ashton_returning_to_a_set_up_position_is_not_a_draw() {
     let back = Move::parse("a8a9").unwrap();
     let mut g = game.clone();
     assert_eq!(g.play(back).unwrap(), konakis::Status::Ongoing);
-    let mut e = Engine::new(Settings::default());
+    let mut e = Searcher::new(Settings::default());
     let only = Limits {
         depth: Some(3),
         searchmoves: vec![back],
@@ -281,7 +281,7 @@ fn quiescence_ends_when_an_unarmed_king_shuttles_between_threats() {
     let rules = Rules::encyclopedia();
     let fen = "3bbb3/7b1/2w1w4/b2ww3b/bb2Kwwbb/b3w3b/4w4/4b4/3bbb3 b 3";
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut engine = Engine::new(Settings::default());
+    let mut engine = Searcher::new(Settings::default());
     let start = Instant::now();
     let (_, info) = engine.search_sync(
         &game,

@@ -4,7 +4,7 @@
 //! engine parries. The positions come from a seeded generator, and the solver here (plain
 //! minimax over the library's moves, no pruning) says what each one holds.
 
-use konakis::search::{Engine, Limits, Score, Settings};
+use konakis::search::{Limits, Score, Searcher, Settings};
 use konakis::{Board, Game, Move, Rules, Side, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -109,7 +109,7 @@ fn board_from_cells(cells: &[char; 81], side: Side) -> Board {
 /// The engine's move and score in `board` within a second, one thread.
 fn engine_move(board: &Board, rules: &Rules) -> (Move, Score) {
     let game = Game::new(*rules, *board);
-    let mut engine = Engine::new(Settings::default());
+    let mut engine = Searcher::new(Settings::default());
     let limits = Limits {
         movetime: Some(1000),
         ..Limits::default()
@@ -523,7 +523,7 @@ fn the_king_tactics_suite_holds_what_the_solver_finds() {
 #[test]
 fn king_tactics_are_solved_within_two_plies_per_move_plus_two() {
     let suite = parse_suite(SUITE).unwrap();
-    let mut engine = Engine::new(Settings {
+    let mut engine = Searcher::new(Settings {
         threads: 1,
         ..Settings::default()
     });
@@ -563,7 +563,7 @@ fn the_captures_missed_in_games_are_found_at_two_plies_per_move_plus_two() {
     for (game, n) in [(ashton_game, 3), (default_game, 2)] {
         let rules = *game.rules();
         let board = *game.board();
-        let mut engine = Engine::new(Settings::default());
+        let mut engine = Searcher::new(Settings::default());
         let limits = Limits {
             depth: Some(2 * n + 2),
             ..Limits::default()

@@ -9,8 +9,8 @@
 use crate::clock::Instant;
 use crate::network::LoadedNet;
 use crate::options::Options;
-use crate::search::driver::{Driver, DriverError};
 use crate::search::{Cancel, Limits, Report, Settings};
+use crate::{Engine, EngineError};
 use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use std::time::Duration;
@@ -234,8 +234,8 @@ pub fn bench(
     network: Option<LoadedNet>,
     stop: Cancel,
     mut progress: impl FnMut(BenchProgress),
-) -> Result<Option<BenchCount>, DriverError> {
-    let mut driver = Driver::new(Options {
+) -> Result<Option<BenchCount>, EngineError> {
+    let mut driver = Engine::new(Options {
         settings,
         ..Options::default()
     })?;

@@ -34,7 +34,7 @@
 //! The accuracy of a move is lichess' `103.1668 * exp(-0.04354 * drop) - 3.1669`, clamped to
 //! 0..=100; a side's accuracy is the mean over its moves.
 
-use crate::search::{Cancel, Engine, EngineError, Limits, Score, SearchOutcome};
+use crate::search::{Cancel, Limits, Score, SearchError, SearchOutcome, Searcher};
 use crate::wdl::{Wdl, wdl};
 use konakis_core::board::{Board, Game, GameError, Status};
 use konakis_core::rules::Rules;
@@ -205,8 +205,8 @@ impl Judgement {
 pub enum ReviewError {
     /// A move of the game is not legal where it is played (or comes after the end).
     Game(GameError),
-    /// The engine refused the search.
-    Engine(EngineError),
+    /// The searcher refused the search.
+    Search(SearchError),
     /// The search was stopped before its first iteration ended (by the caller's [`Cancel`]).
     Cancelled,
     /// The judgements do not match the game: one per position is needed.
@@ -222,7 +222,7 @@ impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReviewError::Game(e) => e.fmt(f),
-            ReviewError::Engine(e) => e.fmt(f),
+            ReviewError::Search(e) => e.fmt(f),
             ReviewError::Cancelled => f.write_str("the review was cancelled"),
             ReviewError::Judgements { positions, given } => write!(
                 f,
@@ -264,7 +264,7 @@ pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>
 /// makes it). The search stops early when `cancel` says so, and the judgement is then
 /// [`ReviewError::Cancelled`].
 pub fn evaluate(
-    engine: &mut Engine,
+    engine: &mut Searcher,
     game: &Game,
     limits: &Limits,
     cancel: Cancel,
@@ -277,7 +277,7 @@ pub fn evaluate(
     let mut outcome = SearchOutcome::default();
     engine
         .search(game, limits.clone(), cancel, |r| outcome.take(&r))
-        .map_err(ReviewError::Engine)?;
+        .map_err(ReviewError::Search)?;
     // A search the caller stopped may have ended anywhere: its judgement is not one.
     if cancel.stopped() {
         return Err(ReviewError::Cancelled);
@@ -295,7 +295,7 @@ pub fn evaluate(
         outcome = SearchOutcome::default();
         engine
             .search(game, first, cancel, |r| outcome.take(&r))
-            .map_err(ReviewError::Engine)?;
+            .map_err(ReviewError::Search)?;
         if cancel.stopped() {
             return Err(ReviewError::Cancelled);
         }
@@ -646,7 +646,7 @@ pub struct ReviewConfig {
 /// position judged by `engine` within the config's limits (see [`evaluate`]),
 /// `progress(done, total)` called after each, stopped when `cancel` says so.
 pub fn review_game(
-    engine: &mut Engine,
+    engine: &mut Searcher,
     rules: Rules,
     start: Board,
     moves: &[Move],
@@ -801,7 +801,7 @@ mod tests {
         // best move and the game lost for the defenders.
         let rules = Rules::default();
         let start = Board::from_fen("9/1b1b1b3/3K5/9/w8/3b5/w4w3/9/9 b 0").unwrap();
-        let mut engine = Engine::new(crate::bench::settings(1, Some(1)));
+        let mut engine = Searcher::new(crate::bench::settings(1, Some(1)));
         let config = ReviewConfig {
             limits: Limits {
                 depth: Some(3),

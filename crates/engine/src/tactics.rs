@@ -6,10 +6,10 @@
 //! engine's best move is one of the solver's and, for a forced capture, its score is the mate,
 //! and stay so to the end of the search.
 
+use crate::Engine;
 use crate::network::LoadedNet;
 use crate::options::Options;
-use crate::search::driver::Driver;
-use crate::search::{Cancel, EngineError, Info, Limits, Report, Score, Settings};
+use crate::search::{Cancel, Info, Limits, Report, Score, SearchError, Settings};
 use konakis_core::board::{Board, MoveError, PositionError};
 use konakis_core::rules::{Rules, RulesError};
 use konakis_core::types::Move;
@@ -212,7 +212,7 @@ pub fn search_depth(kind: Kind) -> u32 {
 
 /// Searches `tactic` from an empty table to [`search_depth`] (or for at most `max_ms`) and
 /// says when it was solved.
-pub fn solve(driver: &mut Driver, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
+pub fn solve(driver: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
     driver.clear_hash();
     driver.set_rules(tactic.rules, tactic.board);
     let limits = Limits {
@@ -305,9 +305,9 @@ pub fn solve_suite(
     network: Option<LoadedNet>,
     max_ms: u64,
     mut each: impl FnMut(usize, &Tactic, Option<Solve>),
-) -> Result<SuiteSolves, EngineError> {
+) -> Result<SuiteSolves, SearchError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut driver = Driver::new(Options {
+    let mut driver = Engine::new(Options {
         settings,
         ..Options::default()
     })?;

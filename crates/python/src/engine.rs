@@ -10,10 +10,10 @@ use crate::game::PyGame;
 use crate::rules::value_text;
 use konakis_core::board::Game;
 use konakis_core::types::Move;
+use konakis_engine::Engine;
 use konakis_engine::options::{self, Kind, Options};
 use konakis_engine::review::{self, Thresholds};
-use konakis_engine::search::driver::Driver;
-use konakis_engine::search::{Cancel, Engine, Info, Limits, Report, Score, ScoreBound};
+use konakis_engine::search::{Cancel, Info, Limits, Report, Score, ScoreBound, Searcher};
 use konakis_engine::skill::Skill;
 use konakis_engine::wdl::wdl;
 use konakis_protocols::review::{ReviewedGame, review_json};
@@ -22,7 +22,7 @@ use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-fn lock(driver: &Mutex<Driver>) -> MutexGuard<'_, Driver> {
+fn lock(driver: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
     match driver.lock() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
@@ -107,7 +107,7 @@ fn info_dict<'py>(py: Python<'py>, info: &Info, game: &Game) -> PyResult<Bound<'
 /// **{"Skill Level": 5})`; `NativeEngine.option_table()` lists them.
 #[pyclass(name = "NativeEngine", module = "konakis", frozen)]
 pub struct PyNativeEngine {
-    driver: Mutex<Driver>,
+    driver: Mutex<Engine>,
     stop: Arc<AtomicBool>,
 }
 
@@ -127,7 +127,7 @@ impl PyNativeEngine {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let driver = Driver::new(Options::default()).map_err(|e| errors::search(e, "engine"))?;
+        let driver = Engine::new(Options::default()).map_err(|e| errors::search(e, "engine"))?;
         let engine = PyNativeEngine {
             driver: Mutex::new(driver),
             stop: Arc::new(AtomicBool::new(false)),
@@ -302,7 +302,8 @@ impl PyNativeEngine {
             // Its own engine at full strength: a review judges moves, it does not play.
             let mut settings = lock(&self.driver).config().settings;
             settings.skill = Skill::default();
-            let mut engine = Engine::try_new(settings).map_err(|e| errors::search(e, "engine"))?;
+            let mut engine =
+                Searcher::try_new(settings).map_err(|e| errors::search(e, "engine"))?;
             stop.store(false, Ordering::SeqCst);
             let (rules, start) = (*game.rules(), *game.start_board());
             let reviewed = review::review_game(

@@ -8,7 +8,7 @@
 //! - [`rules`]: [`rules::PyRules`] (every rule option, the presets) and [`game::PyGame`]
 //!   (positions, legal moves, play with typed errors, undo, status, repetition and move-limit
 //!   state, OpenTafl records, perft and random playouts run in Rust);
-//! - [`engine`]: the search in-process through the one [`konakis_engine::search::driver::Driver`]
+//! - [`engine`]: the search in-process through the one [`konakis_engine::Engine`]
 //!   (limits, multi-PV, levels, win chances, game analysis), with the GIL released while it
 //!   searches and a stop that works from any thread.
 //!

@@ -29,7 +29,7 @@ use konakis_core::rules::Rules;
 use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
 use konakis_engine::network::{self, EvalMode, LoadedNet};
-use konakis_engine::search::{Engine, Limits, Score, Settings};
+use konakis_engine::search::{Limits, Score, Searcher, Settings};
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
 use std::path::PathBuf;
@@ -165,8 +165,8 @@ pub fn classical_side(seed: u64, share: u8, game: u32) -> Option<Side> {
 /// writer), its result and its classical side; `None` for a game without a balanced
 /// opening. `classical` searches for the classical side, when the game has one.
 pub fn play_game(
-    engine: &mut Engine,
-    classical: Option<&mut Engine>,
+    engine: &mut Searcher,
+    classical: Option<&mut Searcher>,
     rules: Rules,
     options: &DatagenOptions,
     centre: i32,
@@ -341,7 +341,7 @@ pub fn run(
         ..Settings::default()
     };
     let new_engine = |settings: Settings| {
-        let mut engine = Engine::new(settings);
+        let mut engine = Searcher::new(settings);
         engine
             .set_network(options.network.clone())
             .expect("a new engine is not searching");

@@ -14,7 +14,7 @@ use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_core::zobrist::splitmix64;
-use konakis_engine::search::{Engine, Limits, Score, Settings};
+use konakis_engine::search::{Limits, Score, Searcher, Settings};
 use std::collections::HashSet;
 
 /// What `konakis openings` is asked for (the command line's flags of the same names).
@@ -38,7 +38,7 @@ pub struct OpeningsOptions {
 
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
 /// forced win or loss.
-pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i32> {
+pub fn attackers_score(engine: &mut Searcher, game: &Game, depth: u32) -> Option<i32> {
     engine.clear();
     let limits = Limits {
         depth: Some(depth),
@@ -83,7 +83,7 @@ pub struct Openings {
     options: OpeningsOptions,
     rules: Rules,
     centre: i32,
-    engine: Engine,
+    engine: Searcher,
     rng: u64,
     seen: HashSet<u64>,
     kept: usize,
@@ -104,7 +104,7 @@ impl Openings {
         if options.count == 0 || options.depth == 0 || options.margin < 0 {
             return Err(OpeningsToolError::Range);
         }
-        let mut engine = Engine::new(Settings {
+        let mut engine = Searcher::new(Settings {
             hash_mib: 4,
             ..Settings::default()
         });

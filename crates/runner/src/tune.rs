@@ -12,7 +12,7 @@ use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
 use konakis_engine::eval::{FEATURE_COUNT, FEATURES, Features, features, weights};
-use konakis_engine::search::{Engine, Limits, Settings};
+use konakis_engine::search::{Limits, Searcher, Settings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -44,7 +44,7 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
             break;
         }
     }
-    let mut engine = Engine::new(Settings {
+    let mut engine = Searcher::new(Settings {
         hash_mib: 4,
         ..Settings::default()
     });

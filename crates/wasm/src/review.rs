@@ -12,7 +12,7 @@ use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_engine::review::{self, ReviewConfig, ReviewError, Thresholds};
-use konakis_engine::search::{Cancel, Engine, Limits, Settings, Signal};
+use konakis_engine::search::{Cancel, Limits, Searcher, Settings, Signal};
 use konakis_protocols::opentafl::notation;
 use konakis_protocols::opentafl::otg::{parse_otg, replay};
 use konakis_protocols::review::{ReviewedGame, review_json};
@@ -217,11 +217,11 @@ pub fn analyse(
         );
     }
     let total: usize = positions.iter().map(Vec::len).sum();
-    let mut engine = Engine::try_new(Settings {
+    let mut engine = Searcher::try_new(Settings {
         move_overhead_ms: 0,
         ..Settings::default()
     })
-    .map_err(|e| AnalyseError::Review(ReviewError::Engine(e)))?;
+    .map_err(|e| AnalyseError::Review(ReviewError::Search(e)))?;
     let mut done = 0;
     let mut reviews = Vec::with_capacity(inputs.len());
     for games in &positions {

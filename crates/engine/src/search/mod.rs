@@ -1,15 +1,14 @@
 //! The search: iterative deepening over a principal variation search, a shared lock-free
 //! transposition table, and several threads.
 //!
-//! [`Engine`] is the facade. [`Engine::go`] starts a search on its own thread and returns at
-//! once; the search reports through a callback ([`Report`]) and never prints. [`Engine::stop`]
-//! ends it, [`Engine::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
-//! [`Engine::search`] runs the same search on the calling thread.
+//! [`Searcher`] runs the searches. [`Searcher::go`] starts a search on its own thread and returns at
+//! once; the search reports through a callback ([`Report`]) and never prints. [`Searcher::stop`]
+//! ends it, [`Searcher::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
+//! [`Searcher::search`] runs the same search on the calling thread.
 //!
-//! Front-ends do not use the engine directly but through the [`driver`], which adds the game,
-//! the options and the search ids that keep stale reports out.
+//! Front-ends do not use the searcher directly but through the [`Engine`](crate::Engine),
+//! which adds the game, the options and the search ids that keep stale reports out.
 
-pub mod driver;
 #[cfg(feature = "threads")]
 mod parallel;
 #[cfg(not(feature = "threads"))]
@@ -49,9 +48,9 @@ pub const MAX_HASH_MIB: usize = 16_384;
 /// The most search threads any front-end or tool accepts (the `Threads` option, `--threads`).
 pub const MAX_THREADS: usize = 512;
 
-/// Why the engine refused a request. Nothing changed when one is returned.
+/// Why the searcher refused a request. Nothing changed when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineError {
+pub enum SearchError {
     /// A search is running; settings cannot change and no second search can start.
     Busy,
     /// The memory for a transposition table of this many MiB could not be had.
@@ -68,22 +67,22 @@ pub enum EngineError {
     NoLegalSearchMove,
 }
 
-impl std::fmt::Display for EngineError {
+impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineError::Busy => f.write_str("a search is already running"),
-            EngineError::Memory { mib } => {
+            SearchError::Busy => f.write_str("a search is already running"),
+            SearchError::Memory { mib } => {
                 write!(f, "cannot allocate {mib} MiB for the hash table")
             }
-            EngineError::Thread { reason } => {
+            SearchError::Thread { reason } => {
                 write!(f, "cannot start the search thread ({reason})")
             }
-            EngineError::NoLegalSearchMove => f.write_str("none of the searchmoves is legal here"),
+            SearchError::NoLegalSearchMove => f.write_str("none of the searchmoves is legal here"),
         }
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for SearchError {}
 
 /// What `go` asks for. Times are in milliseconds; `w` is the defenders' clock, `b` the
 /// attackers'.
@@ -228,7 +227,7 @@ pub enum Report {
     },
 }
 
-/// What a search on the caller's thread ([`Engine::search`], [`driver::Driver::search`]) and
+/// What a search on the caller's thread ([`Searcher::search`], [`Engine::search`](crate::Engine::search)) and
 /// the bench ask now and then (every thousand nodes or so) to learn that they must stop.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Cancel<'a> {
@@ -248,9 +247,9 @@ pub enum Cancel<'a> {
 pub enum Signal {
     /// Go on.
     Continue,
-    /// Stop, as on [`Engine::stop`].
+    /// Stop, as on [`Searcher::stop`].
     Stop,
-    /// The opponent played the expected move, as on [`Engine::ponderhit`] (ignored unless a
+    /// The opponent played the expected move, as on [`Searcher::ponderhit`] (ignored unless a
     /// ponder search runs, so it may be said more than once).
     PonderHit,
 }
@@ -409,7 +408,7 @@ impl SmpMode {
     }
 }
 
-/// Engine settings that are not rules.
+/// Search settings that are not rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// How threads share the work when `threads > 1`.
@@ -443,11 +442,11 @@ impl Default for Settings {
     }
 }
 
-/// The search engine: owns the table and runs one search at a time on its own thread.
-pub struct Engine {
+/// The searcher: owns the table and runs one search at a time on its own thread.
+pub struct Searcher {
     shared: Arc<Shared>,
     settings: Settings,
-    /// The search thread of [`Engine::go`], and what tells that it has ended.
+    /// The search thread of [`Searcher::go`], and what tells that it has ended.
     handle: Option<(JoinHandle<()>, Receiver<()>)>,
     running: Arc<AtomicBool>,
     /// Histories carried between searches of one game.
@@ -472,22 +471,22 @@ fn make_pool(settings: &Settings) -> Option<Arc<parallel::Pool>> {
     parallel::make_pool(threads).map(Arc::new)
 }
 
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new(Settings::default())
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(Settings::default())
     }
 }
 
-impl Engine {
-    /// A new engine. Panics if the table's memory cannot be had: for tests and tools with a
-    /// small fixed table; front-ends use [`Engine::try_new`].
-    pub fn new(settings: Settings) -> Engine {
-        Engine::try_new(settings).expect("memory for the transposition table")
+impl Searcher {
+    /// A new searcher. Panics if the table's memory cannot be had: for tests and tools with a
+    /// small fixed table; front-ends use [`Searcher::try_new`].
+    pub fn new(settings: Settings) -> Searcher {
+        Searcher::try_new(settings).expect("memory for the transposition table")
     }
 
-    /// A new engine, or [`EngineError::Memory`] if the table's memory cannot be had.
-    pub fn try_new(settings: Settings) -> Result<Engine, EngineError> {
-        Ok(Engine {
+    /// A new searcher, or [`SearchError::Memory`] if the table's memory cannot be had.
+    pub fn try_new(settings: Settings) -> Result<Searcher, SearchError> {
+        Ok(Searcher {
             shared: Arc::new(Shared::with_table(TranspositionTable::try_new(
                 settings.hash_mib,
             )?)),
@@ -506,9 +505,9 @@ impl Engine {
     }
 
     /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
-    pub fn set(&mut self, settings: Settings) -> Result<(), EngineError> {
+    pub fn set(&mut self, settings: Settings) -> Result<(), SearchError> {
         if self.is_searching() {
-            return Err(EngineError::Busy);
+            return Err(SearchError::Busy);
         }
         self.wait();
         if settings.hash_mib != self.settings.hash_mib {
@@ -519,7 +518,7 @@ impl Engine {
                 Ok(table) => self.shared = Arc::new(Shared::with_table(table)),
                 Err(e) => {
                     // The old size fitted before and its memory was just freed; should even
-                    // that fail, the engine goes on with the 1 MiB table rather than panic.
+                    // that fail, the searcher goes on with the 1 MiB table rather than panic.
                     if let Ok(old) = TranspositionTable::try_new(self.settings.hash_mib) {
                         self.shared = Arc::new(Shared::with_table(old));
                     } else {
@@ -544,9 +543,9 @@ impl Engine {
     /// Makes `net` the network that evaluates under its family of rules, in place of the
     /// built-in one (`None`: the built-in networks again); refused while a search runs. The
     /// table is emptied, as its static evaluations were another network's.
-    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), EngineError> {
+    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), SearchError> {
         if self.is_searching() {
-            return Err(EngineError::Busy);
+            return Err(SearchError::Busy);
         }
         self.wait();
         self.loaded = net;
@@ -599,16 +598,16 @@ impl Engine {
     }
 
     /// Checks a request and readies the shared state for a search of `game` under `limits`
-    /// (flags, clock budget), marking the engine busy; returns what the search runs with.
+    /// (flags, clock budget), marking the searcher busy; returns what the search runs with.
     /// Nothing changes if it is refused.
-    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, EngineError> {
+    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, SearchError> {
         if self.is_searching() {
-            return Err(EngineError::Busy);
+            return Err(SearchError::Busy);
         }
         if !limits.searchmoves.is_empty() && !game.status().is_over() {
             let legal = game.board().legal_moves(game.rules());
             if !limits.searchmoves.iter().any(|m| legal.contains(m)) {
-                return Err(EngineError::NoLegalSearchMove);
+                return Err(SearchError::NoLegalSearchMove);
             }
         }
         self.wait();
@@ -657,7 +656,7 @@ impl Engine {
         game: &Game,
         limits: Limits,
         report: impl FnMut(Report) + Send + 'static,
-    ) -> Result<(), EngineError> {
+    ) -> Result<(), SearchError> {
         let task = self.prepare(game, &limits)?;
         let game = game.clone();
         // Dropped when the thread ends, which is what `wait_until` listens for.
@@ -675,9 +674,9 @@ impl Engine {
                 Ok(())
             }
             Err(e) => {
-                // No thread, no search: the engine is as it was before `go`.
+                // No thread, no search: the searcher is as it was before `go`.
                 self.running.store(false, Ordering::SeqCst);
-                Err(EngineError::Thread {
+                Err(SearchError::Thread {
                     reason: e.to_string(),
                 })
             }
@@ -686,7 +685,7 @@ impl Engine {
 
     /// Searches the game's current position on the calling thread and returns when the
     /// search has ended, with its [`Report::BestMove`] (also sent to `report`, last, as by
-    /// [`Engine::go`]). The search stops early, as on [`Engine::stop`], as soon as `cancel`
+    /// [`Searcher::go`]). The search stops early, as on [`Searcher::stop`], as soon as `cancel`
     /// says so; with `infinite` or `ponder` it waits for that (or, pondering, for `cancel`'s
     /// [`Signal::PonderHit`]).
     pub fn search(
@@ -695,7 +694,7 @@ impl Engine {
         limits: Limits,
         cancel: Cancel,
         mut report: impl FnMut(Report) + Send,
-    ) -> Result<Report, EngineError> {
+    ) -> Result<Report, SearchError> {
         let task = self.prepare(game, &limits)?;
         let mut last = None;
         task.run(game, &limits, cancel, &mut |r: Report| {
@@ -710,7 +709,7 @@ impl Engine {
         }))
     }
 
-    /// Waits until the search started by [`Engine::go`], if any, has ended (its last report
+    /// Waits until the search started by [`Searcher::go`], if any, has ended (its last report
     /// out) or `deadline` has passed; `true` if it has ended. A search that outlives the
     /// deadline is left running: its thread is not joined.
     pub fn wait_until(&mut self, deadline: Instant) -> bool {
@@ -767,7 +766,7 @@ impl SearchOutcome {
     }
 }
 
-/// Everything one search needs from the engine, to run on whichever thread.
+/// Everything one search needs from the searcher, to run on whichever thread.
 struct Task {
     shared: Arc<Shared>,
     settings: Settings,
@@ -821,7 +820,7 @@ impl Task {
     }
 }
 
-impl Drop for Engine {
+impl Drop for Searcher {
     fn drop(&mut self) {
         self.stop();
         self.wait();
@@ -1300,7 +1299,7 @@ mod tests {
                 (2, SmpMode::Lazy),
                 (2, SmpMode::RootSplit),
             ] {
-                let mut engine = Engine::new(Settings {
+                let mut engine = Searcher::new(Settings {
                     threads,
                     smp,
                     hash_mib: 1,
@@ -1331,7 +1330,7 @@ mod tests {
         let rules = Rules::ashton();
         let game = &positions(&rules, 3, 4)[2];
         let nodes = |eval: EvalMode, net: Option<LoadedNet>| {
-            let mut engine = Engine::new(Settings {
+            let mut engine = Searcher::new(Settings {
                 eval,
                 hash_mib: 1,
                 ..Settings::default()

@@ -101,7 +101,7 @@ impl TranspositionTable {
 
     /// A table of at most `mib` MiB (at least one bucket), or an error if the memory cannot be
     /// had.
-    pub fn try_new(mib: usize) -> Result<TranspositionTable, super::EngineError> {
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, super::SearchError> {
         let bytes = mib.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (16 * BUCKET))
             .checked_next_power_of_two()
@@ -115,7 +115,7 @@ impl TranspositionTable {
         let mut table = Vec::new();
         table
             .try_reserve_exact(buckets)
-            .map_err(|_| super::EngineError::Memory { mib })?;
+            .map_err(|_| super::SearchError::Memory { mib })?;
         table.resize_with(buckets, Bucket::default);
         Ok(TranspositionTable {
             buckets: table,

@@ -7,7 +7,7 @@
 //! is the same position (a refused move, or a result without a move), or the position after
 //! exactly one legal move (found and played, so the game keeps its history for repetition), or
 //! neither, in which case Konakis trusts the state, says so, and plays on from it. The
-//! [`Driver`] holds the engine, the game and the options, and does the matching.
+//! [`Engine`] holds the searcher, the game and the options, and does the matching.
 
 use super::state::{State, Turn, WireError, colour_name};
 use konakis_core::board::Board;
@@ -15,9 +15,9 @@ use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::clock::Instant;
 use konakis_engine::options::Options;
-use konakis_engine::search::driver::{Driver, Explain, Synced};
-use konakis_engine::search::{EngineError, Info, Limits, Score, Settings};
+use konakis_engine::search::{Info, Limits, Score, SearchError, Settings};
 use konakis_engine::wdl;
+use konakis_engine::{Engine, Explain, Synced};
 use std::fmt;
 use std::time::Duration;
 
@@ -72,7 +72,7 @@ pub struct Reply {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClientError {
     /// The engine refused its settings (a table size the system refuses).
-    Engine(EngineError),
+    Engine(SearchError),
     /// A state that cannot be read or held.
     BadState(WireError),
     /// The first state shows a board that cannot be held.
@@ -113,7 +113,7 @@ enum Step {
 
 /// Konakis' side of one game, fed the server's states one by one.
 pub struct Client {
-    driver: Driver,
+    driver: Engine,
     side: Side,
     think: Duration,
     started: bool,
@@ -140,7 +140,7 @@ impl Client {
             ..Options::default()
         };
         Ok(Client {
-            driver: Driver::new(options).map_err(ClientError::Engine)?,
+            driver: Engine::new(options).map_err(ClientError::Engine)?,
             side,
             think,
             started: false,
@@ -287,7 +287,7 @@ fn shows(state: &State, board: &Board) -> bool {
 
 /// Brings the driver's game to the position `state` shows; `sent` is the move Konakis sent
 /// last, tried first. Fails only on a board that cannot be held at all.
-fn follow(driver: &mut Driver, state: &State, sent: Option<Move>) -> Result<Step, WireError> {
+fn follow(driver: &mut Engine, state: &State, sent: Option<Move>) -> Result<Step, WireError> {
     let sent: Vec<Move> = sent.into_iter().collect();
     let synced = driver.sync(
         |board| shows(state, board),
@@ -330,7 +330,7 @@ fn describe(info: &Option<Info>, board: &Board, rules: &Rules) -> String {
 
 /// Chooses Konakis' move in the driver's game within `think`, avoiding the moves in
 /// `refused`. `None` when no legal move is left.
-fn choose(driver: &mut Driver, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
+fn choose(driver: &mut Engine, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
     let game = driver.game();
     let legal: Vec<Move> = game
         .board()
@@ -375,13 +375,13 @@ mod tests {
     }
 
     /// A driver with a small table, holding `board` under `rules`.
-    fn driver(rules: Rules, board: Board) -> Driver {
+    fn driver(rules: Rules, board: Board) -> Engine {
         let mut config = Options {
             rules,
             ..Options::default()
         };
         config.settings.hash_mib = 1;
-        let mut d = Driver::new(config).unwrap();
+        let mut d = Engine::new(config).unwrap();
         d.take_position(board);
         d
     }

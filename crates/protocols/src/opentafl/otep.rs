@@ -5,7 +5,7 @@
 //! `side`, `analyze`, `error`, `finish` and `goodbye`; the engine answers `hello`, `move`,
 //! `analysis`, `status` and `error`. Searches run on the engine's thread, so `finish` and
 //! `goodbye` are honoured while it thinks; a search cancelled that way prints no move. The
-//! session only translates: the [`Driver`] holds the engine, the game and the options.
+//! session only translates: the [`Engine`] holds the searcher, the game and the options.
 //!
 //! The game is kept with its history (for repetition) as long as the host's position records
 //! agree with it; when one does not, the record wins and the game restarts from it.
@@ -18,9 +18,9 @@ use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_engine::options::{self, Options};
-use konakis_engine::search::driver::{Driver, DriverError, Explain, Synced};
 use konakis_engine::search::{Info, Limits, Report, Score};
 use konakis_engine::wdl::{self, Wdl};
+use konakis_engine::{Engine, EngineError, Explain, Synced};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::io::{Read, Write};
@@ -68,13 +68,13 @@ const CLOCK_WAIT: Duration = Duration::from_millis(100);
 /// Runs the protocol on any input and output until `goodbye` or the end of the input. Fails
 /// before saying `hello` if the engine cannot be set up (an option value out of the table's
 /// range, or the table's memory cannot be had).
-pub fn serve<R, W>(input: R, output: W, args: OtepConfig) -> Result<(), DriverError>
+pub fn serve<R, W>(input: R, output: W, args: OtepConfig) -> Result<(), EngineError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
     // The table is allocated before `hello`, so that it does not delay the first move.
-    let driver = Driver::new(config(&args)?)?;
+    let driver = Engine::new(config(&args)?)?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
     let session = Session::new(out.clone(), lines, args, driver);
@@ -85,7 +85,7 @@ where
 
 /// The option values of `konakis otep` with these arguments, set through the option table;
 /// the rules are OpenTafl's until the host sends its own.
-fn config(args: &OtepConfig) -> Result<Options, DriverError> {
+fn config(args: &OtepConfig) -> Result<Options, EngineError> {
     let start = Options {
         rules: Rules {
             move_limit: 0,
@@ -235,7 +235,7 @@ struct Session {
     lines: Receiver<Input>,
     /// Lines read ahead while waiting for a clock, to be handled next.
     backlog: VecDeque<Input>,
-    driver: Driver,
+    driver: Engine,
     args: OtepConfig,
     rules: RulesState,
     clock: Option<Clock>,
@@ -251,7 +251,7 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, driver: Driver) -> Session {
+    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, driver: Engine) -> Session {
         Session {
             out,
             lines,

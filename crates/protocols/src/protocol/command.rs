@@ -19,7 +19,7 @@ pub const MAX_BENCH_DEPTH: u32 = 30;
 pub const MAX_MATE: u32 = MAX_DEPTH / 2;
 
 /// Where a `position` command starts (the driver's start).
-pub use konakis_engine::search::driver::Start;
+pub use konakis_engine::Start;
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]

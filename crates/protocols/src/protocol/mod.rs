@@ -26,7 +26,7 @@ pub use command::{BadMilliseconds, BadMove, Command, NotInRange, ParseError, Rea
 
 use konakis_engine::bench::BenchCount;
 use konakis_engine::options::{Kind, OptionRow};
-use konakis_engine::search::{EngineError, Signal};
+use konakis_engine::search::{SearchError, Signal};
 use session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,7 +80,7 @@ pub fn bench_summary(total: &BenchCount) -> [String; 3] {
 /// Runs the protocol on any input and output (stdin and stdout for the program; in-memory
 /// pipes in tests). Returns when `quit` arrives or the input ends, or at once with the error
 /// (after saying so on the output) if the engine cannot be set up.
-pub fn run<R, W>(input: R, output: W) -> Result<(), EngineError>
+pub fn run<R, W>(input: R, output: W) -> Result<(), SearchError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -161,7 +161,7 @@ pub struct Threadless<R: Reply> {
 impl<R: Reply> Threadless<R> {
     /// A session with the default options, answering through `out`, or the error if the
     /// engine cannot be set up (the host should say so: nothing was written).
-    pub fn new(out: R, poll: fn() -> Signal) -> Result<Threadless<R>, EngineError> {
+    pub fn new(out: R, poll: fn() -> Signal) -> Result<Threadless<R>, SearchError> {
         Ok(Threadless {
             session: Session::inline(out, poll)?,
             quit: false,

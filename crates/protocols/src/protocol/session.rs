@@ -2,7 +2,7 @@
 //! them.
 //!
 //! Commands run one at a time, in the order they arrived. The session only translates: the
-//! [`Driver`] holds the engine, the game and the options. How the work that takes a while
+//! [`Engine`] holds the searcher, the game and the options. How the work that takes a while
 //! (`go`, `go perft`, `bench`) runs is the session's [`Mode`], and all the rest — every
 //! command's checks, answers and errors — is the same in both:
 //!
@@ -48,9 +48,9 @@ const HELP: &[&str] = &[
     "  quit                         leave",
     "Try: position startpos, then go depth 8, then d.",
 ];
-use konakis_engine::search::driver::Driver;
+use konakis_engine::Engine;
 use konakis_engine::search::{
-    Cancel, EngineError, Info, Limits, Report, Score, ScoreBound, Signal,
+    Cancel, Info, Limits, Report, Score, ScoreBound, SearchError, Signal,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,14 +96,14 @@ pub(crate) enum Flow {
 
 pub(crate) struct Session<R: Reply> {
     out: R,
-    driver: Driver,
+    driver: Engine,
     mode: Mode,
 }
 
 impl Session<Output> {
     /// A session with the default options whose work runs on threads, or an error if the
     /// engine cannot be set up.
-    pub(crate) fn threaded(out: Output) -> Result<Session<Output>, EngineError> {
+    pub(crate) fn threaded(out: Output) -> Result<Session<Output>, SearchError> {
         Session::new(out, Mode::Threads { job: None })
     }
 
@@ -148,14 +148,14 @@ impl Session<Output> {
 impl<R: Reply> Session<R> {
     /// A session with the default options whose work runs on the calling thread, stopped by
     /// `poll` (see [`Mode::Inline`]), or an error if the engine cannot be set up.
-    pub(crate) fn inline(out: R, poll: fn() -> Signal) -> Result<Session<R>, EngineError> {
+    pub(crate) fn inline(out: R, poll: fn() -> Signal) -> Result<Session<R>, SearchError> {
         Session::new(out, Mode::Inline { poll })
     }
 
-    fn new(out: R, mode: Mode) -> Result<Session<R>, EngineError> {
+    fn new(out: R, mode: Mode) -> Result<Session<R>, SearchError> {
         Ok(Session {
             out,
-            driver: Driver::new(options::Options::default())?,
+            driver: Engine::new(options::Options::default())?,
             mode,
         })
     }

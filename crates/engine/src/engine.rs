@@ -1,32 +1,10 @@
-//! The driver: one engine session that every front-end (the line protocol, OTEP, the Tablut
-//! Challenge client) and every tool (bench, the tactics suite) works through.
-//!
-//! A [`Driver`] owns the [`Engine`], the current [`Game`] with its history, and the values of
-//! the one option table ([`options`]). It offers what a front-end needs and nothing about
-//! text: set the position, catch up with a host's position ([`Driver::sync`]), set an option
-//! (checked by the table, then applied: a new table size, new threads, the game replayed under
-//! new rules), think ([`Driver::think`] on the engine's thread, returning at once, or
-//! [`Driver::search`] on the calling thread), [`Driver::stop`], [`Driver::ponderhit`] and
-//! [`Driver::wait`] with a deadline.
-//!
-//! Every search gets a [`SearchId`]; its reports reach the callback tagged with it, and only
-//! while it is the driver's current search: once [`Driver::cancel`] returns, or another search
-//! has started, nothing more of it is delivered. A front-end therefore never prints the answer
-//! of a search it has given up.
-//!
-//! Time: a front-end turns its host's clock into [`Limits`] (a time per move, or clocks and
-//! increments); how much of that the search may spend is decided in one place,
-//! [`super::budget`], which keeps the `Move Overhead` option's milliseconds in reserve.
-//! [`Driver::budget`] tells a front-end what that comes to.
-//!
-//! [`Driver::search`] needs no thread of its own: it runs on the caller's thread with the same
-//! reports, and stops when the caller's [`Cancel`] says so, which is how a build without
-//! threads (a browser's Web Worker) searches.
+//! The engine: the one session that every front-end and tool works through (the facade that
+//! Stockfish's `engine.h` is to its UCI loop).
 
-use super::{Budget, Cancel, Engine, EngineError, Limits, Report, SearchOutcome};
 use crate::clock::Instant;
 use crate::network::LoadedNet;
 use crate::options::{self, Change, OptionError, Options};
+use crate::search::{Budget, Cancel, Limits, Report, SearchError, SearchOutcome, Searcher, budget};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
 use konakis_nnue::network::NetError;
@@ -42,16 +20,16 @@ pub enum Start {
     Board(Board),
 }
 
-/// The number a driver gives each search it starts, from 1.
+/// The number an engine gives each search it starts, from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SearchId(pub u64);
 
-/// Why the driver refused a request. Nothing changed when one is returned.
+/// Why the engine refused a request. Nothing changed when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DriverError {
-    /// The engine refused: a search is running, no memory or thread could be had, or no
+pub enum EngineError {
+    /// The searcher refused: a search is running, no memory or thread could be had, or no
     /// `searchmoves` is legal.
-    Engine(EngineError),
+    Search(SearchError),
     /// No such option, or a value it does not take.
     Option(OptionError),
     /// A move of `searchmoves` is not legal in the current position.
@@ -80,31 +58,31 @@ impl PartialEq for EvalFileError {
 
 impl Eq for EvalFileError {}
 
-impl std::fmt::Display for DriverError {
+impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            DriverError::Engine(e) => e.fmt(f),
-            DriverError::Option(e) => e.fmt(f),
-            DriverError::SearchMove { reason, .. } => write!(f, "searchmoves: {reason}"),
-            DriverError::NotPondering => {
+            EngineError::Search(e) => e.fmt(f),
+            EngineError::Option(e) => e.fmt(f),
+            EngineError::SearchMove { reason, .. } => write!(f, "searchmoves: {reason}"),
+            EngineError::NotPondering => {
                 f.write_str("no ponder search is running (go ponder starts one)")
             }
-            DriverError::EvalFile(e) => write!(f, "EvalFile: {}", e.0),
+            EngineError::EvalFile(e) => write!(f, "EvalFile: {}", e.0),
         }
     }
 }
 
-impl std::error::Error for DriverError {}
+impl std::error::Error for EngineError {}
 
-impl From<EngineError> for DriverError {
-    fn from(e: EngineError) -> DriverError {
-        DriverError::Engine(e)
+impl From<SearchError> for EngineError {
+    fn from(e: SearchError) -> EngineError {
+        EngineError::Search(e)
     }
 }
 
-impl From<OptionError> for DriverError {
-    fn from(e: OptionError) -> DriverError {
-        DriverError::Option(e)
+impl From<OptionError> for EngineError {
+    fn from(e: OptionError) -> EngineError {
+        EngineError::Option(e)
     }
 }
 
@@ -118,7 +96,7 @@ pub struct GameReset {
     pub error: GameError,
 }
 
-/// How [`Driver::sync`] may explain a host's position from the one the driver holds.
+/// How [`Engine::sync`] may explain a host's position from the one the engine holds.
 #[derive(Clone, Copy, Debug)]
 pub enum Explain<'a> {
     /// Only by one of these lines of moves, tried in order (an empty line: no move at all).
@@ -127,7 +105,7 @@ pub enum Explain<'a> {
     OneMove(&'a [Move]),
 }
 
-/// How [`Driver::sync`] caught up with a host's position.
+/// How [`Engine::sync`] caught up with a host's position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Synced {
     /// It is the position held.
@@ -139,7 +117,7 @@ pub enum Synced {
     Taken,
 }
 
-/// What the search callback and the driver share: which search's reports count.
+/// What the search callback and the engine share: which search's reports count.
 struct Live {
     /// The current search; reports of any other are dropped. 0 when none counts.
     id: u64,
@@ -151,9 +129,32 @@ struct Live {
 /// and the values now in force.
 type OptionHook = Box<dyn FnMut(&'static str, &Options) + Send>;
 
-/// One engine session: the engine, the game, the options. See the module documentation.
-pub struct Driver {
-    engine: Engine,
+/// One engine session, which every front-end (the line protocol, OTEP, the Tablut Challenge
+/// client) and every tool (bench, the tactics suite) works through.
+///
+/// An [`Engine`] owns the [`Searcher`], the current [`Game`] with its history, and the values
+/// of the one option table ([`options`]). It offers what a front-end needs and nothing about
+/// text: set the position, catch up with a host's position ([`Engine::sync`]), set an option
+/// (checked by the table, then applied: a new table size, new threads, the game replayed under
+/// new rules), think ([`Engine::think`] on the searcher's thread, returning at once, or
+/// [`Engine::search`] on the calling thread), [`Engine::stop`], [`Engine::ponderhit`] and
+/// [`Engine::wait`] with a deadline.
+///
+/// Every search gets a [`SearchId`]; its reports reach the callback tagged with it, and only
+/// while it is the engine's current search: once [`Engine::cancel`] returns, or another search
+/// has started, nothing more of it is delivered. A front-end therefore never prints the answer
+/// of a search it has given up.
+///
+/// Time: a front-end turns its host's clock into [`Limits`] (a time per move, or clocks and
+/// increments); how much of that the search may spend is decided in one place,
+/// [`budget`](crate::search::budget), which keeps the `Move Overhead` option's milliseconds
+/// in reserve. [`Engine::budget`] tells a front-end what that comes to.
+///
+/// [`Engine::search`] needs no thread of its own: it runs on the caller's thread with the same
+/// reports, and stops when the caller's [`Cancel`] says so, which is how a build without
+/// threads (a browser's Web Worker) searches.
+pub struct Engine {
+    searcher: Searcher,
     config: Options,
     game: Game,
     /// The start and moves of the game as last set, so that it can be replayed under new
@@ -187,12 +188,12 @@ fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
     }
 }
 
-impl Driver {
-    /// A driver with these option values and the start position of their rules, or an
-    /// error if the engine cannot be set up (the table's memory cannot be had).
-    pub fn new(config: Options) -> Result<Driver, EngineError> {
-        Ok(Driver {
-            engine: Engine::try_new(config.settings)?,
+impl Engine {
+    /// An engine with these option values and the start position of their rules, or an
+    /// error if the searcher cannot be set up (the table's memory cannot be had).
+    pub fn new(config: Options) -> Result<Engine, SearchError> {
+        Ok(Engine {
+            searcher: Searcher::try_new(config.settings)?,
             game: Game::start(config.rules),
             start: Start::StartPos,
             moves: Vec::new(),
@@ -224,12 +225,12 @@ impl Driver {
 
     /// Whether a search is running (one whose answer has gone out counts as ended).
     pub fn is_searching(&self) -> bool {
-        self.engine.is_searching()
+        self.searcher.is_searching()
     }
 
     /// Nodes of the last or current search.
     pub fn nodes(&self) -> u64 {
-        self.engine.nodes()
+        self.searcher.nodes()
     }
 
     /// Calls `hook(name, config)` after every option change from now on, with the option's
@@ -247,27 +248,27 @@ impl Driver {
         &mut self,
         name: &str,
         value: Option<&str>,
-    ) -> Result<Option<GameReset>, DriverError> {
+    ) -> Result<Option<GameReset>, EngineError> {
         if self.is_searching() {
-            return Err(EngineError::Busy.into());
+            return Err(SearchError::Busy.into());
         }
         let change = options::apply(&self.config, name, value)?;
         let mut reset = None;
         match change {
-            Change::ClearHash => self.engine.clear(),
+            Change::ClearHash => self.searcher.clear(),
             Change::EvalFile(path) => {
                 let net = match path {
                     None => None,
                     Some(path) => Some(
                         LoadedNet::load(Path::new(&path))
-                            .map_err(|e| DriverError::EvalFile(EvalFileError(Arc::new(e))))?,
+                            .map_err(|e| EngineError::EvalFile(EvalFileError(Arc::new(e))))?,
                     ),
                 };
                 self.set_network(net)?;
             }
             Change::Options(new) => {
                 if new.settings != self.config.settings {
-                    self.engine.set(new.settings)?;
+                    self.searcher.set(new.settings)?;
                 }
                 let rules_changed = new.rules != self.config.rules;
                 self.config = new;
@@ -302,24 +303,24 @@ impl Driver {
 
     /// Makes `net` the network that evaluates under its family of rules, as `EvalFile` does
     /// with a file (`None`: the built-in networks). Refused while a search runs.
-    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), EngineError> {
-        self.engine.set_network(net)
+    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), SearchError> {
+        self.searcher.set_network(net)
     }
 
     /// The network that evaluates under the current rules and options (`None`: the
     /// classical evaluation).
     pub fn network(&self) -> Option<LoadedNet> {
-        self.engine.network(&self.config.rules)
+        self.searcher.network(&self.config.rules)
     }
 
     /// Empties the table and the histories.
     pub fn clear_hash(&mut self) {
-        self.engine.clear();
+        self.searcher.clear();
     }
 
     /// A new game: an empty table and the start position.
     pub fn new_game(&mut self) {
-        self.engine.clear();
+        self.searcher.clear();
         self.start = Start::StartPos;
         self.moves.clear();
         self.game = Game::start(self.config.rules);
@@ -409,9 +410,9 @@ impl Driver {
     }
 
     /// What the search may spend under `limits` in the current position: the one time rule
-    /// ([`super::budget`]) with the `Move Overhead` option. `None` for an untimed search.
+    /// ([`budget`]) with the `Move Overhead` option. `None` for an untimed search.
     pub fn budget(&self, limits: &Limits) -> Option<Budget> {
-        super::budget(
+        budget(
             limits,
             self.board().side_to_move(),
             self.config.settings.move_overhead_ms,
@@ -420,15 +421,15 @@ impl Driver {
 
     /// Checks that a search could start under `limits` now: none is running, and every move
     /// of `searchmoves` is legal (unless the game is over, which the search reports).
-    pub fn check(&self, limits: &Limits) -> Result<(), DriverError> {
+    pub fn check(&self, limits: &Limits) -> Result<(), EngineError> {
         if self.is_searching() {
-            return Err(EngineError::Busy.into());
+            return Err(SearchError::Busy.into());
         }
         if !self.game.status().is_over() {
             let board = self.game.board();
             for &mv in &limits.searchmoves {
                 if let Err(reason) = board.check_move(&self.config.rules, mv) {
-                    return Err(DriverError::SearchMove { mv, reason });
+                    return Err(EngineError::SearchMove { mv, reason });
                 }
             }
         }
@@ -444,19 +445,19 @@ impl Driver {
         self.next_id
     }
 
-    /// Starts thinking about the current position on the engine's thread and returns at
+    /// Starts thinking about the current position on the searcher's thread and returns at
     /// once. `report` receives the search's reports, last exactly one [`Report::BestMove`],
     /// for as long as it is the current search.
     pub fn think(
         &mut self,
         limits: Limits,
         mut report: impl FnMut(SearchId, Report) + Send + 'static,
-    ) -> Result<SearchId, DriverError> {
+    ) -> Result<SearchId, EngineError> {
         self.check(&limits)?;
         let id = self.begin();
         let live = Arc::clone(&self.live);
         let ponder = limits.ponder;
-        let started = self.engine.go(&self.game, limits, move |r| {
+        let started = self.searcher.go(&self.game, limits, move |r| {
             // Held while the report is handed on, so that `cancel` waits for it.
             let mut live = lock(&live);
             if live.id == id {
@@ -473,7 +474,7 @@ impl Driver {
     }
 
     /// Searches the current position on the calling thread and returns its outcome when it
-    /// has ended; `report` receives the reports as from [`Driver::think`]. The search stops
+    /// has ended; `report` receives the reports as from [`Engine::think`]. The search stops
     /// when `cancel` says so (with `infinite` or `ponder`, it waits for that, or for a
     /// ponderhit from `cancel`).
     pub fn search(
@@ -481,11 +482,11 @@ impl Driver {
         limits: Limits,
         cancel: Cancel,
         mut report: impl FnMut(SearchId, Report) + Send,
-    ) -> Result<SearchOutcome, DriverError> {
+    ) -> Result<SearchOutcome, EngineError> {
         self.check(&limits)?;
         let id = self.begin();
         let mut outcome = SearchOutcome::default();
-        let searched = self.engine.search(&self.game, limits, cancel, |r| {
+        let searched = self.searcher.search(&self.game, limits, cancel, |r| {
             outcome.take(&r);
             report(SearchId(id), r);
         });
@@ -504,7 +505,7 @@ impl Driver {
     /// Asks the running search to stop; it answers within a few nodes. Returns at once.
     pub fn stop(&mut self) {
         self.pondering = false;
-        self.engine.stop();
+        self.searcher.stop();
     }
 
     /// Stops the running search, if any, and waits for it, without delivering anything
@@ -512,7 +513,7 @@ impl Driver {
     pub fn cancel(&mut self) {
         lock(&self.live).id = 0;
         self.stop();
-        self.engine.wait();
+        self.searcher.wait();
     }
 
     /// Waits for the running search to end (its last report out), until `deadline` if one is
@@ -520,20 +521,20 @@ impl Driver {
     pub fn wait(&mut self, deadline: Option<Instant>) -> bool {
         match deadline {
             None => {
-                self.engine.wait();
+                self.searcher.wait();
                 true
             }
-            Some(d) => self.engine.wait_until(d),
+            Some(d) => self.searcher.wait_until(d),
         }
     }
 
     /// The opponent played the expected move: the ponder search goes on as a timed search.
-    pub fn ponderhit(&mut self) -> Result<(), DriverError> {
+    pub fn ponderhit(&mut self) -> Result<(), EngineError> {
         if !(self.pondering && self.is_searching()) {
-            return Err(DriverError::NotPondering);
+            return Err(EngineError::NotPondering);
         }
         self.pondering = false;
-        self.engine.ponderhit();
+        self.searcher.ponderhit();
         Ok(())
     }
 }
