@@ -1,0 +1,698 @@
+//! The searcher: the transposition table, the settings and the threads that search (the
+//! thread pool of Stockfish's `thread.h`), and the state the threads share ([`Shared`]).
+//!
+//! [`Searcher::go`] starts a search on its own thread and returns at once; the search reports
+//! through a callback ([`Report`]) and never prints. [`Searcher::stop`] ends it,
+//! [`Searcher::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
+//! [`Searcher::search`] runs the same search on the calling thread. What each search does is
+//! in [`super::deepen`].
+
+use super::deepen::{RunContext, play_at_level, run};
+use super::time::{self, Budget};
+use super::tt::TranspositionTable;
+use super::{Cancel, Info, Limits, Report, SearchError, SearchOutcome, Signal, parallel};
+use crate::clock::Instant;
+use crate::network::{self, EvalMode, LoadedNet, Net};
+use crate::skill::{self, Skill};
+use konakis_core::board::Game;
+use konakis_core::rules::Rules;
+use konakis_core::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// State all search threads share.
+pub(crate) struct Shared {
+    pub(crate) tt: TranspositionTable,
+    pub(crate) stop: AtomicBool,
+    pub(crate) pondering: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    /// Hard deadline in ms after `start`, or `u64::MAX`.
+    pub(crate) hard_ms: AtomicU64,
+    /// Soft limit in ms after `start`, or `u64::MAX`.
+    pub(crate) soft_ms: AtomicU64,
+    /// Budget to apply from `ponderhit`.
+    pub(crate) ponder_budget: Mutex<Option<Budget>>,
+    pub(crate) start: Mutex<Instant>,
+    /// Lazy SMP: the deepest iteration a helper thread has completed in this search (0 for
+    /// none), and its score and principal variation in `helper_line`. The main thread takes it
+    /// over instead of finishing the same depth itself.
+    pub(crate) helper_depth: AtomicI32,
+    pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
+    /// The network that evaluates in this search; `None` for the classical evaluation.
+    pub(crate) net: Mutex<Option<Net>>,
+}
+
+impl Shared {
+    #[cfg(test)]
+    pub(super) fn new(hash_mib: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    pub(super) fn with_table(tt: TranspositionTable) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            hard_ms: AtomicU64::new(u64::MAX),
+            soft_ms: AtomicU64::new(u64::MAX),
+            ponder_budget: Mutex::new(None),
+            start: Mutex::new(Instant::now()),
+            helper_depth: AtomicI32::new(0),
+            helper_line: Mutex::new((0, Vec::new())),
+            net: Mutex::new(None),
+        }
+    }
+
+    /// Records a helper's completed iteration if it is deeper than any before.
+    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: Vec<Move>) {
+        if pv.is_empty() {
+            return;
+        }
+        if let Ok(mut line) = self.helper_line.lock()
+            && depth > self.helper_depth.load(Ordering::Relaxed)
+        {
+            *line = (score, pv);
+            self.helper_depth.store(depth, Ordering::Release);
+        }
+    }
+
+    /// The deepest helper iteration, if it reached `depth`: its depth, score and line.
+    pub(super) fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<Move>)> {
+        let line = self.helper_line.lock().ok()?;
+        let d = self.helper_depth.load(Ordering::Acquire);
+        (d >= depth).then(|| (d, line.0, line.1.clone()))
+    }
+
+    /// The opponent played the expected move: the ponder search's clock budget starts now,
+    /// and it searches on as a timed search.
+    pub(super) fn ponderhit(&self) {
+        if let Ok(b) = self.ponder_budget.lock()
+            && let Some(b) = *b
+        {
+            let now = self.elapsed_ms();
+            self.soft_ms
+                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
+            self.hard_ms
+                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
+        }
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Asks `cancel`, acting on a `ponderhit` at once; whether it says stop.
+    #[inline]
+    pub(super) fn cancelled(&self, cancel: Cancel) -> bool {
+        match cancel.signal() {
+            Signal::Continue => false,
+            Signal::Stop => true,
+            Signal::PonderHit => {
+                if self.pondering.load(Ordering::SeqCst) {
+                    self.ponderhit();
+                }
+                false
+            }
+        }
+    }
+
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        self.start
+            .lock()
+            .map(|s| s.elapsed().as_millis() as u64)
+            .unwrap_or(0)
+    }
+}
+
+/// How several threads share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmpMode {
+    /// The first root move alone, then the others in parallel on a rayon pool against the
+    /// shared bound, re-searched on fail-high.
+    RootSplit,
+    /// Every thread searches the whole tree from the root, sharing the table (Lazy SMP).
+    Lazy,
+}
+
+impl SmpMode {
+    /// Names as the `SMP Mode` option spells them.
+    pub const NAMES: [&'static str; 2] = ["RootSplit", "Lazy"];
+
+    /// The mode named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<SmpMode> {
+        if name.eq_ignore_ascii_case("RootSplit") {
+            Some(SmpMode::RootSplit)
+        } else if name.eq_ignore_ascii_case("Lazy") {
+            Some(SmpMode::Lazy)
+        } else {
+            None
+        }
+    }
+
+    /// The option value text.
+    pub fn name(self) -> &'static str {
+        match self {
+            SmpMode::RootSplit => "RootSplit",
+            SmpMode::Lazy => "Lazy",
+        }
+    }
+}
+
+/// Search settings that are not rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// How threads share the work when `threads > 1`.
+    pub smp: SmpMode,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move.
+    pub move_overhead_ms: u64,
+    /// The evaluation: the network for the rules where there is one, or the classical one.
+    pub eval: EvalMode,
+    /// The strength options; full strength by default ([`crate::skill`]).
+    pub skill: Skill,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            // Lazy SMP won more games (docs/strength.md).
+            smp: SmpMode::Lazy,
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            eval: EvalMode::Network,
+            skill: Skill::default(),
+        }
+    }
+}
+
+/// The searcher: owns the table and runs one search at a time on its own thread.
+pub struct Searcher {
+    shared: Arc<Shared>,
+    settings: Settings,
+    /// The search thread of [`Searcher::go`], and what tells that it has ended.
+    handle: Option<(JoinHandle<()>, Receiver<()>)>,
+    running: Arc<AtomicBool>,
+    /// Histories carried between searches of one game.
+    histories: Arc<Mutex<Vec<i32>>>,
+    /// The pool for parallel root search (`threads > 1`).
+    pool: Option<Arc<Pool>>,
+    /// The network loaded with `EvalFile`, if any (it evaluates under its own rules only).
+    loaded: Option<LoadedNet>,
+}
+
+/// The thread pool of the parallel root search.
+type Pool = parallel::Pool;
+
+/// The rayon pool of the parallel root search: `threads` threads, if more than one and the
+/// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
+/// the threads cannot be created; the search then runs as Lazy SMP.
+fn make_pool(settings: &Settings) -> Option<Arc<parallel::Pool>> {
+    let threads = settings.threads;
+    if threads <= 1 || settings.smp != SmpMode::RootSplit {
+        return None;
+    }
+    parallel::make_pool(threads).map(Arc::new)
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(Settings::default())
+    }
+}
+
+impl Searcher {
+    /// A new searcher. Panics if the table's memory cannot be had: for tests and tools with a
+    /// small fixed table; front-ends use [`Searcher::try_new`].
+    pub fn new(settings: Settings) -> Searcher {
+        Searcher::try_new(settings).expect("memory for the transposition table")
+    }
+
+    /// A new searcher, or [`SearchError::Memory`] if the table's memory cannot be had.
+    pub fn try_new(settings: Settings) -> Result<Searcher, SearchError> {
+        Ok(Searcher {
+            shared: Arc::new(Shared::with_table(TranspositionTable::try_new(
+                settings.hash_mib,
+            )?)),
+            settings,
+            handle: None,
+            running: Arc::new(AtomicBool::new(false)),
+            histories: Arc::new(Mutex::new(Vec::new())),
+            pool: make_pool(&settings),
+            loaded: None,
+        })
+    }
+
+    /// Current settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
+    pub fn set(&mut self, settings: Settings) -> Result<(), SearchError> {
+        if self.is_searching() {
+            return Err(SearchError::Busy);
+        }
+        self.wait();
+        if settings.hash_mib != self.settings.hash_mib {
+            // Free the old table first, so that resizing needs no room for both.
+            let tiny = TranspositionTable::try_new(1)?;
+            self.shared = Arc::new(Shared::with_table(tiny));
+            match TranspositionTable::try_new(settings.hash_mib) {
+                Ok(table) => self.shared = Arc::new(Shared::with_table(table)),
+                Err(e) => {
+                    // The old size fitted before and its memory was just freed; should even
+                    // that fail, the searcher goes on with the 1 MiB table rather than panic.
+                    if let Ok(old) = TranspositionTable::try_new(self.settings.hash_mib) {
+                        self.shared = Arc::new(Shared::with_table(old));
+                    } else {
+                        self.settings.hash_mib = 1;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        if settings.eval != self.settings.eval {
+            // The table's static evaluations were the other evaluation's.
+            self.shared.tt.clear();
+        }
+        if (settings.threads, settings.smp) != (self.settings.threads, self.settings.smp) {
+            self.pool = None;
+            self.pool = make_pool(&settings);
+        }
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Makes `net` the network that evaluates under its family of rules, in place of the
+    /// built-in one (`None`: the built-in networks again); refused while a search runs. The
+    /// table is emptied, as its static evaluations were another network's.
+    pub fn set_network(&mut self, net: Option<LoadedNet>) -> Result<(), SearchError> {
+        if self.is_searching() {
+            return Err(SearchError::Busy);
+        }
+        self.wait();
+        self.loaded = net;
+        self.shared.tt.clear();
+        Ok(())
+    }
+
+    /// The network that evaluates under `rules` with the current settings, or `None` for the
+    /// classical evaluation.
+    pub fn network(&self, rules: &Rules) -> Option<LoadedNet> {
+        network::choose(self.settings.eval, self.loaded.as_ref(), rules)
+    }
+
+    /// Empties the table and the histories (a new game).
+    pub fn clear(&mut self) {
+        self.stop();
+        self.wait();
+        self.shared.tt.clear();
+        if let Ok(mut h) = self.histories.lock() {
+            h.clear();
+        }
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Asks the running search to stop; it reports its best move at once.
+    pub fn stop(&self) {
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a timed search.
+    pub fn ponderhit(&self) {
+        self.shared.ponderhit();
+    }
+
+    /// Waits for the running search, if any, to finish.
+    pub fn wait(&mut self) {
+        if let Some((h, _)) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Total nodes of the last or current search.
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Checks a request and readies the shared state for a search of `game` under `limits`
+    /// (flags, clock budget), marking the searcher busy; returns what the search runs with.
+    /// Nothing changes if it is refused.
+    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, SearchError> {
+        if self.is_searching() {
+            return Err(SearchError::Busy);
+        }
+        if !limits.searchmoves.is_empty() && !game.status().is_over() {
+            let legal = game.board().legal_moves(game.rules());
+            if !limits.searchmoves.iter().any(|m| legal.contains(m)) {
+                return Err(SearchError::NoLegalSearchMove);
+            }
+        }
+        self.wait();
+        let shared = &self.shared;
+        shared.stop.store(false, Ordering::SeqCst);
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        shared.nodes.store(0, Ordering::SeqCst);
+        shared.helper_depth.store(0, Ordering::SeqCst);
+        if let Ok(mut s) = shared.start.lock() {
+            *s = Instant::now();
+        }
+        let side = game.board().side_to_move();
+        let budget = time::budget(limits, side, self.settings.move_overhead_ms);
+        let (soft, hard) = match budget {
+            // A fixed time per move is used in full: no early stop between iterations.
+            Some(b) if limits.movetime.is_some() && !limits.ponder && !limits.infinite => {
+                (u64::MAX, b.hard.as_millis() as u64)
+            }
+            Some(b) if !limits.ponder && !limits.infinite => {
+                (b.soft.as_millis() as u64, b.hard.as_millis() as u64)
+            }
+            _ => (u64::MAX, u64::MAX),
+        };
+        shared.soft_ms.store(soft, Ordering::SeqCst);
+        shared.hard_ms.store(hard, Ordering::SeqCst);
+        if let Ok(mut p) = shared.ponder_budget.lock() {
+            *p = if limits.ponder { budget } else { None };
+        }
+        if let Ok(mut net) = shared.net.lock() {
+            *net = self.network(game.rules()).map(|n| n.net);
+        }
+        self.running.store(true, Ordering::SeqCst);
+        Ok(Task {
+            shared: Arc::clone(&self.shared),
+            settings: self.settings,
+            pool: self.pool.clone(),
+            histories: Arc::clone(&self.histories),
+            running: Arc::clone(&self.running),
+        })
+    }
+
+    /// Starts searching the game's current position on a thread of its own and returns at
+    /// once. `report` receives progress and, last, exactly one [`Report::BestMove`].
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: impl FnMut(Report) + Send + 'static,
+    ) -> Result<(), SearchError> {
+        let task = self.prepare(game, &limits)?;
+        let game = game.clone();
+        // Dropped when the thread ends, which is what `wait_until` listens for.
+        let (finished, ended) = std::sync::mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("konakis-search".into())
+            .spawn(move || {
+                let _finished = finished;
+                let mut report = report;
+                task.run(&game, &limits, Cancel::Never, &mut report);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.handle = Some((handle, ended));
+                Ok(())
+            }
+            Err(e) => {
+                // No thread, no search: the searcher is as it was before `go`.
+                self.running.store(false, Ordering::SeqCst);
+                Err(SearchError::Thread {
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+
+    /// Searches the game's current position on the calling thread and returns when the
+    /// search has ended, with its [`Report::BestMove`] (also sent to `report`, last, as by
+    /// [`Searcher::go`]). The search stops early, as on [`Searcher::stop`], as soon as `cancel`
+    /// says so; with `infinite` or `ponder` it waits for that (or, pondering, for `cancel`'s
+    /// [`Signal::PonderHit`]).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        cancel: Cancel,
+        mut report: impl FnMut(Report) + Send,
+    ) -> Result<Report, SearchError> {
+        let task = self.prepare(game, &limits)?;
+        let mut last = None;
+        task.run(game, &limits, cancel, &mut |r: Report| {
+            if matches!(r, Report::BestMove { .. }) {
+                last = Some(r.clone());
+            }
+            report(r);
+        });
+        Ok(last.unwrap_or(Report::BestMove {
+            best: None,
+            ponder: None,
+        }))
+    }
+
+    /// Waits until the search started by [`Searcher::go`], if any, has ended (its last report
+    /// out) or `deadline` has passed; `true` if it has ended. A search that outlives the
+    /// deadline is left running: its thread is not joined.
+    pub fn wait_until(&mut self, deadline: Instant) -> bool {
+        let Some((_, ended)) = &self.handle else {
+            return true;
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        match ended.recv_timeout(left) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+            // Nothing is ever sent: the channel closes when the thread ends.
+            _ => {
+                self.wait();
+                true
+            }
+        }
+    }
+
+    /// Searches to completion on the calling thread and returns the best move and the last
+    /// principal variation's report (for tests and tools).
+    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
+        let mut outcome = SearchOutcome::default();
+        match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
+            Ok(_) => (outcome.best, outcome.info),
+            Err(_) => (None, None),
+        }
+    }
+}
+
+/// Everything one search needs from the searcher, to run on whichever thread.
+struct Task {
+    shared: Arc<Shared>,
+    settings: Settings,
+    pool: Option<Arc<Pool>>,
+    histories: Arc<Mutex<Vec<i32>>>,
+    running: Arc<AtomicBool>,
+}
+
+impl Task {
+    /// The search, the wait for `stop` that `infinite` and `ponder` ask for, and the answer.
+    fn run(
+        self,
+        game: &Game,
+        limits: &Limits,
+        cancel: Cancel,
+        report: &mut (dyn FnMut(Report) + Send),
+    ) {
+        let shared = &self.shared;
+        let context = RunContext {
+            shared,
+            settings: &self.settings,
+            pool: self.pool.as_deref(),
+        };
+        let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
+        let (best, ponder) = match plan {
+            None => run(&context, game, limits, &self.histories, cancel, report),
+            Some(plan) => play_at_level(
+                plan,
+                &context,
+                game,
+                limits,
+                &self.histories,
+                cancel,
+                report,
+            ),
+        };
+        // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
+        while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+            && !shared.stop.load(Ordering::SeqCst)
+            && !shared.cancelled(cancel)
+        {
+            // A browser's worker cannot sleep (std's sleep panics there); it asks `cancel`
+            // again at once, which is all it has to do until the answer goes out.
+            #[cfg(not(target_family = "wasm"))]
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            #[cfg(target_family = "wasm")]
+            std::hint::spin_loop();
+        }
+        self.running.store(false, Ordering::SeqCst);
+        report(Report::BestMove { best, ponder });
+    }
+}
+
+impl Drop for Searcher {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).expect("a move")
+    }
+
+    /// A random network of `rules`' family that a search can use.
+    fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
+        random_net_of(network::HIDDEN_UNITS, rules, seed)
+    }
+
+    /// A random network of `hidden` units and `rules`' family.
+    fn random_net_of(hidden: usize, rules: &Rules, seed: u64) -> LoadedNet {
+        let family = network::RuleFamily::of(rules);
+        let float = konakis_nnue::network::Network::random(hidden, family, 400.0, seed);
+        LoadedNet::from_bytes(
+            &float.to_bytes(),
+            network::Source::File(format!("random {seed}")),
+        )
+        .expect("a random network loads")
+    }
+
+    /// Positions along a random game of `rules` (seeded), every `every` plies.
+    fn positions(rules: &Rules, seed: u64, every: usize) -> Vec<Game> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut game = Game::start(*rules);
+        let mut out = Vec::new();
+        for ply in 0..80 {
+            if game.status().is_over() {
+                break;
+            }
+            if ply % every == 0 {
+                out.push(game.clone());
+            }
+            let moves = game.board().legal_moves(rules);
+            let m = moves[rng.random_range(0..moves.len())];
+            game.play(m).expect("a legal move");
+        }
+        out
+    }
+
+    #[test]
+    fn the_network_accumulators_follow_every_search_path_under_every_family_and_size() {
+        let families = [
+            Rules::default(),
+            Rules {
+                king_capture: konakis_core::KingCapture::English,
+                ..Rules::default()
+            },
+            Rules::ashton(),
+        ];
+        // Every family with the narrow network; the wide one under one family (its stack is
+        // the same code at another size) with every kind of thread.
+        let cases = families
+            .iter()
+            .enumerate()
+            .map(|(i, rules)| (i, rules, network::HIDDEN_UNITS))
+            .chain([(1, &families[1], network::HIDDEN_SIZES[1])]);
+        for (i, rules, hidden) in cases {
+            // One thread, Lazy SMP helpers, and the parallel root search (which starts each
+            // root move's path on its own).
+            for (threads, smp) in [
+                (1, SmpMode::Lazy),
+                (2, SmpMode::Lazy),
+                (2, SmpMode::RootSplit),
+            ] {
+                let mut engine = Searcher::new(Settings {
+                    threads,
+                    smp,
+                    hash_mib: 1,
+                    ..Settings::default()
+                });
+                let net = random_net_of(hidden, rules, i as u64);
+                assert_eq!(net.net.hidden(), hidden);
+                engine.set_network(Some(net)).unwrap();
+                let before = crate::search::worker::NET_CHECKS.load(Ordering::Relaxed);
+                for game in positions(rules, 7 + i as u64, 9) {
+                    let limits = Limits {
+                        depth: Some(5),
+                        ..Limits::default()
+                    };
+                    // Every network evaluation is checked against a recomputation, which
+                    // panics on a difference (a helper thread's panic reaches the search's).
+                    let (best, _) = engine.search_sync(&game, limits);
+                    assert!(best.is_some(), "{}", game.board().to_fen());
+                }
+                let checked = crate::search::worker::NET_CHECKS.load(Ordering::Relaxed) - before;
+                assert!(checked > 1000, "{checked} evaluations checked");
+            }
+        }
+    }
+
+    #[test]
+    fn eval_classical_ignores_the_network_and_network_uses_it() {
+        let rules = Rules::ashton();
+        let game = &positions(&rules, 3, 4)[2];
+        let nodes = |eval: EvalMode, net: Option<LoadedNet>| {
+            let mut engine = Searcher::new(Settings {
+                eval,
+                hash_mib: 1,
+                ..Settings::default()
+            });
+            engine.set_network(net).unwrap();
+            let limits = Limits {
+                depth: Some(6),
+                ..Limits::default()
+            };
+            let (_, info) = engine.search_sync(game, limits);
+            info.expect("a report").nodes
+        };
+        let classical = nodes(EvalMode::Classical, None);
+        assert_eq!(
+            nodes(EvalMode::Classical, Some(random_net(&rules, 1))),
+            classical
+        );
+        assert_ne!(
+            nodes(EvalMode::Network, Some(random_net(&rules, 1))),
+            classical
+        );
+        // A network of another family is not used.
+        let other = random_net(&Rules::default(), 1);
+        assert_eq!(
+            nodes(EvalMode::Network, Some(other)),
+            nodes(EvalMode::Network, None)
+        );
+    }
+
+    #[test]
+    fn only_a_deeper_helper_iteration_replaces_the_published_line() {
+        let shared = Shared::new(1);
+        assert_eq!(shared.helper_line_from(1), None, "nothing published yet");
+        shared.publish_helper_line(5, 30, vec![mv("d1d3"), mv("e3e1")]);
+        shared.publish_helper_line(4, -10, vec![mv("a4a2")]);
+        shared.publish_helper_line(6, 12, Vec::new());
+        assert_eq!(
+            shared.helper_line_from(5),
+            Some((5, 30, vec![mv("d1d3"), mv("e3e1")])),
+            "a shallower or empty line is ignored"
+        );
+        assert_eq!(shared.helper_line_from(6), None, "depth 6 not reached");
+        shared.publish_helper_line(7, -40, vec![mv("a4a2")]);
+        assert_eq!(shared.helper_line_from(6), Some((7, -40, vec![mv("a4a2")])));
+    }
+}
