@@ -56,7 +56,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FULL = 20
-# The first level that parries a one-move loss (PARRY_LEVEL in crates/engine/src/skill.rs).
+# The first level that parries a one-move loss (PARRY_LEVEL in crates/engine/src/skill/mod.rs).
 PARRY_LEVEL = 8
 FAMILIES = {"default": [], "ashton": ["Ruleset=Ashton"]}
 # Ashton has no move limit: a game is drawn once each side has played 200 moves.
@@ -290,7 +290,7 @@ def write_docs(results, args):
         "with `UCI_Elo` picks the level, fractional between two levels, whose Elo below is the one",
         "asked for (the default rules' column, which the engine embeds from",
         "`crates/engine/src/levels.txt`). How a level weakens its play is described in",
-        "`crates/engine/src/skill.rs`: a depth and node cap per level, several lines searched, and",
+        "`crates/engine/src/skill/`: a depth and node cap per level, several lines searched, and",
         "a bounded random push on their scores. Every level takes a win it has on the board.",
         "Level 0 does not search: otherwise it moves one of its pieces, drawn at random, at random.",
         "Levels 1 to 7 look one ply deep at the moves of only a few of their pieces at a time;",

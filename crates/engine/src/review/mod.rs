@@ -7,7 +7,8 @@
 //! once, as `konakis analyse` does):
 //!
 //! 1. [`positions`] lists the game's positions, the start first and the position after the
-//!    last move last, each as a [`Game`] with its history (the repetition rule needs it);
+//!    last move last, each as a [`Game`](konakis_core::board::Game) with its history (the
+//!    repetition rule needs it);
 //! 2. [`evaluate`] searches one of them (or reads the result off a finished game): a
 //!    [`Judgement`]. Each position is searched once: the evaluation after a move is the next
 //!    position's, seen from the other side;
@@ -33,10 +34,19 @@
 //!
 //! The accuracy of a move is lichess' `103.1668 * exp(-0.04354 * drop) - 3.1669`, clamped to
 //! 0..=100; a side's accuracy is the mean over its moves.
+//!
+//! The types are here; [`positions`], [`evaluate`] and [`review_game`] walk a game
+//! (`walk.rs`), [`review`], [`verdict`] and [`move_accuracy`] grade it (`grade.rs`).
 
-use crate::search::{Cancel, Limits, Score, SearchError, SearchOutcome, Searcher};
+mod grade;
+mod walk;
+
+pub use grade::{move_accuracy, review, verdict};
+pub use walk::{evaluate, positions, review_game};
+
+use crate::search::{Limits, Score, SearchError};
 use crate::wdl::{Wdl, wdl};
-use konakis_core::board::{Board, Game, GameError, Status};
+use konakis_core::board::{GameError, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use std::fmt;
@@ -207,7 +217,8 @@ pub enum ReviewError {
     Game(GameError),
     /// The searcher refused the search.
     Search(SearchError),
-    /// The search was stopped before its first iteration ended (by the caller's [`Cancel`]).
+    /// The search was stopped before its first iteration ended (by the caller's
+    /// [`Cancel`](crate::search::Cancel)).
     Cancelled,
     /// The judgements do not match the game: one per position is needed.
     Judgements {
@@ -233,88 +244,6 @@ impl fmt::Display for ReviewError {
 }
 
 impl std::error::Error for ReviewError {}
-
-/// The positions of the game from `start` and `moves` under `rules`, each with its history:
-/// the start first, the position after the last move last (`moves.len() + 1` of them). An
-/// illegal move, or one after the end of the game, is an error that names it.
-pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>, ReviewError> {
-    let mut game = Game::new(rules, start);
-    let mut all = Vec::with_capacity(moves.len() + 1);
-    all.push(game.clone());
-    for (index, &mv) in moves.iter().enumerate() {
-        game.play(mv).map_err(|e| {
-            ReviewError::Game(match e {
-                GameError::Move { error, .. } => GameError::Move { index, error },
-                GameError::Over(status) => GameError::AfterEnd {
-                    index,
-                    text: mv.to_string(),
-                    status,
-                },
-                other => other,
-            })
-        })?;
-        all.push(game.clone());
-    }
-    Ok(all)
-}
-
-/// Judges one position: the game's end when it is over, else a search within `limits` by
-/// `engine`, whose table and histories are emptied first so that the judgement depends on the
-/// position alone (and, under a depth or node limit, is the same whichever engine or thread
-/// makes it). The search stops early when `cancel` says so, and the judgement is then
-/// [`ReviewError::Cancelled`].
-pub fn evaluate(
-    engine: &mut Searcher,
-    game: &Game,
-    limits: &Limits,
-    cancel: Cancel,
-) -> Result<Judgement, ReviewError> {
-    let side = game.board().side_to_move();
-    if game.status().is_over() {
-        return Ok(Judgement::over(game.status(), side));
-    }
-    engine.clear();
-    let mut outcome = SearchOutcome::default();
-    engine
-        .search(game, limits.clone(), cancel, |r| outcome.take(&r))
-        .map_err(ReviewError::Search)?;
-    // A search the caller stopped may have ended anywhere: its judgement is not one.
-    if cancel.stopped() {
-        return Err(ReviewError::Cancelled);
-    }
-    // A node limit smaller than the first iteration (a quiescence search that branches wide)
-    // ends the search before any iteration finished: the position is searched again to depth
-    // 1, without the node or time limit, which still depends on the position alone.
-    if outcome.info.is_none() && limits.depth != Some(1) {
-        let first = Limits {
-            depth: Some(1),
-            searchmoves: limits.searchmoves.clone(),
-            ..Limits::default()
-        };
-        engine.clear();
-        outcome = SearchOutcome::default();
-        engine
-            .search(game, first, cancel, |r| outcome.take(&r))
-            .map_err(ReviewError::Search)?;
-        if cancel.stopped() {
-            return Err(ReviewError::Cancelled);
-        }
-    }
-    let (Some(best), Some(info)) = (outcome.best, outcome.info) else {
-        return Err(ReviewError::Cancelled);
-    };
-    let mut line = info.pv;
-    if line.first() != Some(&best) {
-        line = vec![best];
-    }
-    Ok(Judgement {
-        eval: Eval::from_score(info.score),
-        best: Some(best),
-        line,
-        depth: info.depth,
-        nodes: info.nodes,
-    })
-}
 
 /// The drops in expected score, in percentage points, from which a move is an inaccuracy, a
 /// mistake or a blunder.
@@ -514,125 +443,6 @@ impl Review {
     }
 }
 
-/// Lichess' accuracy of a move that drops `drop` points of expected score (winning
-/// percentage): `103.1668 * exp(-0.04354 * drop) - 3.1669`, clamped to 0..=100.
-///
-/// ```
-/// use konakis_engine::review::move_accuracy;
-/// assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
-/// assert!((move_accuracy(10.0) - 63.6).abs() < 0.1);
-/// assert_eq!(move_accuracy(100.0), 0.0);
-/// ```
-pub fn move_accuracy(drop: f64) -> f64 {
-    (103.1668 * (-0.04354 * drop.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
-/// The verdict on a move from the mover's evaluations before and after it, its drop in
-/// expected score and whether it is the engine's preferred move (see the module
-/// documentation for the order of the rules).
-pub fn verdict(
-    before: Eval,
-    after: Eval,
-    drop: f64,
-    preferred: bool,
-    thresholds: &Thresholds,
-) -> Verdict {
-    if preferred {
-        Verdict::Best
-    } else if before.is_forced_win() && after.is_forced_win() {
-        Verdict::Good
-    } else if before.is_forced_win() {
-        Verdict::MissedWin
-    } else if after.is_forced_loss() && !before.is_forced_loss() {
-        Verdict::AllowsLoss
-    } else if drop >= thresholds.blunder {
-        Verdict::Blunder
-    } else if drop >= thresholds.mistake {
-        Verdict::Mistake
-    } else if drop >= thresholds.inaccuracy {
-        Verdict::Inaccuracy
-    } else {
-        Verdict::Good
-    }
-}
-
-/// The review of a game from the judgements of its positions (`games` as [`positions`]
-/// lists them, `judgements` in the same order, one each).
-pub fn review(
-    games: &[Game],
-    judgements: &[Judgement],
-    thresholds: &Thresholds,
-) -> Result<Review, ReviewError> {
-    if games.len() != judgements.len() || games.is_empty() {
-        return Err(ReviewError::Judgements {
-            positions: games.len(),
-            given: judgements.len(),
-        });
-    }
-    let chances = |i: usize| {
-        let board = games[i].board();
-        judgements[i]
-            .eval
-            .chances(board.plies(), board.side_to_move(), games[i].rules())
-    };
-    let mut moves = Vec::with_capacity(games.len() - 1);
-    let mut attackers = SideSummary::default();
-    let mut defenders = SideSummary::default();
-    let mut sums = [0.0f64; 2];
-    for i in 0..games.len() - 1 {
-        let side = games[i].board().side_to_move();
-        let played = games[i + 1].moves()[i];
-        let now = &judgements[i];
-        let next = &judgements[i + 1];
-        let before = now.eval;
-        let after = next.eval.flipped();
-        let chances_before = chances(i);
-        let chances_after = chances(i + 1).flipped();
-        let preferred = now.best == Some(played);
-        // In half per mille, whole numbers, so that the drop in points is exact to 0.05.
-        let half = |c: &Chances| i64::from(2 * c.win + c.draw);
-        let fall = (half(&chances_before) - half(&chances_after)) as f64 / 20.0;
-        let keeps_win = before.is_forced_win() && after.is_forced_win();
-        let drop = if preferred || keeps_win {
-            0.0
-        } else {
-            fall.max(0.0)
-        };
-        let verdict = verdict(before, after, drop, preferred, thresholds);
-        let accuracy = move_accuracy(drop);
-        let summary = match side {
-            Side::Attackers => &mut attackers,
-            Side::Defenders => &mut defenders,
-        };
-        summary.moves += 1;
-        summary.add(verdict);
-        sums[side.index()] += accuracy;
-        moves.push(MoveReview {
-            number: i + 1,
-            side,
-            played,
-            best: now.best,
-            line: now.line.clone(),
-            before,
-            after,
-            chances_before,
-            chances_after,
-            drop,
-            accuracy,
-            verdict,
-        });
-    }
-    for (summary, sum) in [(&mut attackers, sums[0]), (&mut defenders, sums[1])] {
-        summary.accuracy = (summary.moves > 0).then(|| sum / summary.moves as f64);
-    }
-    Ok(Review {
-        moves,
-        attackers,
-        defenders,
-        last: judgements[games.len() - 1].eval,
-    })
-}
-
 /// How a review searches and grades.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReviewConfig {
@@ -640,27 +450,6 @@ pub struct ReviewConfig {
     pub limits: Limits,
     /// The drops that make an inaccuracy, a mistake, a blunder.
     pub thresholds: Thresholds,
-}
-
-/// Reviews the game from `start` and `moves` under `rules` on the caller's thread: every
-/// position judged by `engine` within the config's limits (see [`evaluate`]),
-/// `progress(done, total)` called after each, stopped when `cancel` says so.
-pub fn review_game(
-    engine: &mut Searcher,
-    rules: Rules,
-    start: Board,
-    moves: &[Move],
-    config: &ReviewConfig,
-    cancel: Cancel,
-    mut progress: impl FnMut(usize, usize),
-) -> Result<Review, ReviewError> {
-    let games = positions(rules, start, moves)?;
-    let mut judgements = Vec::with_capacity(games.len());
-    for game in &games {
-        judgements.push(evaluate(engine, game, &config.limits, cancel)?);
-        progress(judgements.len(), games.len());
-    }
-    review(&games, &judgements, &config.thresholds)
 }
 
 /// Serializers for the rules' types, which know nothing of serde.
@@ -704,12 +493,6 @@ mod ser {
 mod tests {
     use super::*;
 
-    const T: Thresholds = Thresholds {
-        inaccuracy: 5.0,
-        mistake: 10.0,
-        blunder: 15.0,
-    };
-
     #[test]
     fn evaluations_flip_and_print() {
         assert_eq!(Eval::Mate(3).flipped(), Eval::Mate(-3));
@@ -718,117 +501,5 @@ mod tests {
         assert_eq!(Eval::Cp(7).to_string(), "+0.07");
         assert_eq!(Eval::Mate(-2).to_string(), "#-2");
         assert_eq!(Eval::from_score(Score::Mate(0)), Eval::Lost);
-    }
-
-    #[test]
-    fn forced_results_decide_before_the_drop() {
-        // A longer forced win is no error, however the drop is counted.
-        assert_eq!(
-            verdict(Eval::Mate(1), Eval::Mate(4), 0.0, false, &T),
-            Verdict::Good
-        );
-        assert_eq!(
-            verdict(Eval::Mate(2), Eval::Won, 0.0, false, &T),
-            Verdict::Good
-        );
-        assert_eq!(
-            verdict(Eval::Mate(1), Eval::Cp(900), 1.0, false, &T),
-            Verdict::MissedWin
-        );
-        assert_eq!(
-            verdict(Eval::Cp(-50), Eval::Mate(-2), 30.0, false, &T),
-            Verdict::AllowsLoss
-        );
-        // Lost before and after: nothing more to lose.
-        assert_eq!(
-            verdict(Eval::Mate(-3), Eval::Mate(-1), 0.0, false, &T),
-            Verdict::Good
-        );
-        assert_eq!(
-            verdict(Eval::Mate(1), Eval::Mate(-1), 0.0, true, &T),
-            Verdict::Best
-        );
-    }
-
-    #[test]
-    fn drops_are_graded_by_the_thresholds() {
-        let v = |drop| verdict(Eval::Cp(0), Eval::Cp(-100), drop, false, &T);
-        assert_eq!(v(4.9), Verdict::Good);
-        assert_eq!(v(5.0), Verdict::Inaccuracy);
-        assert_eq!(v(10.0), Verdict::Mistake);
-        assert_eq!(v(15.0), Verdict::Blunder);
-        assert_eq!(v(80.0), Verdict::Blunder);
-    }
-
-    #[test]
-    fn accuracy_falls_with_the_drop() {
-        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
-        assert!(move_accuracy(5.0) > move_accuracy(10.0));
-        assert_eq!(move_accuracy(-3.0), move_accuracy(0.0));
-        assert_eq!(move_accuracy(100.0), 0.0);
-    }
-
-    #[test]
-    fn a_review_needs_one_judgement_per_position() {
-        let rules = Rules::default();
-        let start = Board::start(&rules);
-        let games = positions(rules, start, &[Move::parse("d1d3").unwrap()]).unwrap();
-        assert_eq!(games.len(), 2);
-        let j = Judgement::over(Status::Ongoing, Side::Attackers);
-        assert_eq!(
-            review(&games, std::slice::from_ref(&j), &T),
-            Err(ReviewError::Judgements {
-                positions: 2,
-                given: 1
-            })
-        );
-    }
-
-    #[test]
-    fn an_illegal_move_is_named() {
-        let rules = Rules::default();
-        let start = Board::start(&rules);
-        let moves = [Move::parse("d1d3").unwrap(), Move::parse("e5e9").unwrap()];
-        match positions(rules, start, &moves) {
-            Err(ReviewError::Game(GameError::Move { index: 1, .. })) => {}
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_game_reviewed_move_by_move() {
-        // The attackers capture the king in one (d4d6) and play it; the review calls it the
-        // best move and the game lost for the defenders.
-        let rules = Rules::default();
-        let start = Board::from_fen("9/1b1b1b3/3K5/9/w8/3b5/w4w3/9/9 b 0").unwrap();
-        let mut engine = Searcher::new(crate::bench::settings(1, Some(1)));
-        let config = ReviewConfig {
-            limits: Limits {
-                depth: Some(3),
-                ..Limits::default()
-            },
-            thresholds: T,
-        };
-        let mut calls = Vec::new();
-        let r = review_game(
-            &mut engine,
-            rules,
-            start,
-            &[Move::parse("d4d6").unwrap()],
-            &config,
-            Cancel::Never,
-            |d, t| calls.push((d, t)),
-        )
-        .unwrap();
-        assert_eq!(calls, [(1, 2), (2, 2)]);
-        assert_eq!(r.moves.len(), 1);
-        let m = &r.moves[0];
-        assert_eq!(m.before, Eval::Mate(1));
-        assert_eq!(m.after, Eval::Won);
-        assert_eq!(m.verdict, Verdict::Best);
-        assert_eq!(r.last, Eval::Lost);
-        assert_eq!(r.attackers.best, 1);
-        assert_eq!(r.attackers.accuracy, Some(move_accuracy(0.0)));
-        assert_eq!(r.defenders.accuracy, None);
     }
 }
