@@ -235,11 +235,11 @@ pub fn bench(
     stop: Cancel,
     mut progress: impl FnMut(BenchProgress),
 ) -> Result<Option<BenchCount>, EngineError> {
-    let mut driver = Engine::new(Options {
+    let mut engine = Engine::new(Options {
         settings,
         ..Options::default()
     })?;
-    driver.set_network(network)?;
+    engine.set_network(network)?;
     let mut warned = false;
     let mut total = BenchCount {
         nodes: 0,
@@ -249,16 +249,16 @@ pub fn bench(
         if stop.stopped() {
             return Ok(None);
         }
-        driver.clear_hash();
+        engine.clear_hash();
         let game = position.game();
-        driver.set_rules(*game.rules(), *game.board());
+        engine.set_rules(*game.rules(), *game.board());
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let started = Instant::now();
         let mut short = None;
-        let searched = driver.search(limits, stop, |_, r| {
+        let searched = engine.search(limits, stop, |_, r| {
             if let Report::Threads { wanted, running } = r {
                 short = Some((wanted, running));
             }
@@ -271,7 +271,7 @@ pub fn bench(
             warned = true;
         }
         let count = BenchCount {
-            nodes: driver.nodes(),
+            nodes: engine.nodes(),
             elapsed: started.elapsed(),
         };
         if stop.stopped() {

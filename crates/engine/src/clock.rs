@@ -1,4 +1,4 @@
-//! The clock the search, the bench and the driver's deadlines read.
+//! The clock the search, the bench and the engine's deadlines read.
 //!
 //! On every target but WebAssembly this is [`std::time::Instant`]. In a browser build
 //! (`wasm32-unknown-unknown`) the standard library has no clock — `Instant::now` panics there —

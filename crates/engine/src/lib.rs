@@ -1,22 +1,38 @@
 //! # konakis-engine
 //!
-//! The Konakis search on top of [`konakis_core`]: the evaluation ([`eval`]), the alpha-beta
-//! search with its transposition table, time management and parallel search ([`search`]), the
-//! one option table every front-end shares ([`options`]), and the bench positions and king
-//! tactics suite that sign a build ([`bench`](mod@bench), [`tactics`]), and the driver every
-//! front-end and tool works through ([`Engine`]: the engine, the game and the
-//! option values, searches with ids, sync to a host's position, stop and wait with deadlines).
+//! The Konakis engine, on top of the rules of [`konakis_core`] and the network machinery of
+//! `konakis-nnue`. It knows no protocol or command line: the front-ends translate text into
+//! calls of [`Engine`] and its reports back into text. The layout follows the reference engines
+//! (Stockfish's `engine.h`, `thread.h`, `search.h`):
 //!
-//! It depends on the rules of `konakis-core` only, and knows no protocol or command line.
+//! - [`Engine`] (`engine.rs`): the facade every front-end and tool works through. It owns the
+//!   searcher, the game and the option values; it gives each search an id, catches up with a
+//!   host's position, stops and waits with deadlines. It refuses with an [`EngineError`].
+//! - [`options`]: the one option table every front-end shares.
+//! - [`search`]: the search. [`search::Searcher`] (`search/threads.rs`) owns the transposition
+//!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
+//!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
+//!   (`search/parallel.rs`); `search/worker.rs` is one thread's principal variation search;
+//!   `search/types.rs` holds what a search is asked ([`search::Limits`]) and what it reports
+//!   ([`search::Report`]); `search/time.rs` the time budget ([`search::budget`]).
+//! - [`eval`] (the classical evaluation), [`network`] (the networks and which one evaluates
+//!   under which rules) and [`wdl`] (win chances from a score).
+//! - [`skill`] (strength levels: the level table apart from the choice of a move) and
+//!   [`review`] (the review of every move of a game: the walk apart from the grading).
+//! - [`bench`](mod@bench) and [`tactics`]: the positions and the king tactics suite that sign
+//!   a build; [`clock`]: the clock every deadline reads.
+//!
+//! `docs/architecture.md` follows one `go` command through these files.
 //!
 //! # Features
 //!
 //! - `threads` (default): the search's helper threads, Lazy SMP and the parallel root search
 //!   on a rayon pool. Without it one thread searches whatever `Threads` says, and the crate
 //!   builds for `wasm32-unknown-unknown`. A search there runs on the calling thread with
-//!   [`Engine::search`] (the same reports, stopped by the caller's
-//!   [`search::Cancel`], which may be a function that asks the browser page); `Engine::go`
-//!   would need a thread. The clock is [`clock::Instant`], `web-time`'s on WebAssembly.
+//!   [`Engine::search`] (the same reports, stopped by the caller's [`search::Cancel`], which
+//!   may be a function that asks the browser page); [`Engine::think`] would need a thread. The
+//!   clock is [`clock::Instant`], `web-time`'s on WebAssembly.
+//! - `serde`: the review's types serialize.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -212,16 +212,16 @@ pub fn search_depth(kind: Kind) -> u32 {
 
 /// Searches `tactic` from an empty table to [`search_depth`] (or for at most `max_ms`) and
 /// says when it was solved.
-pub fn solve(driver: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
-    driver.clear_hash();
-    driver.set_rules(tactic.rules, tactic.board);
+pub fn solve(engine: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
+    engine.clear_hash();
+    engine.set_rules(tactic.rules, tactic.board);
     let limits = Limits {
         depth: Some(search_depth(tactic.kind)),
         movetime: Some(max_ms),
         ..Limits::default()
     };
     let mut infos = Vec::new();
-    let best = driver
+    let best = engine
         .search(limits, Cancel::Never, |_, report| {
             if let Report::Info(info) = report
                 && info.multipv == 1
@@ -307,17 +307,17 @@ pub fn solve_suite(
     mut each: impl FnMut(usize, &Tactic, Option<Solve>),
 ) -> Result<SuiteSolves, SearchError> {
     let suite = parse_suite(SUITE).expect("the built-in suite parses (checked by a test)");
-    let mut driver = Engine::new(Options {
+    let mut engine = Engine::new(Options {
         settings,
         ..Options::default()
     })?;
-    driver.set_network(network)?;
+    engine.set_network(network)?;
     let mut solves = SuiteSolves {
         positions: suite.len(),
         ..SuiteSolves::default()
     };
     for (i, t) in suite.iter().enumerate() {
-        let solve = solve(&mut driver, t, max_ms);
+        let solve = solve(&mut engine, t, max_ms);
         each(i, t, solve);
         if let Some(s) = solve {
             solves.times_ms.push(s.time_ms);
