@@ -1,4 +1,4 @@
-//! Embeds Konakis in a program through the one driver, as a GUI would: choose the rules, set
+//! Embeds Konakis in a program through the one engine, as a GUI would: choose the rules, set
 //! up a position from the start and a few moves, think for 100 ms, then print the principal
 //! variation and the best move.
 //!
@@ -9,21 +9,21 @@ use std::error::Error;
 
 fn main() -> Result<(), Box<dyn Error>> {
     // The option table's defaults: default rules, 16 MiB of table, one thread.
-    let mut driver = Engine::new(Options::default())?;
+    let mut engine = Engine::new(Options::default())?;
     // Any `uci` option, by name and value, checked by the same table as `setoption`.
-    driver.set_option("Ruleset", Some("Ashton"))?;
-    driver.set_option("Hash", Some("32"))?;
+    engine.set_option("Ruleset", Some("Ashton"))?;
+    engine.set_option("Hash", Some("32"))?;
 
     // The Tablut Challenge's start (white moves first) and two moves.
     let moves = ["e3f3", "d1d3"]
         .iter()
         .map(|text| Move::parse(text))
         .collect::<Result<Vec<_>, _>>()?;
-    driver.set_position(Start::StartPos, &moves)?;
+    engine.set_position(Start::StartPos, &moves)?;
     println!(
         "position {}\n{}",
-        driver.board().to_fen(),
-        driver.board().diagram()
+        engine.board().to_fen(),
+        engine.board().diagram()
     );
 
     let limits = Limits {
@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         ..Limits::default()
     };
     // Search on this thread; every report arrives through the callback as it is made.
-    let outcome = driver.search(limits, Cancel::Never, |_id, report| {
+    let outcome = engine.search(limits, Cancel::Never, |_id, report| {
         if let Report::Info(info) = report {
             let score = match info.score {
                 Score::Cp(cp) => format!("cp {cp}"),

@@ -1,5 +1,5 @@
 //! Strength levels (`Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Skill Seed`) through the
-//! driver every front-end uses, and through the threadless session of the browser build: every
+//! engine every front-end uses, and through the threadless session of the browser build: every
 //! level takes a one-move win, the levels from `PARRY_LEVEL` up parry a one-move loss, a seed
 //! replays a game and seeds differ, no level uses more nodes than full strength, and the Elo
 //! options select the interpolated level.
@@ -14,7 +14,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, Mutex};
 
-fn driver(options: &[(&str, &str)]) -> Engine {
+fn engine(options: &[(&str, &str)]) -> Engine {
     let mut config = Options::default();
     config.settings.hash_mib = 1;
     let mut d = Engine::new(config).expect("a 1 MiB table");
@@ -24,13 +24,13 @@ fn driver(options: &[(&str, &str)]) -> Engine {
     d
 }
 
-/// The move `driver` plays in `board` under `limits`, and the nodes it searched.
-fn play(driver: &mut Engine, board: &Board, limits: Limits) -> (Move, u64) {
-    driver.take_position(*board);
-    let outcome = driver
+/// The move `engine` plays in `board` under `limits`, and the nodes it searched.
+fn play(engine: &mut Engine, board: &Board, limits: Limits) -> (Move, u64) {
+    engine.take_position(*board);
+    let outcome = engine
         .search(limits, Cancel::Never, |_, _| {})
         .expect("a search");
-    (outcome.best.expect("a move"), driver.nodes())
+    (outcome.best.expect("a move"), engine.nodes())
 }
 
 /// Whether `mv` wins on the spot (an escape, a king capture, an encirclement).
@@ -111,7 +111,7 @@ fn every_level_takes_a_one_move_win() {
     for rules in [Rules::default(), Rules::ashton()] {
         let boards = positions(&rules, true, 4);
         for level in 0..FULL_STRENGTH {
-            let mut d = driver(&[("Skill Level", &level.to_string())]);
+            let mut d = engine(&[("Skill Level", &level.to_string())]);
             if rules != Rules::default() {
                 d.set_option("Ruleset", Some("Ashton")).unwrap();
             }
@@ -144,7 +144,7 @@ fn from_the_parry_level_up_a_one_move_loss_is_parried() {
     );
     for level in PARRY_LEVEL..FULL_STRENGTH {
         for seed in [0, 5] {
-            let mut d = driver(&[
+            let mut d = engine(&[
                 ("Skill Level", &level.to_string()),
                 ("Skill Seed", &seed.to_string()),
             ]);
@@ -166,7 +166,7 @@ fn below_the_parry_level_a_one_move_loss_is_still_played_sometimes() {
     // lose most games to a greedy mover, docs/levels.md).
     let rules = Rules::default();
     let boards = positions(&rules, false, 6);
-    let mut d = driver(&[("Skill Level", "0")]);
+    let mut d = engine(&[("Skill Level", "0")]);
     let blunders = (0..4)
         .flat_map(|_| boards.iter())
         .filter(|board| {
@@ -184,12 +184,12 @@ fn a_seed_replays_the_same_moves_and_other_seeds_vary() {
     for level in [0, 4, 9] {
         let level = level.to_string();
         let first = play(
-            &mut driver(&[("Skill Level", &level), ("Skill Seed", "77")]),
+            &mut engine(&[("Skill Level", &level), ("Skill Seed", "77")]),
             &board,
             Limits::default(),
         );
         let again = play(
-            &mut driver(&[("Skill Level", &level), ("Skill Seed", "77")]),
+            &mut engine(&[("Skill Level", &level), ("Skill Seed", "77")]),
             &board,
             Limits::default(),
         );
@@ -200,7 +200,7 @@ fn a_seed_replays_the_same_moves_and_other_seeds_vary() {
         let moves: std::collections::HashSet<Move> = (1..=12)
             .map(|seed| {
                 let seed = seed.to_string();
-                let mut d = driver(&[("Skill Level", &level), ("Skill Seed", &seed)]);
+                let mut d = engine(&[("Skill Level", &level), ("Skill Seed", &seed)]);
                 play(&mut d, &board, Limits::default()).0
             })
             .collect();
@@ -210,7 +210,7 @@ fn a_seed_replays_the_same_moves_and_other_seeds_vary() {
         );
     }
     // Seed 0: a new seed every search.
-    let mut d = driver(&[("Skill Level", "0")]);
+    let mut d = engine(&[("Skill Level", "0")]);
     let moves: std::collections::HashSet<Move> = (0..12)
         .map(|_| play(&mut d, &board, Limits::default()).0)
         .collect();
@@ -226,9 +226,9 @@ fn no_level_searches_more_nodes_than_full_strength_at_the_same_limit() {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let (_, full) = play(&mut driver(&[]), &board, limits.clone());
+        let (_, full) = play(&mut engine(&[]), &board, limits.clone());
         for level in 0..FULL_STRENGTH {
-            let mut d = driver(&[("Skill Level", &level.to_string())]);
+            let mut d = engine(&[("Skill Level", &level.to_string())]);
             let (_, used) = play(&mut d, &board, limits.clone());
             // Every search checks its node limit once per 1,024 nodes, so two searches
             // stopped by the same limit may end a poll apart.
@@ -243,9 +243,9 @@ fn no_level_searches_more_nodes_than_full_strength_at_the_same_limit() {
         depth: Some(12),
         ..Limits::default()
     };
-    let (_, full) = play(&mut driver(&[]), &board, limits.clone());
+    let (_, full) = play(&mut engine(&[]), &board, limits.clone());
     for level in [0, 10, FULL_STRENGTH - 1] {
-        let mut d = driver(&[("Skill Level", &level.to_string())]);
+        let mut d = engine(&[("Skill Level", &level.to_string())]);
         let (_, used) = play(&mut d, &board, limits.clone());
         assert!(
             used <= full && used <= skill::LEVELS[usize::from(level)].nodes + 2_048,
@@ -258,7 +258,7 @@ fn no_level_searches_more_nodes_than_full_strength_at_the_same_limit() {
 fn limit_strength_with_an_elo_selects_the_interpolated_level() {
     let curve = skill::curve();
     let (lo, hi) = curve.elo_range();
-    let mut d = driver(&[]);
+    let mut d = engine(&[]);
     assert_eq!(d.config().settings.skill.strength(), None);
     let e7 = curve.points[7].1.round() as i32;
     let e8 = curve.points[8].1.round() as i32;
@@ -351,7 +351,7 @@ fn level_0_answers_with_a_legal_move_and_no_search() {
     let rules = Rules::default();
     for seed in 1..=5 {
         let seed = seed.to_string();
-        let mut d = driver(&[("Skill Level", "0"), ("Skill Seed", &seed)]);
+        let mut d = engine(&[("Skill Level", "0"), ("Skill Seed", &seed)]);
         let (m, nodes) = play(&mut d, game.board(), Limits::default());
         assert!(game.board().legal_moves(&rules).contains(&m));
         assert_eq!(nodes, 0, "level 0 searched");

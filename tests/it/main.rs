@@ -9,7 +9,7 @@ mod ashton;
 mod ashton_logs;
 mod build;
 mod challenge;
-mod driver;
+mod engine;
 mod fuzz_corpora;
 mod levels;
 mod matches;

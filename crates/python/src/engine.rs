@@ -1,8 +1,8 @@
-//! `NativeEngine`: the Konakis search in-process, through the one driver every front-end uses.
+//! `NativeEngine`: the Konakis search in-process, through the one engine every front-end uses.
 //!
 //! A search runs on the calling thread with the GIL released, so other Python threads go on;
 //! `NativeEngine.stop()` sets a flag the search reads every thousand nodes or so, from any
-//! thread. The driver sits behind a mutex: a second search from another thread waits for the
+//! thread. The engine sits behind a mutex: a second search from another thread waits for the
 //! first.
 
 use crate::errors;

@@ -113,7 +113,7 @@ enum Step {
 
 /// Konakis' side of one game, fed the server's states one by one.
 pub struct Client {
-    driver: Engine,
+    engine: Engine,
     side: Side,
     think: Duration,
     started: bool,
@@ -140,7 +140,7 @@ impl Client {
             ..Options::default()
         };
         Ok(Client {
-            driver: Engine::new(options).map_err(ClientError::Engine)?,
+            engine: Engine::new(options).map_err(ClientError::Engine)?,
             side,
             think,
             started: false,
@@ -172,9 +172,9 @@ impl Client {
         let mut log = Vec::new();
         let last_sent = self.sent.take();
         let step = if self.started {
-            follow(&mut self.driver, state, last_sent).map_err(ClientError::BadState)?
+            follow(&mut self.engine, state, last_sent).map_err(ClientError::BadState)?
         } else {
-            let start = Board::start(self.driver.game().rules());
+            let start = Board::start(self.engine.game().rules());
             let fresh = if shows(state, &start) {
                 start
             } else {
@@ -187,7 +187,7 @@ impl Client {
                 );
                 board
             };
-            self.driver.take_position(fresh);
+            self.engine.take_position(fresh);
             self.started = true;
             Step::Same
         };
@@ -212,7 +212,7 @@ impl Client {
                 self.refused_here.clear();
                 self.record.push(Entry::Move(m));
                 if Some(m) != last_sent {
-                    let mover = self.driver.board().side_to_move().opponent();
+                    let mover = self.engine.board().side_to_move().opponent();
                     log.push(format!("{} {m}", colour_name(mover).to_lowercase()));
                 }
             }
@@ -222,12 +222,12 @@ impl Client {
                 log.push(format!(
                     "warning: no legal move leads to the state the server sent; Konakis \
                      trusts it and plays on from {}",
-                    self.driver.board().to_fen()
+                    self.engine.board().to_fen()
                 ));
             }
         }
         if state.turn.is_final() {
-            let ours_says = Turn::of_status(self.driver.game().status());
+            let ours_says = Turn::of_status(self.engine.game().status());
             if matches!(step, Step::Played(_)) && ours_says != Some(state.turn) {
                 let verdict = ours_says.map_or("the game goes on".to_string(), |t| t.to_string());
                 log.push(format!(
@@ -246,14 +246,14 @@ impl Client {
                 action: Action::Wait,
             });
         }
-        if self.driver.game().status().is_over() {
+        if self.engine.game().status().is_over() {
             // Konakis' rules end the game here but the server plays on: search the position
             // afresh (its history is what ended it).
             log.push(format!(
                 "warning: Konakis' rules say the game is over ({}), the server asks for a move",
-                self.driver.game().status()
+                self.engine.game().status()
             ));
-            self.driver.take_position(*self.driver.board());
+            self.engine.take_position(*self.engine.board());
         }
         Ok(Reply {
             log,
@@ -267,13 +267,13 @@ impl Client {
     /// it.
     pub fn think(&mut self, received: Instant) -> Result<Play, ClientError> {
         let think = self.think.saturating_sub(received.elapsed());
-        let (best, info) = choose(&mut self.driver, think, &self.refused_here);
+        let (best, info) = choose(&mut self.engine, think, &self.refused_here);
         let Some(mv) = best else {
             return Err(ClientError::NoMoveLeft {
-                fen: self.driver.board().to_fen(),
+                fen: self.engine.board().to_fen(),
             });
         };
-        let account = describe(&info, self.driver.board(), self.driver.game().rules());
+        let account = describe(&info, self.engine.board(), self.engine.game().rules());
         self.sent = Some(mv);
         Ok(Play { mv, account })
     }
@@ -285,11 +285,11 @@ fn shows(state: &State, board: &Board) -> bool {
         && (state.turn.is_final() || state.turn.side() == Some(board.side_to_move()))
 }
 
-/// Brings the driver's game to the position `state` shows; `sent` is the move Konakis sent
+/// Brings the engine's game to the position `state` shows; `sent` is the move Konakis sent
 /// last, tried first. Fails only on a board that cannot be held at all.
-fn follow(driver: &mut Engine, state: &State, sent: Option<Move>) -> Result<Step, WireError> {
+fn follow(engine: &mut Engine, state: &State, sent: Option<Move>) -> Result<Step, WireError> {
     let sent: Vec<Move> = sent.into_iter().collect();
-    let synced = driver.sync(
+    let synced = engine.sync(
         |board| shows(state, board),
         Explain::OneMove(&sent),
         // Trust the server. A final state keeps the side that would be to move after one move.
@@ -328,10 +328,10 @@ fn describe(info: &Option<Info>, board: &Board, rules: &Rules) -> String {
     }
 }
 
-/// Chooses Konakis' move in the driver's game within `think`, avoiding the moves in
+/// Chooses Konakis' move in the engine's game within `think`, avoiding the moves in
 /// `refused`. `None` when no legal move is left.
-fn choose(driver: &mut Engine, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
-    let game = driver.game();
+fn choose(engine: &mut Engine, think: Duration, refused: &[Move]) -> (Option<Move>, Option<Info>) {
+    let game = engine.game();
     let legal: Vec<Move> = game
         .board()
         .legal_moves(game.rules())
@@ -351,18 +351,18 @@ fn choose(driver: &mut Engine, think: Duration, refused: &[Move]) -> (Option<Mov
         },
         ..Limits::default()
     };
-    if driver.think(limits, |_, _| {}).is_err() {
+    if engine.think(limits, |_, _| {}).is_err() {
         return (Some(fallback), None);
     }
     let grace = Duration::from_millis(500);
     // The search overran its time (it should not): stop it, and if even that does not bring
     // an answer, send any legal move rather than lose on time. A search that ignored `stop`
     // is left to itself: it must not hang the player.
-    if !driver.wait(Some(Instant::now() + think + grace)) {
-        driver.stop();
-        driver.wait(Some(Instant::now() + grace));
+    if !engine.wait(Some(Instant::now() + think + grace)) {
+        engine.stop();
+        engine.wait(Some(Instant::now() + grace));
     }
-    let outcome = driver.outcome();
+    let outcome = engine.outcome();
     (outcome.best.or(Some(fallback)), outcome.info)
 }
 
@@ -374,8 +374,8 @@ mod tests {
         name.parse().unwrap()
     }
 
-    /// A driver with a small table, holding `board` under `rules`.
-    fn driver(rules: Rules, board: Board) -> Engine {
+    /// An engine with a small table, holding `board` under `rules`.
+    fn engine(rules: Rules, board: Board) -> Engine {
         let mut config = Options {
             rules,
             ..Options::default()
@@ -404,7 +404,7 @@ mod tests {
     #[test]
     fn follow_finds_the_move_keeps_the_same_state_and_rebuilds_the_rest() {
         let rules = Rules::ashton();
-        let mut game = driver(rules, Board::start(&rules));
+        let mut game = engine(rules, Board::start(&rules));
         let start = State::from_board(game.board(), Turn::White, None);
         assert_eq!(follow(&mut game, &start, None), Ok(Step::Same));
 
@@ -434,7 +434,7 @@ mod tests {
     #[test]
     fn the_same_pieces_with_the_other_side_to_move_is_rebuilt_with_the_server_turn() {
         let rules = Rules::ashton();
-        let mut game = driver(rules, Board::start(&rules));
+        let mut game = engine(rules, Board::start(&rules));
         let state = State::from_board(game.board(), Turn::Black, None);
         assert_eq!(follow(&mut game, &state, None), Ok(Step::Rebuilt));
         assert_eq!(game.board().side_to_move(), Side::Attackers);
@@ -444,7 +444,7 @@ mod tests {
     fn a_captured_king_left_on_the_board_is_followed() {
         let rules = Rules::default();
         let board = Board::from_fen("9/9/9/9/9/9/1bK6/9/3b5 b 0").unwrap();
-        let mut game = driver(rules, board);
+        let mut game = engine(rules, board);
         let mv = Move::new(sq("d1"), sq("d3"));
         let mut after = board;
         after.play(&rules, mv);

@@ -74,10 +74,10 @@ where
     W: Write + Send + 'static,
 {
     // The table is allocated before `hello`, so that it does not delay the first move.
-    let driver = Engine::new(config(&args)?)?;
+    let engine = Engine::new(config(&args)?)?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
-    let session = Session::new(out.clone(), lines, args, driver);
+    let session = Session::new(out.clone(), lines, args, engine);
     out.line("hello");
     session.run();
     Ok(())
@@ -235,7 +235,7 @@ struct Session {
     lines: Receiver<Input>,
     /// Lines read ahead while waiting for a clock, to be handled next.
     backlog: VecDeque<Input>,
-    driver: Engine,
+    engine: Engine,
     args: OtepConfig,
     rules: RulesState,
     clock: Option<Clock>,
@@ -251,12 +251,12 @@ struct Session {
 }
 
 impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, driver: Engine) -> Session {
+    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, engine: Engine) -> Session {
         Session {
             out,
             lines,
             backlog: VecDeque::new(),
-            driver,
+            engine,
             args,
             rules: RulesState::Missing,
             clock: None,
@@ -335,12 +335,12 @@ impl Session {
 
     /// Stops the running search, if any, without letting it print its answer.
     fn cancel(&mut self) {
-        self.driver.cancel();
+        self.engine.cancel();
     }
 
     /// Whether a search is running (one whose answer is out counts as ended).
     fn searching(&self) -> bool {
-        self.driver.is_searching()
+        self.engine.is_searching()
     }
 
     fn known_rules(&self) -> Option<Rules> {
@@ -368,12 +368,12 @@ impl Session {
         *self.answered() = None;
         match parse_rules(text) {
             Ok(parsed) => {
-                self.driver.set_rules(parsed.rules, parsed.start);
+                self.engine.set_rules(parsed.rules, parsed.start);
                 self.rules = RulesState::Known(parsed.rules);
                 // Clearing a table no search has touched would only cost time (the host's
                 // clock may already run).
                 if !self.fresh_table {
-                    self.driver.clear_hash();
+                    self.engine.clear_hash();
                     self.fresh_table = true;
                 }
                 self.out
@@ -413,12 +413,12 @@ impl Session {
         if self.searching() {
             return self.out.status("play ignored: already thinking");
         }
-        if self.driver.board().side_to_move() != side {
+        if self.engine.board().side_to_move() != side {
             self.out.status(&format!(
                 "the host asks the {side} to move; the game is taken over with them to move"
             ));
-            self.driver
-                .take_position(with_side(self.driver.board(), side));
+            self.engine
+                .take_position(with_side(self.engine.board(), side));
         }
         if !self.playable(rules) {
             return;
@@ -432,7 +432,7 @@ impl Session {
             let longest = match limits.movetime {
                 Some(ms) => ms,
                 None => self
-                    .driver
+                    .engine
                     .budget(&limits)
                     .map_or(u64::MAX, |b| b.hard.as_millis() as u64),
             };
@@ -449,16 +449,16 @@ impl Session {
     /// Makes sure the current game has a move to give: a game Konakis thinks drawn by
     /// repetition (which the host may count otherwise) is continued from its board alone.
     fn playable(&mut self, rules: Rules) -> bool {
-        if !self.driver.game().status().is_over() {
+        if !self.engine.game().status().is_over() {
             return true;
         }
-        let board = *self.driver.board();
+        let board = *self.engine.board();
         if !board.status(&rules).is_over() {
             self.out.status(&format!(
                 "Konakis sees {}; playing on from the board as the host asks",
-                self.driver.game().status()
+                self.engine.game().status()
             ));
-            self.driver.take_position(board);
+            self.engine.take_position(board);
             return true;
         }
         self.out.warn(&format!(
@@ -473,7 +473,7 @@ impl Session {
     /// `analysis`) line, unless it is cancelled first.
     fn start(&mut self, task: Task, limits: Limits, multipv: usize) {
         if let Err(e) = self
-            .driver
+            .engine
             .set_option("MultiPV", Some(&multipv.to_string()))
         {
             return self.out.warn(&format!("cannot start a search: {e}"));
@@ -484,15 +484,15 @@ impl Session {
         self.clock_fresh = false;
         self.fresh_table = false;
         let out = self.out.clone();
-        let to_move = self.driver.board().side_to_move();
-        let plies = self.driver.board().plies();
-        let rules = self.driver.config().rules;
+        let to_move = self.engine.board().side_to_move();
+        let plies = self.engine.board().plies();
+        let rules = self.engine.config().rules;
         let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).
         let mut lines: Vec<Info> = Vec::new();
         let mut previous: Vec<Info> = Vec::new();
-        // The driver hands on the reports of the current search only: a cancelled one says
+        // The engine hands on the reports of the current search only: a cancelled one says
         // nothing more.
         let callback = move |_, report: Report| match report {
             Report::Info(info) => {
@@ -537,7 +537,7 @@ impl Session {
             },
             Report::CurrMove { .. } => {}
         };
-        if let Err(e) = self.driver.think(limits, callback) {
+        if let Err(e) = self.engine.think(limits, callback) {
             self.out.warn(&format!("cannot start a search: {e}"));
         }
     }
@@ -546,7 +546,7 @@ impl Session {
     /// to `target` (placement and side to move); otherwise takes `target` as a new game and
     /// returns `false`.
     fn follow(&mut self, lines: &[&[Move]], target: Board) -> bool {
-        let synced = self.driver.sync(
+        let synced = self.engine.sync(
             |b| b.same_position(&target),
             Explain::Lines(lines),
             |_| Ok::<Board, Infallible>(target),
@@ -574,7 +574,7 @@ impl Session {
         let mover = mv
             .and_then(|m| record.piece_at(m.to()))
             .map(|p| p.side())
-            .unwrap_or(self.driver.board().side_to_move());
+            .unwrap_or(self.engine.board().side_to_move());
         let target = with_side(&record, mover.opponent());
         let answered = self.answered().take();
         let followed = match mv {
@@ -603,7 +603,7 @@ impl Session {
         if self.known_rules().is_none() {
             return self.refuse_without_rules();
         }
-        let mover = self.driver.board().side_to_move();
+        let mover = self.engine.board().side_to_move();
         let target = with_side(&record, mover.opponent());
         let answered = self.answered().take();
         let ours = answered.map(|a| [a]);
@@ -621,7 +621,7 @@ impl Session {
         if self.searching() {
             self.cancel();
         }
-        let side = self.side_hint.unwrap_or(self.driver.board().side_to_move());
+        let side = self.side_hint.unwrap_or(self.engine.board().side_to_move());
         let board = with_side(&record, side);
         if !self.follow(&[&[]], board) {
             *self.answered() = None;
@@ -631,11 +631,11 @@ impl Session {
     fn side(&mut self, side: Side) {
         self.side_hint = Some(side);
         if self.known_rules().is_some()
-            && self.driver.board().side_to_move() != side
+            && self.engine.board().side_to_move() != side
             && !self.searching()
         {
-            self.driver
-                .take_position(with_side(self.driver.board(), side));
+            self.engine
+                .take_position(with_side(self.engine.board(), side));
         }
     }
 

@@ -18,7 +18,7 @@ pub const MAX_BENCH_DEPTH: u32 = 30;
 /// Largest `go mate`.
 pub const MAX_MATE: u32 = MAX_DEPTH / 2;
 
-/// Where a `position` command starts (the driver's start).
+/// Where a `position` command starts (the engine's start).
 pub use konakis_engine::Start;
 
 /// One protocol command.

@@ -96,7 +96,7 @@ pub(crate) enum Flow {
 
 pub(crate) struct Session<R: Reply> {
     out: R,
-    driver: Engine,
+    engine: Engine,
     mode: Mode,
 }
 
@@ -127,14 +127,14 @@ impl Session<Output> {
         if let Mode::Threads { job: Some(job) } = &self.mode {
             job.stop.store(true, Ordering::SeqCst);
         }
-        self.driver.stop();
+        self.engine.stop();
         // A search stops within a few nodes. Should it not (its thread blocked on a full output
         // pipe), the process leaves without it rather than hang.
         if !self
-            .driver
+            .engine
             .wait(Some(Instant::now() + Duration::from_millis(200)))
         {
-            std::mem::forget(self.driver);
+            std::mem::forget(self.engine);
         }
     }
 
@@ -155,7 +155,7 @@ impl<R: Reply> Session<R> {
     fn new(out: R, mode: Mode) -> Result<Session<R>, SearchError> {
         Ok(Session {
             out,
-            driver: Engine::new(options::Options::default())?,
+            engine: Engine::new(options::Options::default())?,
             mode,
         })
     }
@@ -199,7 +199,7 @@ impl<R: Reply> Session<R> {
 
     /// What is running, if anything. A job that has said its last word counts as ended.
     fn busy(&mut self) -> Option<&'static str> {
-        if self.driver.is_searching() {
+        if self.engine.is_searching() {
             return Some("a search");
         }
         if let Mode::Threads { job } = &mut self.mode {
@@ -242,7 +242,7 @@ impl<R: Reply> Session<R> {
         if self.refuse_if_busy("setoption") {
             return;
         }
-        match self.driver.set_option(name, value) {
+        match self.engine.set_option(name, value) {
             Ok(None) => {}
             // A rule option changed and the game's moves are no longer legal under it.
             Ok(Some(reset)) => self.out.info(&format!(
@@ -259,11 +259,11 @@ impl<R: Reply> Session<R> {
         if self.refuse_if_busy("ucinewgame") {
             return;
         }
-        self.driver.new_game();
+        self.engine.new_game();
     }
 
     fn position(&mut self, start: Start, moves: Vec<Move>) {
-        if let Err(e) = self.driver.set_position(start, &moves) {
+        if let Err(e) = self.engine.set_position(start, &moves) {
             self.out.error(&format!(
                 "position: {}; the previous position stays",
                 describe(&e)
@@ -275,10 +275,10 @@ impl<R: Reply> Session<R> {
         if self.refuse_if_busy("go") {
             return;
         }
-        if let Err(e) = self.driver.check(&limits) {
+        if let Err(e) = self.engine.check(&limits) {
             return self.out.error(&format!("go: {e}; no search started"));
         }
-        let side = self.driver.board().side_to_move();
+        let side = self.engine.board().side_to_move();
         if limits.mover_time_missing(side) {
             let (field, clock) = match side {
                 konakis_core::types::Side::Defenders => ("wtime", "defenders'"),
@@ -290,18 +290,18 @@ impl<R: Reply> Session<R> {
             ));
         }
         let out = self.out.clone();
-        let show_multipv = self.driver.config().settings.multipv > 1;
-        let chances = self.driver.config().show_wdl.then(|| Chances {
-            plies: self.driver.board().plies(),
+        let show_multipv = self.engine.config().settings.multipv > 1;
+        let chances = self.engine.config().show_wdl.then(|| Chances {
+            plies: self.engine.board().plies(),
             side,
-            rules: self.driver.config().rules,
+            rules: self.engine.config().rules,
         });
         let report =
             move |_, report: Report| out.line(&format_report(&report, show_multipv, chances));
         let started = match self.mode {
-            Mode::Threads { .. } => self.driver.think(limits, report).map(|_| ()),
+            Mode::Threads { .. } => self.engine.think(limits, report).map(|_| ()),
             Mode::Inline { poll } => self
-                .driver
+                .engine
                 .search(limits, Cancel::Poll(poll), report)
                 .map(|_| ()),
         };
@@ -316,10 +316,10 @@ impl<R: Reply> Session<R> {
         let Mode::Threads { job } = &mut self.mode else {
             return;
         };
-        self.driver.stop();
+        self.engine.stop();
         // The search answers within a few nodes; waiting here puts its `bestmove` before any
         // reply to a later command.
-        self.driver.wait(None);
+        self.engine.wait(None);
         if let Some(job) = job.take() {
             job.stop.store(true, Ordering::SeqCst);
             let _ = job.handle.join();
@@ -327,7 +327,7 @@ impl<R: Reply> Session<R> {
     }
 
     fn ponderhit(&mut self) {
-        if let Err(e) = self.driver.ponderhit() {
+        if let Err(e) = self.engine.ponderhit() {
             self.out.error(&format!("ponderhit: {e}"));
         }
     }
@@ -338,8 +338,8 @@ impl<R: Reply> Session<R> {
     }
 
     fn display(&mut self) {
-        let board = self.driver.board();
-        let rules = self.driver.config().rules;
+        let board = self.engine.board();
+        let rules = self.engine.config().rules;
         let mut lines: Vec<String> = board.diagram().lines().map(str::to_string).collect();
         lines.push(format!("Position: {}", board.to_fen()));
         lines.push(format!("Side to move: {}", board.side_to_move()));
@@ -353,15 +353,15 @@ impl<R: Reply> Session<R> {
                 n => format!("tuichu ({n} open lines to the edge)"),
             }
         ));
-        lines.push(format!("Status: {}", self.driver.game().status()));
+        lines.push(format!("Status: {}", self.engine.game().status()));
         lines.push(format!("Win chances: {}", self.chances_in_words()));
         lines.push(format!("Rules: {rules}"));
         self.out.lines(&lines);
     }
 
     fn eval(&mut self) {
-        let board = self.driver.board();
-        let (terms, total) = eval::breakdown(board, &self.driver.config().rules);
+        let board = self.engine.board();
+        let (terms, total) = eval::breakdown(board, &self.engine.config().rules);
         let width = terms
             .iter()
             .map(|(n, _)| n.len())
@@ -379,7 +379,7 @@ impl<R: Reply> Session<R> {
         lines.push(format!(
             "Classical: {total} cp for the side to move ({side})"
         ));
-        let network = self.driver.network();
+        let network = self.engine.network();
         match &network {
             Some(n) => lines.push(format!(
                 "Network: {} cp for the side to move ({side}) ({} network, {})",
@@ -387,12 +387,12 @@ impl<R: Reply> Session<R> {
                 n.family(),
                 n.source
             )),
-            None if self.driver.config().settings.eval == EvalMode::Classical => {
+            None if self.engine.config().settings.eval == EvalMode::Classical => {
                 lines.push("Network: not used (Eval is Classical)".to_string())
             }
             None => lines.push(format!(
                 "Network: none for these rules ({}); the search evaluates classically",
-                RuleFamily::of(&self.driver.config().rules)
+                RuleFamily::of(&self.engine.config().rules)
             )),
         }
         // The chances come before the evaluation, which stays the last line.
@@ -410,10 +410,10 @@ impl<R: Reply> Session<R> {
     /// The evaluation the search uses, centi-soldiers for the side to move: the network's
     /// where one evaluates under the rules, else the classical one.
     fn evaluation(&self) -> i32 {
-        let board = self.driver.board();
-        match self.driver.network() {
+        let board = self.engine.board();
+        match self.engine.network() {
             Some(n) => n.net.evaluate_board(board),
-            None => eval::evaluate(board, &self.driver.config().rules),
+            None => eval::evaluate(board, &self.engine.config().rules),
         }
     }
 
@@ -421,12 +421,12 @@ impl<R: Reply> Session<R> {
     /// else the model's ([`wdl::wdl`]) for the evaluation taken as a search score, which
     /// `eval` and `d` say.
     fn chances_in_words(&self) -> String {
-        let board = self.driver.board();
+        let board = self.engine.board();
         let side = board.side_to_move();
-        match wdl::of_status(self.driver.game().status(), side) {
+        match wdl::of_status(self.engine.game().status(), side) {
             Some(w) => format!("{} (the game is over)", wdl::describe(w, side)),
             None => {
-                let rules = self.driver.config().rules;
+                let rules = self.engine.config().rules;
                 let w = wdl::wdl(Score::Cp(self.evaluation()), board.plies(), side, &rules);
                 format!(
                     "{} (from the evaluation; wdl {} {} {} for the side to move)",
@@ -443,8 +443,8 @@ impl<R: Reply> Session<R> {
         if self.refuse_if_busy("go perft") {
             return;
         }
-        let board = *self.driver.board();
-        let rules = self.driver.config().rules;
+        let board = *self.engine.board();
+        let rules = self.engine.config().rules;
         self.start_job("go perft", "a perft", move |out: &R, stop| {
             let mut total = 0u64;
             for &mv in board.legal_moves(&rules).iter() {

@@ -1,4 +1,4 @@
-//! The driver every front-end works through: stale reports are dropped, stop and wait keep
+//! The engine every front-end works through: stale reports are dropped, stop and wait keep
 //! their deadlines, a host's position is caught up with or taken as given, and bad options
 //! are refused with nothing changed.
 
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn driver() -> Engine {
+fn engine() -> Engine {
     let mut config = Options::default();
     config.settings.hash_mib = 1;
     Engine::new(config).expect("a 1 MiB table")
@@ -53,7 +53,7 @@ fn best_moves(log: &Log) -> usize {
 
 #[test]
 fn a_cancelled_search_delivers_nothing_more_and_the_next_search_has_a_new_id() {
-    let mut d = driver();
+    let mut d = engine();
     let (old, callback) = logger();
     let first = d.think(infinite(), callback).unwrap();
     std::thread::sleep(Duration::from_millis(30));
@@ -88,7 +88,7 @@ fn a_cancelled_search_delivers_nothing_more_and_the_next_search_has_a_new_id() {
 
 #[test]
 fn a_stopped_search_still_answers() {
-    let mut d = driver();
+    let mut d = engine();
     let (log, callback) = logger();
     d.think(infinite(), callback).unwrap();
     std::thread::sleep(Duration::from_millis(20));
@@ -101,7 +101,7 @@ fn a_stopped_search_still_answers() {
 
 #[test]
 fn wait_keeps_its_deadline_and_a_stop_ends_the_search_soon() {
-    let mut d = driver();
+    let mut d = engine();
     assert!(d.wait(Some(Instant::now())), "nothing running: at once");
     d.think(infinite(), |_, _| {}).unwrap();
     let asked = Instant::now();
@@ -125,7 +125,7 @@ fn wait_keeps_its_deadline_and_a_stop_ends_the_search_soon() {
 
 #[test]
 fn a_search_on_the_calling_thread_stops_when_its_flag_is_set() {
-    let mut d = driver();
+    let mut d = engine();
     let cancel = Arc::new(AtomicBool::new(false));
     let c = Arc::clone(&cancel);
     let setter = std::thread::spawn(move || {
@@ -146,7 +146,7 @@ fn a_search_on_the_calling_thread_stops_when_its_flag_is_set() {
 
 #[test]
 fn refusals_say_why_and_change_nothing() {
-    let mut d = driver();
+    let mut d = engine();
     assert_eq!(d.ponderhit(), Err(EngineError::NotPondering));
     let bad = Limits {
         searchmoves: vec![mv("a1a2")],
@@ -189,7 +189,7 @@ fn refusals_say_why_and_change_nothing() {
 
 #[test]
 fn options_go_through_the_table_and_errors_change_nothing() {
-    let mut d = driver();
+    let mut d = engine();
     let before = *d.config();
     let e = d.set_option("Hashh", Some("4")).unwrap_err();
     assert!(matches!(e, EngineError::Option(_)));
@@ -220,7 +220,7 @@ fn options_go_through_the_table_and_errors_change_nothing() {
 
 #[test]
 fn a_rule_option_replays_the_game_or_resets_it() {
-    let mut d = driver();
+    let mut d = engine();
     // The attackers' first move.
     let moves = [mv("d1d3")];
     d.set_position(Start::StartPos, &moves[..1]).unwrap();
@@ -253,7 +253,7 @@ fn a_rule_option_replays_the_game_or_resets_it() {
 
 #[test]
 fn sync_finds_the_one_move_or_takes_the_host_position() {
-    let mut d = driver();
+    let mut d = engine();
     let rules: Rules = d.config().rules;
     let start = *d.board();
     let same = |target: Board| move |b: &Board| b.same_position(&target);
