@@ -10,13 +10,13 @@
 //!   Tablut Challenge's Ashton rules), [`Board`] (a position: legal moves, captures, position
 //!   strings), [`Game`] (a board with its history, for repetition and the move limit, and its
 //!   [`Status`]), Zobrist keys and [`perft`];
-//! - the **engine**, from `konakis-engine`: [`Engine`], the one engine session
-//!   every front-end works through (it owns the engine, the game with its history and the
-//!   option table; `examples/embed.rs` embeds it in twenty lines), and beneath it
-//!   [`search::Searcher`], which owns the transposition
-//!   table and the search threads, searches a [`Game`] within [`search::Limits`] on its own
-//!   thread and reports through a callback, ending every search with one
-//!   [`search::Report::BestMove`]; and the [`eval`]uation.
+//! - the **engine**, from `konakis-engine`: [`Engine`], the one engine session every
+//!   front-end works through (it owns the searcher, the game with its history and the option
+//!   table; `examples/embed.rs` embeds it in twenty lines), and beneath it
+//!   [`search::Searcher`], which owns the transposition table and the search threads,
+//!   searches a [`Game`] within [`search::Limits`] on its own thread and reports through a
+//!   callback, ending every search with one [`search::Report::BestMove`]; and the
+//!   [`eval`]uation.
 //!
 //! [`prelude`] imports the names these need in one line. Errors are types whose `Display`
 //! gives the message a user reads ([`PositionError`], [`MoveError`], [`GameError`],
@@ -41,25 +41,25 @@
 //! assert_eq!(game.board().side_to_move(), Side::Defenders);
 //! ```
 //!
-//! Let the engine choose a move:
+//! Let the searcher beneath the engine choose a move:
 //!
 //! ```
 //! use konakis::prelude::*;
 //! use std::sync::{Arc, Mutex};
 //!
 //! let game = Game::start(Rules::default());
-//! let mut engine = Searcher::new(Settings::default());
+//! let mut searcher = Searcher::new(Settings::default());
 //! let best = Arc::new(Mutex::new(None));
 //! let seen = Arc::clone(&best);
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
-//! engine
+//! searcher
 //!     .go(&game, limits, move |report| {
 //!         if let Report::BestMove { best, .. } = report {
 //!             *seen.lock().unwrap() = best;
 //!         }
 //!     })
 //!     .unwrap();
-//! engine.wait();
+//! searcher.wait();
 //! let mv = best.lock().unwrap().expect("the start position has moves");
 //! assert!(game.board().check_move(game.rules(), mv).is_ok());
 //! ```
