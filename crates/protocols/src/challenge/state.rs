@@ -1,5 +1,5 @@
 //! The JSON messages of the Tablut Challenge protocol and their conversion to and from
-//! Konakis' types: states (board and turn), moves and names.
+//! Konakis' types: states (board and turn), moves and names (docs/tablut-challenge.md).
 //!
 //! A state is `{"board":[[…9 cells…],…9 rows…],"turn":"WHITE"}`. Row `i` is rank `i + 1`
 //! (**the first row is rank 1**) and column `j` is file `a + j`. Cells are `EMPTY`, `WHITE`

@@ -1,4 +1,5 @@
-//! OpenTafl's rules strings, read into [`Rules`] and a start position, and written from them.
+//! OpenTafl's rules strings, read into [`Rules`] and a start position, and written from them
+//! (docs/rules.md, "OpenTafl's rules strings", has the table for users).
 //!
 //! A rules string is a list of `key:value` pairs separated by spaces, `dim:` first and the
 //! start position (`start:`, rank 1 first, or `starti:`, rank 9 first) last. Keys left out take
