@@ -16,6 +16,8 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
+pub use crate::text::excerpt;
+
 /// A message that does not have the expected shape. Quoted message text is kept shortened
 /// to 60 characters ([`excerpt`]), as the message shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,15 +109,6 @@ impl fmt::Display for WireError {
 }
 
 impl std::error::Error for WireError {}
-
-/// The start of a message, for error texts (messages may be long or binary junk).
-pub fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(60).collect();
-    if text.chars().count() > 60 {
-        s.push_str("...");
-    }
-    s.escape_default().to_string()
-}
 
 /// The `turn` field of a state: whose move it is, or how the game ended. Serialized as
 /// [`Turn::as_str`] gives it.

@@ -31,8 +31,9 @@
 //! at a ply count OpenTafl does not know would have no move to give when asked for one.
 
 use super::notation::{
-    NotationError, TAFLMAN_LETTERS, invert_record, parse_position_record, position_record, quote,
+    NotationError, TAFLMAN_LETTERS, invert_record, parse_position_record, position_record,
 };
+use crate::text::{bounded_line, excerpt};
 use konakis_core::board::Board;
 use konakis_core::rules::{KingCapture, Rules, Ruleset};
 use konakis_core::types::Side;
@@ -130,7 +131,7 @@ impl RulesStringError {
     fn expected(key: &str, value: &str, expected: &'static str) -> RulesStringError {
         RulesStringError::Malformed(Malformation::Expected {
             key: key.to_string(),
-            value: quote(value),
+            value: excerpt(value),
             expected,
         })
     }
@@ -138,7 +139,7 @@ impl RulesStringError {
     fn unsupported(key: &str, value: &str, reason: impl Into<String>) -> RulesStringError {
         // The pair comes from the peer and goes back to it: anything but printable ASCII is
         // escaped.
-        let printable = |text: &str| konakis_engine::options::bounded_line(text, usize::MAX);
+        let printable = |text: &str| bounded_line(text, usize::MAX);
         RulesStringError::Unsupported {
             key_value: format!("{}:{}", printable(key), printable(value)),
             reason: reason.into(),
@@ -191,7 +192,7 @@ fn piece_list(key: &str, value: &str) -> Result<Pieces, RulesStringError> {
     if let Some(c) = value.chars().find(|c| !TAFLMAN_LETTERS.contains(*c)) {
         return Err(RulesStringError::Malformed(Malformation::PieceLetter {
             key: key.to_string(),
-            value: quote(value),
+            value: excerpt(value),
             found: c,
         }));
     }
@@ -221,8 +222,8 @@ fn square_list(key: &str, value: &str) -> Result<Vec<String>, RulesStringError> 
         if item.parse::<konakis_core::types::Square>().is_err() {
             return Err(RulesStringError::Malformed(Malformation::Square {
                 key: key.to_string(),
-                value: quote(value),
-                item: quote(item),
+                value: excerpt(value),
+                item: excerpt(item),
             }));
         }
     }
@@ -234,12 +235,14 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for token in text.split_whitespace() {
         let Some((key, value)) = token.split_once(':') else {
-            return Err(RulesStringError::Malformed(Malformation::NotAPair(quote(
-                token,
-            ))));
+            return Err(RulesStringError::Malformed(Malformation::NotAPair(
+                excerpt(token),
+            )));
         };
         if pairs.iter().any(|(k, _)| *k == key) {
-            return Err(RulesStringError::Malformed(Malformation::Twice(quote(key))));
+            return Err(RulesStringError::Malformed(Malformation::Twice(excerpt(
+                key,
+            ))));
         }
         pairs.push((key, value));
     }
@@ -276,7 +279,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
                 Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
                 Err(_) => {
                     return Err(RulesStringError::Malformed(Malformation::DimNotNumber(
-                        quote(value),
+                        excerpt(value),
                     )));
                 }
             },
