@@ -283,7 +283,7 @@ impl State {
         serde_json::to_string(self).expect("a state is plain data")
     }
 
-    /// Parses a state message. serde reads the shape ([`StateMessage`]); what does not fit is
+    /// Parses a state message. serde reads the shape (`StateMessage`); what does not fit is
     /// kept as JSON, so that each defect gets its own [`WireError`].
     pub fn parse(text: &str) -> Result<State, WireError> {
         let value: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson {
