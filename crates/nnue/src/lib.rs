@@ -111,7 +111,7 @@ pub fn symmetric_set(mut bits: u128, k: usize) -> u128 {
 /// combination of the rule options is [`RuleFamily::Other`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleFamily {
-    /// `Rules::default()`: Linnaeus as the README reads him.
+    /// `Rules::default()`: Linnaeus as docs/rules.md reads him.
     Default = 0,
     /// The default rules with `KingCapture=English`.
     English = 1,
