@@ -15,8 +15,8 @@ use konakis_core::Bitboard;
 use konakis_core::board::{Board, MoveList};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
-use konakis_nnue::quant::{Accumulator, Delta, HIDDEN, HIDDEN_WIDE, QuantNetwork};
-use std::sync::Arc;
+use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
+use konakis_nnue::stack::AccumulatorStack;
 use std::sync::atomic::Ordering;
 
 /// Nodes between checks of the clock and the stop flag.
@@ -74,110 +74,13 @@ pub(crate) struct Worker<'a> {
     net: Option<NetPath>,
 }
 
-/// The network's first-layer accumulators of the positions on the current path, one per ply,
-/// brought up to date only when a position is evaluated: entering a position records what
-/// its move changed ([`NetStack::enter`]), and [`NetStack::bring_up_to_date`] applies the
-/// changes not yet applied, each child written as its parent plus the change, in one pass.
-struct NetStack<const H: usize> {
-    net: Arc<QuantNetwork<H>>,
-    accumulators: Vec<Accumulator<H>>,
-    /// What the move into each ply changed; `None` for a null move (the same pieces).
-    deltas: Vec<Option<Delta>>,
-    /// Whether each ply's accumulator is that of the position now at that ply.
-    valid: Vec<bool>,
-}
-
-impl<const H: usize> NetStack<H> {
-    fn new(net: Arc<QuantNetwork<H>>) -> NetStack<H> {
-        NetStack {
-            accumulators: vec![Accumulator::new(&net); MAX_PLY + 2],
-            deltas: vec![None; MAX_PLY + 2],
-            valid: vec![false; MAX_PLY + 2],
-            net,
-        }
-    }
-
-    /// Computes the root's accumulator from scratch.
-    fn set_root(&mut self, board: &Board) {
-        self.accumulators[0].refresh(&self.net, board);
-        self.valid[0] = true;
-    }
-
-    /// Records that the position at `ply` is `child`, reached from `board` by `mv` (`None`:
-    /// a null move), which captured `taken`.
-    #[inline]
-    fn enter(
-        &mut self,
-        ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
-    ) {
-        match mv {
-            None => self.deltas[ply] = None,
-            Some(mv) => match Delta::of(board, child, mv, taken) {
-                Some(delta) => self.deltas[ply] = Some(delta),
-                // Never for a legal move; the truth, should it happen.
-                None => {
-                    self.accumulators[ply].refresh(&self.net, child);
-                    self.valid[ply] = true;
-                    return;
-                }
-            },
-        }
-        self.valid[ply] = false;
-    }
-
-    /// The network's evaluation of the position at `ply`, `side` to move, from that side's
-    /// point of view.
-    #[inline]
-    fn evaluate(&mut self, ply: usize, side: Side) -> i32 {
-        self.bring_up_to_date(ply);
-        self.net.evaluate(&self.accumulators[ply], side)
-    }
-
-    /// Panics unless the accumulator at `ply` is `board`'s, computed from scratch (the tests'
-    /// check of every evaluation; see [`NET_CHECKS`]).
-    #[cfg(test)]
-    fn check(&self, ply: usize, board: &Board) {
-        let mut fresh = Accumulator::new(&self.net);
-        fresh.refresh(&self.net, board);
-        assert_eq!(
-            self.accumulators[ply],
-            fresh,
-            "the accumulator at ply {ply} is not that of {}",
-            board.to_fen()
-        );
-        NET_CHECKS.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Applies the changes since the nearest ply whose accumulator is up to date, to `ply`.
-    #[inline]
-    fn bring_up_to_date(&mut self, ply: usize) {
-        let mut from = ply;
-        while !self.valid[from] {
-            from -= 1;
-        }
-        for p in from + 1..=ply {
-            let (before, after) = self.accumulators.split_at_mut(p);
-            let parent = &before[p - 1];
-            match &self.deltas[p] {
-                Some(delta) => after[0].set_child(&self.net, parent, delta),
-                None => after[0] = *parent,
-            }
-            self.valid[p] = true;
-        }
-    }
-}
-
 /// The accumulators of the network that evaluates, of its size ([`Net`]).
 enum NetPath {
-    Narrow(NetStack<HIDDEN>),
-    Wide(NetStack<HIDDEN_WIDE>),
+    Narrow(AccumulatorStack<HIDDEN>),
+    Wide(AccumulatorStack<HIDDEN_WIDE>),
 }
 
-/// Runs `$call` on the [`NetStack`] of whichever size `$path` holds, named `$stack`.
+/// Runs `$call` on the [`AccumulatorStack`] of whichever size `$path` holds, named `$stack`.
 macro_rules! on_stack {
     ($path:expr, $stack:ident => $call:expr) => {
         match $path {
@@ -190,8 +93,8 @@ macro_rules! on_stack {
 impl NetPath {
     fn new(net: Net) -> NetPath {
         match net {
-            Net::Narrow(n) => NetPath::Narrow(NetStack::new(n)),
-            Net::Wide(n) => NetPath::Wide(NetStack::new(n)),
+            Net::Narrow(n) => NetPath::Narrow(AccumulatorStack::new(n, MAX_PLY + 2)),
+            Net::Wide(n) => NetPath::Wide(AccumulatorStack::new(n, MAX_PLY + 2)),
         }
     }
 }
@@ -284,7 +187,14 @@ impl<'a> Worker<'a> {
             Some(n) => on_stack!(n, s => {
                 let e = s.evaluate(ply, board.side_to_move());
                 #[cfg(test)]
-                s.check(ply, board);
+                {
+                    assert!(
+                        s.is_fresh(ply, board),
+                        "the accumulator at ply {ply} is not that of {}",
+                        board.to_fen()
+                    );
+                    NET_CHECKS.fetch_add(1, Ordering::Relaxed);
+                }
                 e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }),
             None => evaluate(board, &self.rules),
