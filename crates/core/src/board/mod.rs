@@ -11,6 +11,7 @@
 
 mod danger;
 mod game;
+mod lines;
 mod movegen;
 mod tables;
 mod text;

@@ -16,6 +16,8 @@ mod parallel;
 mod serial;
 #[cfg(not(feature = "threads"))]
 use serial as parallel;
+mod history;
+mod movepick;
 mod time;
 pub mod tt;
 mod worker;
