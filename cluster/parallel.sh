@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the shards of a konakis match with GNU parallel, here or over ssh, then merges them:
 #   SHARDS=8 RESULTS=results cluster/parallel.sh <konakis match flags>
-#   SHARDS=64 JOBS=4 SSHLOGIN=host1,host2 RESULTS=/shared/run1 cluster/parallel.sh ...
+#   SHARDS=64 JOBS=4 SSHLOGIN=host1,host2 RESULTS=/nfs/run1 cluster/parallel.sh ...
 # JOBS shards run at a time (per machine); with SSHLOGIN, konakis (KONAKIS, default on the
 # PATH) and RESULTS must be at the same paths on every machine (a shared folder).
 # Writes RESULTS/shard-K.json, RESULTS/games/, the shards' tables in RESULTS/shards.txt and the

@@ -2,7 +2,7 @@
 # An SPRT on a cluster in waves: the match (its --games is the cap) is cut into SHARDS
 # shards; each wave runs WAVE more of them, then 'konakis match merge --sprt' judges all the
 # finished ones and the script stops at a verdict or when every shard has run.
-#   SHARDS=100 WAVE=10 RESULTS=/shared/sprt RUN=slurm cluster/sprt-waves.sh \
+#   SHARDS=100 WAVE=10 RESULTS=/nfs/sprt RUN=slurm cluster/sprt-waves.sh \
 #       --sprt elo0=0 elo1=5 -- <konakis match flags>
 # RUN=slurm submits each wave as an array job and waits for it (sbatch --wait); RUN=parallel
 # runs it with GNU parallel (JOBS at a time, SSHLOGIN as in parallel.sh).

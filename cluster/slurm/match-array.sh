@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One shard of a konakis match per Slurm array task. Submit with
-#   RESULTS=/shared/run1 sbatch --array=0-3 cluster/slurm/match-array.sh <konakis match flags>
+#   RESULTS=/nfs/run1 sbatch --array=0-3 cluster/slurm/match-array.sh <konakis match flags>
 # Task K of the array plays shard K/N (N = SHARDS, or the array's size) and writes
 # $RESULTS/shard-K.json (complete or absent), its table in $RESULTS/shard-K.txt and its
 # games, numbered as in the whole match, in $RESULTS/games/. A task that cannot start (no

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Submits a sharded konakis match and its merge:
-#   SHARDS=64 RESULTS=/shared/run1 cluster/slurm/submit.sh <konakis match flags>
+#   SHARDS=64 RESULTS=/nfs/run1 cluster/slurm/submit.sh <konakis match flags>
 # prints the two job ids; the table lands in $RESULTS/merged.txt. Before it submits anything
 # it checks what it needs (the variables, sbatch, konakis, a folder it can write) and stops
 # with one line on stderr if something is missing.

@@ -3,7 +3,7 @@
 //! the command's table, JSON, annotated record, several games, threads and bad records.
 
 use crate::common::matches::{p, run, scratch, text};
-use crate::tactics::win_within;
+use crate::common::solver::win_within;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
 use konakis::review::{Eval, Review, ReviewConfig, Verdict, review_game};
 use konakis::search::{Cancel, Limits, Searcher, Settings};

@@ -1,4 +1,4 @@
-//! Every rule and quirk of the Tablut Challenge's Ashton rules (the README's "Ashton rules"),
+//! Every rule and quirk of the Tablut Challenge's Ashton rules (docs/rules.md, "Ashton rules"),
 //! checked on hand-built positions through the public API with `Rules::ashton()`.
 //!
 //! Positions are drawn as pictures: nine rows, rank 9 on top, files a to i from left to right,

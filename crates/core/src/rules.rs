@@ -1,5 +1,5 @@
 //! [`Rules`]: every rule option of Tablut as Konakis plays it, with defaults, ranges and
-//! parsing by name and value text.
+//! parsing by name and value text. docs/rules.md describes the game and each option.
 //!
 //! The defaults are the play site's reading of Linnaeus (the project's reference rules). The
 //! option table [`Rules::OPTIONS`] is what the protocol's `uci` reply and `setoption` are built
@@ -21,8 +21,7 @@ pub enum KingCapture {
 /// The family of rules a game is played under.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Ruleset {
-    /// Linnaeus' Tablut as the README's section "The rules" reads it, shaped by the other rule
-    /// options.
+    /// Linnaeus' Tablut as docs/rules.md reads it, shaped by the other rule options.
     Linnaeus,
     /// The Tablut Challenge's "Ashton" rules, as its server plays them: camps, a throne that
     /// blocks everyone, defenders first, draw on the first repeated position. It fixes the
@@ -383,8 +382,8 @@ impl Rules {
         }
     }
 
-    /// The rules of the tafl hub page (seed `001`): English king capture, hostile throne that
-    /// nobody re-enters, no rule 10.
+    /// The rules of an English tafl hub page (docs/rules.md, "Readings and presets"): English
+    /// king capture, hostile throne that nobody re-enters, no rule 10.
     pub fn tafl_hub() -> Rules {
         Rules {
             king_capture: KingCapture::English,
@@ -395,8 +394,8 @@ impl Rules {
         }
     }
 
-    /// The rules of the encyclopedia article (seed `003`): as the hub, but the defenders move
-    /// first and the king does not fight.
+    /// The rules of a Hungarian encyclopedia article (docs/rules.md, "Readings and presets"): as
+    /// the hub, but the defenders move first and the king does not fight.
     pub fn encyclopedia() -> Rules {
         Rules {
             first_move: Side::Defenders,
@@ -469,7 +468,8 @@ impl Rules {
 }
 
 /// A named reading of the rules that a front-end offers in one click: the readings of the
-/// README's section "The rules" and the Tablut Challenge's Ashton rules ([`PRESETS`]).
+/// docs/rules.md ("Readings and presets") and the Tablut Challenge's Ashton rules
+/// ([`PRESETS`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
     /// A short identifier, lower case (`taflhub`).
@@ -652,7 +652,7 @@ mod tests {
     }
 
     /// Each preset's settings, applied to the defaults in order, give its rules (so that a
-    /// front-end may show or send them); the readings are the README's.
+    /// front-end may show or send them); the readings are those of docs/rules.md.
     #[test]
     fn presets_are_their_settings_applied_to_the_defaults() {
         let ids: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();

@@ -444,18 +444,14 @@ fn set_rule(rules: &mut Rules, row: &OptionRow, value: &str) -> Result<(), Optio
     rules.set(row.name, value).map_err(OptionError::Rule)
 }
 
-/// Shortens arbitrary input for quoting in a message, and escapes what is not printable, so
-/// that a reply stays one readable line whatever was sent.
-pub fn quote(text: &str) -> String {
-    bounded_line(text, 40)
-}
-
-/// `text` with control characters (line ends included) escaped and at most `max` characters
-/// kept (then `...`): safe to print as part of one ASCII line.
-pub fn bounded_line(text: &str, max: usize) -> String {
+/// A name or value as an [`OptionError`] keeps it: at most 40 characters (then `...`), with
+/// control characters and everything outside ASCII escaped, so that the message stays one
+/// readable line whatever was sent. (The same shortening as `konakis_protocols::text::quote`,
+/// which the front-ends use for their own messages; the engine cannot depend on them.)
+fn quote(text: &str) -> String {
     let mut s = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == max {
+        if i == 40 {
             s.push_str("...");
             break;
         }

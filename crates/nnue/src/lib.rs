@@ -8,7 +8,8 @@
 //! - [`network`]: the floating-point network and its file (versioned header, CRC-32);
 //! - [`train`] (feature `train`): a trainer on the CPU, parallel over a batch with rayon;
 //! - [`quant`]: the integer network the search would run, with an [`quant::Accumulator`]
-//!   updated incrementally as moves are played.
+//!   updated incrementally as moves are played;
+//! - [`stack`]: the accumulators along a search's path, brought up to date when evaluated.
 //!
 //! The network reads 3 × 81 piece-square inputs ([`feature`]): one per kind of piece (attacking
 //! soldier, defending soldier, king) and square. Its hidden layer is shared by both sides; the
@@ -22,6 +23,7 @@
 pub mod data;
 pub mod network;
 pub mod quant;
+pub mod stack;
 #[cfg(feature = "train")]
 pub mod train;
 
@@ -111,7 +113,7 @@ pub fn symmetric_set(mut bits: u128, k: usize) -> u128 {
 /// combination of the rule options is [`RuleFamily::Other`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleFamily {
-    /// `Rules::default()`: Linnaeus as the README reads him.
+    /// `Rules::default()`: Linnaeus as docs/rules.md reads him.
     Default = 0,
     /// The default rules with `KingCapture=English`.
     English = 1,

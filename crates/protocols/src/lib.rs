@@ -14,3 +14,4 @@ pub mod challenge;
 pub mod opentafl;
 pub mod protocol;
 pub mod review;
+pub mod text;

@@ -6,7 +6,9 @@
 //! - [`matches`]: running `konakis` to completion, `konakis match` and its JSON, scratch
 //!   directories;
 //! - [`reference`]: the slow, obviously correct reference rules the random tests compare the
-//!   library against.
+//!   library against;
+//! - [`solver`]: the exhaustive solver of the tactics tests and the generator of the king
+//!   tactics suite (which examples/king_tactics_suite.rs also includes).
 
 #![allow(dead_code)]
 
@@ -14,6 +16,7 @@ pub mod board;
 pub mod matches;
 pub mod process;
 pub mod reference;
+pub mod solver;
 
 /// The `konakis` binary under test.
 pub const KONAKIS: &str = env!("CARGO_BIN_EXE_konakis");

@@ -1,6 +1,7 @@
-//! The reference rules: slow, obviously correct code written from the README's rules (and, for
-//! `Ruleset=Ashton`, from the Tablut Challenge server's) on a board of 81 cells, and reference readers of
-//! position strings, moves and rule options. The random tests compare the library with it.
+//! The reference rules: slow, obviously correct code written from docs/rules.md (and, for
+//! `Ruleset=Ashton`, from the Tablut Challenge server's) on a board of 81 cells, and reference
+//! readers of position strings, moves and rule options. The random tests compare the library
+//! with it.
 
 use konakis::Board;
 use konakis::{
@@ -175,7 +176,7 @@ impl Pos {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference rules, straight from the README's rules.
+// Reference rules, straight from docs/rules.md.
 // ---------------------------------------------------------------------------------------------
 
 /// Encirclement: no defender (the king included) is connected to an edge square through
@@ -306,8 +307,8 @@ pub struct Played {
     pub king_moved: bool,
 }
 
-/// Plays a legal move and applies the README's captures, all judged on the board just after the
-/// piece has arrived and removed together.
+/// Plays a legal move and applies the captures of docs/rules.md, all judged on the board just
+/// after the piece has arrived and removed together.
 pub fn ref_play(pos: &Pos, rules: &Rules, from: usize, to: usize) -> Played {
     if rules.ruleset == Ruleset::Ashton {
         return ashton_play(pos, from, to);
@@ -592,7 +593,7 @@ pub fn ashton_play(pos: &Pos, from: usize, to: usize) -> Played {
     }
 }
 
-/// Reference reader of position strings, from the README: `<placement> <side> [<plies>]`,
+/// Reference reader of position strings, from docs/rules.md: `<placement> <side> [<plies>]`,
 /// exactly one king, no soldier on the throne, nothing else.
 pub fn ref_parse(text: &str) -> Option<Pos> {
     let fields: Vec<&str> = text.split_whitespace().collect();

@@ -98,7 +98,8 @@ impl fmt::Display for Status {
 
 impl Board {
     /// The status judged from this board alone (no repetition): escape, capture, encirclement
-    /// when on, no legal move, and the move limit, in the order of the rules.
+    /// when on, no legal move, and the move limit, in the order of the rules (docs/rules.md, "The
+    /// end of the game").
     ///
     /// Under Ashton the server itself never checks for a side without a legal move: that
     /// player cannot send a legal move, loses on time, and the opponent wins. So "no legal

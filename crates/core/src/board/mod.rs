@@ -11,6 +11,7 @@
 
 mod danger;
 mod game;
+mod lines;
 mod movegen;
 mod tables;
 mod text;
@@ -464,7 +465,8 @@ impl Board {
         *hash ^= zobrist::piece_key(piece, Square::from_index(sq));
     }
 
-    /// Captures made by an attacker that has just arrived on `to`.
+    /// Captures made by an attacker that has just arrived on `to` (docs/rules.md, "Captures"
+    /// and "Capturing the king").
     fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
         let anvils = self.att | fixed_anvils(rules, Side::Defenders);
@@ -525,7 +527,8 @@ impl Board {
         far != NO_KING && (self.att | rules.camps().0) >> far & 1 != 0
     }
 
-    /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`.
+    /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`
+    /// (docs/rules.md, "Captures").
     fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
         let partners = self.def

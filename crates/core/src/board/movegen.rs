@@ -216,6 +216,9 @@ impl Board {
     /// Appends the legal moves of the side to move that end on a square of `targets`.
     #[inline]
     pub fn legal_moves_to(&self, rules: &Rules, targets: Bitboard, list: &mut MoveList) {
+        if targets.is_empty() {
+            return;
+        }
         self.for_each_piece_moves(rules, |from, dests| {
             // The exact size hint lets `extend` reserve once and write without checks.
             list.extend((dests & targets).map(|to| Move::new(from, to)));

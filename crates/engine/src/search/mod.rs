@@ -8,9 +8,10 @@
 //! - the searcher (`threads.rs`): [`Searcher`], the table, the [`Settings`] and the threads,
 //!   with what the threads share;
 //! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
-//!   of one thread (`worker.rs`), the parallel root search (`parallel.rs`, or `serial.rs`
-//!   without threads), the transposition table ([`tt`]) and the time budget ([`budget`],
-//!   `time.rs`).
+//!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
+//!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
+//!   search (`parallel.rs`, or `serial.rs` without threads), the transposition table ([`tt`])
+//!   and the time budget ([`budget`], `time.rs`).
 
 mod deepen;
 #[cfg(feature = "threads")]
@@ -19,6 +20,8 @@ mod parallel;
 mod serial;
 #[cfg(not(feature = "threads"))]
 use serial as parallel;
+mod history;
+mod movepick;
 mod threads;
 mod time;
 pub mod tt;

@@ -1,8 +1,10 @@
-//! One search thread: principal variation search with a tafl-aware quiescence search.
-//!
-//! Per-thread state (killers, history, PV, path keys) lives here; what threads share (the
-//! transposition table, the stop flag, the node counter) is in [`Shared`].
+//! One search thread and its principal variation search: the pruning, reductions and
+//! extensions of each node; the moves come from the picker (movepick.rs), the quiescence search
+//! is in worker/qsearch.rs. Per-thread state (histories, PV, path keys, the evaluation cache
+//! and the network's accumulators) lives here; what threads share is in [`Shared`].
 
+use super::history::Histories;
+use super::movepick::{MovePicker, Picked};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
 use crate::clock::Instant;
@@ -10,13 +12,14 @@ use crate::eval::evaluate;
 use crate::network::Net;
 use ahash::AHashMap;
 use konakis_core::Bitboard;
-use konakis_core::board::{Board, MAX_MOVES, MoveList};
+use konakis_core::board::{Board, MoveList};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Direction, Move, Side, Square};
-use konakis_nnue::quant::{Accumulator, Delta, HIDDEN, HIDDEN_WIDE, QuantNetwork};
-use std::sync::Arc;
+use konakis_core::types::{Move, Side};
+use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
+use konakis_nnue::stack::AccumulatorStack;
 use std::sync::atomic::Ordering;
 
+mod qsearch;
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
 /// Quiescence plies after which the position is judged as it stands (a bound on threat and
@@ -31,9 +34,10 @@ pub(crate) struct Worker<'a> {
     game_counts: AHashMap<u64, u32>,
     /// Keys of the positions on the current path, root at index 0.
     path: Vec<u64>,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// History of quiet moves by side, from and to.
-    history: Vec<i32>,
+    /// Killers and the history of quiet moves.
+    histories: Histories,
+    /// The move picker of each ply.
+    pickers: Vec<MovePicker>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Nodes searched by this thread.
@@ -71,110 +75,13 @@ pub(crate) struct Worker<'a> {
     net: Option<NetPath>,
 }
 
-/// The network's first-layer accumulators of the positions on the current path, one per ply,
-/// brought up to date only when a position is evaluated: entering a position records what
-/// its move changed ([`NetStack::enter`]), and [`NetStack::bring_up_to_date`] applies the
-/// changes not yet applied, each child written as its parent plus the change, in one pass.
-struct NetStack<const H: usize> {
-    net: Arc<QuantNetwork<H>>,
-    accumulators: Vec<Accumulator<H>>,
-    /// What the move into each ply changed; `None` for a null move (the same pieces).
-    deltas: Vec<Option<Delta>>,
-    /// Whether each ply's accumulator is that of the position now at that ply.
-    valid: Vec<bool>,
-}
-
-impl<const H: usize> NetStack<H> {
-    fn new(net: Arc<QuantNetwork<H>>) -> NetStack<H> {
-        NetStack {
-            accumulators: vec![Accumulator::new(&net); MAX_PLY + 2],
-            deltas: vec![None; MAX_PLY + 2],
-            valid: vec![false; MAX_PLY + 2],
-            net,
-        }
-    }
-
-    /// Computes the root's accumulator from scratch.
-    fn set_root(&mut self, board: &Board) {
-        self.accumulators[0].refresh(&self.net, board);
-        self.valid[0] = true;
-    }
-
-    /// Records that the position at `ply` is `child`, reached from `board` by `mv` (`None`:
-    /// a null move), which captured `taken`.
-    #[inline]
-    fn enter(
-        &mut self,
-        ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
-    ) {
-        match mv {
-            None => self.deltas[ply] = None,
-            Some(mv) => match Delta::of(board, child, mv, taken) {
-                Some(delta) => self.deltas[ply] = Some(delta),
-                // Never for a legal move; the truth, should it happen.
-                None => {
-                    self.accumulators[ply].refresh(&self.net, child);
-                    self.valid[ply] = true;
-                    return;
-                }
-            },
-        }
-        self.valid[ply] = false;
-    }
-
-    /// The network's evaluation of the position at `ply`, `side` to move, from that side's
-    /// point of view.
-    #[inline]
-    fn evaluate(&mut self, ply: usize, side: Side) -> i32 {
-        self.bring_up_to_date(ply);
-        self.net.evaluate(&self.accumulators[ply], side)
-    }
-
-    /// Panics unless the accumulator at `ply` is `board`'s, computed from scratch (the tests'
-    /// check of every evaluation; see [`NET_CHECKS`]).
-    #[cfg(test)]
-    fn check(&self, ply: usize, board: &Board) {
-        let mut fresh = Accumulator::new(&self.net);
-        fresh.refresh(&self.net, board);
-        assert_eq!(
-            self.accumulators[ply],
-            fresh,
-            "the accumulator at ply {ply} is not that of {}",
-            board.to_fen()
-        );
-        NET_CHECKS.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Applies the changes since the nearest ply whose accumulator is up to date, to `ply`.
-    #[inline]
-    fn bring_up_to_date(&mut self, ply: usize) {
-        let mut from = ply;
-        while !self.valid[from] {
-            from -= 1;
-        }
-        for p in from + 1..=ply {
-            let (before, after) = self.accumulators.split_at_mut(p);
-            let parent = &before[p - 1];
-            match &self.deltas[p] {
-                Some(delta) => after[0].set_child(&self.net, parent, delta),
-                None => after[0] = *parent,
-            }
-            self.valid[p] = true;
-        }
-    }
-}
-
 /// The accumulators of the network that evaluates, of its size ([`Net`]).
 enum NetPath {
-    Narrow(NetStack<HIDDEN>),
-    Wide(NetStack<HIDDEN_WIDE>),
+    Narrow(AccumulatorStack<HIDDEN>),
+    Wide(AccumulatorStack<HIDDEN_WIDE>),
 }
 
-/// Runs `$call` on the [`NetStack`] of whichever size `$path` holds, named `$stack`.
+/// Runs `$call` on the [`AccumulatorStack`] of whichever size `$path` holds, named `$stack`.
 macro_rules! on_stack {
     ($path:expr, $stack:ident => $call:expr) => {
         match $path {
@@ -187,8 +94,8 @@ macro_rules! on_stack {
 impl NetPath {
     fn new(net: Net) -> NetPath {
         match net {
-            Net::Narrow(n) => NetPath::Narrow(NetStack::new(n)),
-            Net::Wide(n) => NetPath::Wide(NetStack::new(n)),
+            Net::Narrow(n) => NetPath::Narrow(AccumulatorStack::new(n, MAX_PLY + 2)),
+            Net::Wide(n) => NetPath::Wide(AccumulatorStack::new(n, MAX_PLY + 2)),
         }
     }
 }
@@ -211,8 +118,8 @@ impl<'a> Worker<'a> {
             rules,
             game_counts,
             path: Vec::with_capacity(MAX_PLY + 2),
-            killers: [[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 81 * 81],
+            histories: Histories::new(),
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::new()).collect(),
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -281,7 +188,14 @@ impl<'a> Worker<'a> {
             Some(n) => on_stack!(n, s => {
                 let e = s.evaluate(ply, board.side_to_move());
                 #[cfg(test)]
-                s.check(ply, board);
+                {
+                    assert!(
+                        s.is_fresh(ply, board),
+                        "the accumulator at ply {ply} is not that of {}",
+                        board.to_fen()
+                    );
+                    NET_CHECKS.fetch_add(1, Ordering::Relaxed);
+                }
                 e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }),
             None => evaluate(board, &self.rules),
@@ -306,7 +220,7 @@ impl<'a> Worker<'a> {
     /// always, a capture threat when it leaves the defenders one parry at most. (Capture
     /// threats are common, under Ashton above all, and extending every one cost more than it
     /// found: docs/strength.md.) `calm` says an attackers' move is known to leave the king out
-    /// of danger (see [`calm_squares`]); the defenders' node after it is told so.
+    /// of danger (see [`Board::calm_squares`]); the defenders' node after it is told so.
     #[inline]
     fn threat_and_extension(
         &mut self,
@@ -327,7 +241,7 @@ impl<'a> Worker<'a> {
                 } else {
                     self.king_in_danger(child)
                 };
-                (danger, danger && at_most_one_parry(child, &self.rules))
+                (danger, danger && child.at_most_one_parry(&self.rules))
             }
         };
         (threat, i32::from(forcing && ply < MAX_PLY / 2))
@@ -335,9 +249,7 @@ impl<'a> Worker<'a> {
 
     /// Ages the history between iterations or searches.
     pub(crate) fn age_history(&mut self) {
-        for h in &mut self.history {
-            *h /= 2;
-        }
+        self.histories.age();
     }
 
     /// The principal variation of the last root search.
@@ -406,14 +318,12 @@ impl<'a> Worker<'a> {
 
     /// The history table (to carry it to the next search of the same game).
     pub(crate) fn history(&self) -> &[i32] {
-        &self.history
+        self.histories.table()
     }
 
     /// Restores a history table saved by [`Worker::history`].
     pub(crate) fn set_history(&mut self, h: &[i32]) {
-        if h.len() == self.history.len() {
-            self.history.copy_from_slice(h);
-        }
+        self.histories.set_table(h);
     }
 
     /// Flushes the node count to the shared counter.
@@ -444,11 +354,6 @@ impl<'a> Worker<'a> {
         }
         let earlier = self.game_counts.get(&key).copied().unwrap_or(0);
         earlier + 1 >= self.rules.repetition_draw
-    }
-
-    /// Whether a root move is to be searched (`searchmoves`, and MultiPV lines already found).
-    fn root_allows(&self, m: Move) -> bool {
-        (self.root_moves.is_empty() || self.root_moves.contains(&m)) && !self.excluded.contains(&m)
     }
 
     /// Root search with a window; returns the score, the PV is in `pv()`.
@@ -537,9 +442,6 @@ impl<'a> Worker<'a> {
             return MATE - ply as i32 - 1;
         }
         let in_danger = side == Side::Defenders && self.king_in_danger(board);
-        // A king in danger has all his moves tried with the captures and blocks.
-        let danger_king = board.king().filter(|_| in_danger);
-        let calm = calm_squares(board, &rules);
         if side == Side::Attackers && ply > 0 {
             let threats = board.king_capture_threats(&rules);
             if !threats.is_empty() {
@@ -612,141 +514,27 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Moves come in stages, each generated only when the previous ones failed to cut:
-        // the table's move, then captures (and blocks of an escape), then killers, then the
-        // quiet rest by history.
-        let captures = board.capture_targets(&rules);
-        let mut moves = MoveList::new();
-        let mut scores: smallvec::SmallVec<[i32; MAX_MOVES]> = smallvec::SmallVec::new();
-        let mut stage = Stage::Captures;
-        let mut tt_tried = None;
-        if let Some(m) = tt_move
-            && board.is_legal(&rules, m)
-            && (ply > 0 || self.root_allows(m))
-        {
-            moves.push(m);
-            scores.push(1 << 30);
-            tt_tried = Some(m);
-        }
-        let blocks = if escape {
-            escape_paths(board)
-        } else if in_danger {
-            board.king_threat_blocks(&rules)
-        } else {
-            Bitboard::EMPTY
-        };
-
-        // Destinations of each piece of the side to move, and the squares of the captures stage.
-        let mut dests: smallvec::SmallVec<[(Square, Bitboard); 24]> = smallvec::SmallVec::new();
-        let mut early = Bitboard::EMPTY;
+        // The moves, from the staged picker (movepick.rs): the table's move, the urgent
+        // moves, the killers, then the quiet rest.
+        self.pickers[ply].reset(board, ply, tt_move, escape, in_danger);
+        let mut calm = None;
         let mut best = -INFINITE;
         let mut best_move = None;
         let original_alpha = alpha;
+        // The index of the move in the node's order.
         let mut i = 0;
         loop {
-            if i == moves.len() {
-                let first_new = moves.len();
-                match stage {
-                    Stage::Captures => {
-                        // Each piece's destinations are found once, for this stage and the
-                        // quiet one.
-                        board.for_each_piece_moves(&rules, |from, to| dests.push((from, to)));
-                        early = captures | blocks;
-                        for &(from, to) in &dests {
-                            // A king in danger tries all his moves here.
-                            let targets = if danger_king == Some(from) {
-                                Bitboard::FULL
-                            } else {
-                                early
-                            };
-                            moves.extend(
-                                (to & targets)
-                                    .map(|to| Move::new(from, to))
-                                    .filter(|&m| Some(m) != tt_tried),
-                            );
-                        }
-                        stage = Stage::Killers;
-                    }
-                    Stage::Killers => {
-                        // A killer to a square of the captures stage was tried there.
-                        for k in self.killers[ply].into_iter().flatten() {
-                            if !early.has(k.to())
-                                && danger_king != Some(k.from())
-                                && Some(k) != tt_tried
-                                && board.is_legal(&rules, k)
-                            {
-                                moves.push(k);
-                            }
-                        }
-                        stage = Stage::Quiets;
-                    }
-                    Stage::Quiets => {
-                        // The moves already tried that a quiet move can repeat: the table's
-                        // move and the killers, all ending off the captures stage's squares.
-                        let tried: smallvec::SmallVec<[Move; 3]> = moves
-                            .iter()
-                            .copied()
-                            .filter(|m| !early.has(m.to()) && danger_king != Some(m.from()))
-                            .collect();
-                        let mut rest: smallvec::SmallVec<[(i32, Move); MAX_MOVES]> =
-                            smallvec::SmallVec::new();
-                        let approaches = if side == Side::Attackers {
-                            board.king_threat_approaches(&rules)
-                        } else {
-                            Bitboard::EMPTY
-                        };
-                        for &(from, to) in &dests {
-                            let targets = if danger_king == Some(from) {
-                                Bitboard::EMPTY
-                            } else {
-                                !early
-                            };
-                            for to in to & targets {
-                                let m = Move::new(from, to);
-                                if !tried.contains(&m) && (ply > 0 || self.root_allows(m)) {
-                                    let sc = self.quiet_score(board, m, approaches);
-                                    rest.push((sc, m));
-                                }
-                            }
-                        }
-                        // The quiet rest in one sort (at all-nodes every one is searched).
-                        rest.sort_unstable_by_key(|&(sc, _)| std::cmp::Reverse(sc));
-                        moves.extend(rest.iter().map(|&(_, m)| m));
-                        scores.extend(rest.iter().map(|&(sc, _)| sc));
-                        stage = Stage::Done;
-                        continue;
-                    }
-                    Stage::Done => break,
-                }
-                // At the root, drop what is not to be searched.
-                if ply == 0 {
-                    let mut k = first_new;
-                    while k < moves.len() {
-                        if self.root_allows(moves[k]) {
-                            k += 1;
-                        } else {
-                            moves.remove(k);
-                        }
-                    }
-                }
-                for k in first_new..moves.len() {
-                    let sc = self.order_score(board, moves[k], tt_move, captures, blocks, ply);
-                    scores.push(sc);
-                }
-                continue;
-            }
-            if stage != Stage::Done {
-                // selection sort step within a short stage
-                let mut j = i;
-                for k in i + 1..moves.len() {
-                    if scores[k] > scores[j] {
-                        j = k;
-                    }
-                }
-                moves.swap(i, j);
-                scores.swap(i, j);
-            }
-            let mv = moves[i];
+            let (root_moves, excluded) = (&self.root_moves, &self.excluded);
+            let allow = |m: Move| {
+                ply > 0
+                    || ((root_moves.is_empty() || root_moves.contains(&m))
+                        && !excluded.contains(&m))
+            };
+            let Some(Picked { mv, quiet }) =
+                self.pickers[ply].next(board, &rules, &self.histories, allow)
+            else {
+                break;
+            };
             if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
                 let depth = self.root_depth as u32;
                 self.emit(super::Report::CurrMove {
@@ -755,7 +543,6 @@ impl<'a> Worker<'a> {
                     number: i as u32 + 1,
                 });
             }
-            let quiet = scores[i] < KILLER_SCORE - 10 && !captures.has(mv.to());
             let late = !pv_node
                 && !threatened
                 && quiet
@@ -765,12 +552,13 @@ impl<'a> Worker<'a> {
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
             // (A quiet move captures nothing: a calm one cannot threaten the king either.)
+            let calm = *calm.get_or_insert_with(|| board.calm_squares(&rules));
             let calm_move = calm.has(mv.from()) && calm.has(mv.to());
             if late
                 && if side == Side::Attackers {
-                    calm_move || !may_threaten_king(board, mv)
+                    calm_move || !board.may_threaten_king(mv)
                 } else {
-                    !on_king_lines(board, mv.from())
+                    !board.on_king_lines(mv.from())
                 }
             {
                 i += 1;
@@ -831,7 +619,8 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = child_len;
                     if score >= beta {
                         if quiet {
-                            self.reward_quiet(side, mv, depth, ply, &moves[..i]);
+                            let tried = self.pickers[ply].tried();
+                            self.histories.reward_quiet(side, mv, depth, ply, tried);
                         }
                         break;
                     }
@@ -839,7 +628,7 @@ impl<'a> Worker<'a> {
             }
             i += 1;
         }
-        if moves.is_empty() {
+        if i == 0 && best == -INFINITE {
             // No move: the side to move loses. (At the root every move being excluded or
             // outside `searchmoves` never reaches here: the caller checks first.)
             return -(MATE - ply as i32);
@@ -873,175 +662,7 @@ impl<'a> Worker<'a> {
         self.pv[ply][ply] = mv;
         self.pv_len[ply] = ply + 1;
     }
-
-    fn order_score(
-        &self,
-        board: &Board,
-        mv: Move,
-        tt_move: Option<Move>,
-        captures: Bitboard,
-        blocks: Bitboard,
-        ply: usize,
-    ) -> i32 {
-        if Some(mv) == tt_move {
-            return 1 << 30;
-        }
-        let to = mv.to();
-        let is_king = board.king() == Some(mv.from());
-        if is_king && to.is_edge() {
-            return 1 << 29;
-        }
-        if captures.has(to) {
-            return (1 << 28) + near_king_bonus(board, to);
-        }
-        if blocks.has(to)
-            || (is_king && !blocks.is_empty() && board.side_to_move() == Side::Defenders)
-        {
-            return 1 << 27;
-        }
-        if self.killers[ply][0] == Some(mv) {
-            return KILLER_SCORE;
-        }
-        if self.killers[ply][1] == Some(mv) {
-            return KILLER_SCORE - 1;
-        }
-        self.history[history_index(board.side_to_move(), mv)]
-    }
-
-    /// [`Worker::order_score`] of a move of the quiet stage: neither a capture nor a block, and
-    /// neither the table's move nor a killer (those were tried before).
-    /// Attackers' moves to `approaches` (see [`Board::king_threat_approaches`]) come first.
-    #[inline]
-    fn quiet_score(&self, board: &Board, mv: Move, approaches: Bitboard) -> i32 {
-        if board.king() == Some(mv.from()) && mv.to().is_edge() {
-            return 1 << 29;
-        }
-        let h = self.history[history_index(board.side_to_move(), mv)];
-        if approaches.has(mv.to()) {
-            return APPROACH_SCORE + h;
-        }
-        h
-    }
-
-    fn reward_quiet(&mut self, side: Side, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
-        }
-        let bonus = (depth * depth).min(400);
-        let h = &mut self.history[history_index(side, mv)];
-        *h += bonus - *h * bonus / 16384;
-        for &m in tried {
-            let h = &mut self.history[history_index(side, m)];
-            *h -= bonus + *h * bonus / 16384;
-        }
-    }
-
-    /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
-    /// a king one move from the edge. (Quiet king moves that open a line were tried here too
-    /// and lost games: see docs/strength.md.)
-    fn qsearch(&mut self, board: &Board, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
-        let rules = self.rules;
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if board.is_won(&rules) {
-            return -(MATE - ply as i32);
-        }
-        if rules.move_limit > 0 && board.plies() >= rules.move_limit {
-            return 0;
-        }
-        if ply >= MAX_PLY || qply >= MAX_QUIESCENCE_PLIES {
-            return self.evaluate(board, ply);
-        }
-        let side = board.side_to_move();
-        let king_moves = board.king_moves(&rules);
-        let open = king_moves & Bitboard::EDGE;
-        if side == Side::Defenders && !open.is_empty() {
-            return MATE - ply as i32 - 1;
-        }
-        if side == Side::Attackers && self.king_in_danger(board) {
-            return MATE - ply as i32 - 1;
-        }
-        if !board.has_move(&rules) {
-            return -(MATE - ply as i32);
-        }
-        let mut moves = MoveList::new();
-        if side == Side::Defenders && self.king_in_danger(board) {
-            // The king can be taken next move: only a parry saves the defenders.
-            parries(board, &rules, &mut moves);
-            let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
-        }
-        if side == Side::Attackers && !open.is_empty() {
-            let captures = board.capture_targets(&rules);
-            // The king sees the edge: only a block or his capture can save the attackers.
-            let king_ring = board
-                .king()
-                .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
-            board.legal_moves_to(
-                &rules,
-                escape_paths(board) | (captures & king_ring),
-                &mut moves,
-            );
-            let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
-        }
-
-        let stand = self.evaluate(board, ply);
-        if stand >= beta {
-            return stand;
-        }
-        board.legal_moves_to(&rules, board.capture_targets(&rules), &mut moves);
-        if !rules.king_armed && side == Side::Defenders {
-            // An unarmed king arriving on a capture square captures nothing.
-            let king = board.king();
-            moves.retain(|m| Some(m.from()) != king);
-        }
-        self.qsearch_moves(board, &moves, stand, alpha.max(stand), beta, ply, qply)
-    }
-
-    /// Searches `moves` in quiescence, starting from the score `best` already in hand; returns
-    /// the best score (0 once stopped).
-    #[allow(clippy::too_many_arguments)]
-    fn qsearch_moves(
-        &mut self,
-        board: &Board,
-        moves: &[Move],
-        mut best: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: usize,
-    ) -> i32 {
-        for &mv in moves {
-            let mut child = *board;
-            let taken = child.play(&self.rules, mv);
-            self.net_enter(ply + 1, board, &child, Some(mv), taken);
-            let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
 }
-
-const KILLER_SCORE: i32 = 1 << 26;
-/// Ordering of attackers' quiet moves that may threaten the king: after the killers, before
-/// the other quiet moves (history scores stay far below it).
-const APPROACH_SCORE: i32 = 1 << 24;
 
 /// Reverse futility pruning: deepest remaining depth, and margin per ply.
 const FUTILITY_DEPTH: i32 = 3;
@@ -1053,61 +674,8 @@ fn lmp_count(depth: i32) -> usize {
     (4 + 3 * depth * depth) as usize
 }
 
-/// Move generation stages of an interior node (after the table's move).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Captures,
-    Killers,
-    Quiets,
-    Done,
-}
-
 /// Stored in the table's evaluation field when the position was not evaluated.
 const NO_EVAL: i16 = i16::MIN;
-
-#[inline]
-fn history_index(side: Side, mv: Move) -> usize {
-    side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
-}
-
-/// Is `sq` the king's square or on his rank or file? Only a move from such a square can
-/// open a line for him without capturing.
-#[inline]
-fn on_king_lines(board: &Board, sq: Square) -> bool {
-    board
-        .king()
-        .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
-}
-
-/// Could the attackers' move `mv` create a threat to capture the king? Only a move from or to
-/// a rank or file through a square next to the king can: it arrives beside him, or on a line
-/// to the square that would complete the capture, or leaves such a line or square open.
-/// (A cheap filter: [`Worker::threat_and_extension`] decides.)
-#[inline]
-fn may_threaten_king(board: &Board, mv: Move) -> bool {
-    let Some(k) = board.king() else {
-        return false;
-    };
-    let near = |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
-    near(mv.from()) || near(mv.to())
-}
-
-/// The squares an attackers' move that captures nothing may leave and reach without putting
-/// the king in danger, for sure: all but the king's neighbours when no square beside him would
-/// complete a capture (the squares that would are fixed by what stands beside him, and nothing
-/// beside him changes), none otherwise, and none on a defenders' move.
-#[inline]
-fn calm_squares(board: &Board, rules: &Rules) -> Bitboard {
-    match board.king() {
-        Some(k)
-            if board.side_to_move() == Side::Attackers
-                && board.king_capture_squares(rules).is_empty() =>
-        {
-            !Bitboard::from_square(k).neighbours()
-        }
-        _ => Bitboard::EMPTY,
-    }
-}
 
 /// Late move reduction in plies.
 #[inline]
@@ -1115,164 +683,4 @@ fn lmr(depth: i32, index: usize) -> i32 {
     let d = (depth as f32).ln();
     let i = (index as f32).ln();
     (0.5 + d * i / 2.2) as i32
-}
-
-/// Extra ordering for captures next to the king.
-fn near_king_bonus(board: &Board, to: Square) -> i32 {
-    match board.king() {
-        Some(k) if Bitboard::from_square(k).neighbours().has(to) => 100,
-        _ => 0,
-    }
-}
-
-/// The squares between the king and the edge along his open lines, edge squares included.
-fn escape_paths(board: &Board) -> Bitboard {
-    let Some(k) = board.king() else {
-        return Bitboard::EMPTY;
-    };
-    let occ = board.occupied();
-    let mut paths = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let mut ray = Bitboard::EMPTY;
-        let mut sq = k;
-        let mut open = true;
-        while let Some(n) = sq.step(d) {
-            if occ.has(n) {
-                open = false;
-                break;
-            }
-            ray.set(n);
-            sq = n;
-        }
-        if open {
-            paths |= ray;
-        }
-    }
-    paths
-}
-
-/// The defenders' moves that may parry a threatened capture of the king, appended to `moves`,
-/// the moves that capture or stand in the way, then the king's other moves.
-fn parry_candidates(board: &Board, rules: &Rules, moves: &mut MoveList) {
-    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
-    board.legal_moves_to(rules, targets, moves);
-    if let Some(k) = board.king() {
-        let king_targets = board.king_moves(rules) - targets;
-        moves.extend(king_targets.map(|to| Move::new(k, to)));
-    }
-}
-
-/// The defenders' moves that stop every capture of the king threatened on `board`, appended
-/// to `moves`. Every parry moves the king, captures, or stands in the way: those moves are
-/// tried, and kept where the threat is gone.
-fn parries(board: &Board, rules: &Rules, moves: &mut MoveList) {
-    let first = moves.len();
-    parry_candidates(board, rules, moves);
-    let mut keep = first;
-    for j in first..moves.len() {
-        let mut child = *board;
-        child.play(rules, moves[j]);
-        if !child.king_in_danger(rules) {
-            moves[keep] = moves[j];
-            keep += 1;
-        }
-    }
-    moves.truncate(keep);
-}
-
-/// Do the defenders, whose king is in danger on `board`, have one parry at most? (The count
-/// stops at the second.) The king's own moves are tried first: they are cheap to list and
-/// usually give two parries, so that the blocks and captures are seldom generated.
-fn at_most_one_parry(board: &Board, rules: &Rules) -> bool {
-    let Some(k) = board.king() else {
-        return true;
-    };
-    let mut found = false;
-    let mut parry = |m: Move| {
-        let mut child = *board;
-        child.play(rules, m);
-        if child.king_in_danger(rules) {
-            return false;
-        }
-        std::mem::replace(&mut found, true)
-    };
-    for to in board.king_moves(rules) {
-        if parry(Move::new(k, to)) {
-            return false;
-        }
-    }
-    // The soldiers' moves among the candidates of `parry_candidates`.
-    let targets = board.king_threat_blocks(rules) | board.capture_targets(rules);
-    let mut second = false;
-    board.for_each_piece_moves(rules, |from, dests| {
-        if from == k || second {
-            return;
-        }
-        for to in dests & targets {
-            if parry(Move::new(from, to)) {
-                second = true;
-                return;
-            }
-        }
-    });
-    !second
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
-
-    /// `calm_squares` only spares `Board::king_in_danger`: in random games steered towards
-    /// the king, under three rule families, no attackers' move between its squares that
-    /// captures nothing puts the king in danger, and the sets are often not empty.
-    #[test]
-    fn a_move_between_calm_squares_never_puts_the_king_in_danger() {
-        let mut english = Rules::default();
-        english.set("KingCapture", "English").unwrap();
-        let mut rng = StdRng::seed_from_u64(14);
-        let (mut calm_moves, mut threats) = (0, 0);
-        for rules in [Rules::default(), english, Rules::ashton()] {
-            for _ in 0..100 {
-                let mut board = Board::start(&rules);
-                for _ in 0..200 {
-                    let moves = board.legal_moves(&rules);
-                    let Some(k) = board.king().filter(|_| !moves.is_empty()) else {
-                        break;
-                    };
-                    let calm = calm_squares(&board, &rules);
-                    for &m in &moves {
-                        let mut child = board;
-                        let taken = child.play(&rules, m);
-                        let danger = child.king_in_danger(&rules);
-                        threats += usize::from(danger && board.side_to_move() == Side::Attackers);
-                        if calm.has(m.from()) && calm.has(m.to()) && taken.is_empty() {
-                            assert!(!danger, "{board:?} {m}");
-                            calm_moves += 1;
-                        }
-                    }
-                    // Mostly moves to within two squares of the king, so that he is crowded.
-                    let near: Vec<Move> = moves
-                        .iter()
-                        .copied()
-                        .filter(|m| {
-                            m.to().file().abs_diff(k.file()) <= 2
-                                && m.to().rank().abs_diff(k.rank()) <= 2
-                        })
-                        .collect();
-                    let m = if !near.is_empty() && rng.random_bool(0.7) {
-                        near[rng.random_range(0..near.len())]
-                    } else {
-                        moves[rng.random_range(0..moves.len())]
-                    };
-                    board.play(&rules, m);
-                }
-            }
-        }
-        assert!(
-            calm_moves > 10_000 && threats > 1_000,
-            "{calm_moves} {threats}"
-        );
-    }
 }

@@ -1,12 +1,12 @@
 //! The Tablut Challenge: Konakis as a player on the University of Bologna's server
 //! (`konakis tablut-challenge`).
 //!
-//! The protocol (the Tablut Challenge server's wire protocol): TCP, White (the defenders) on port 5800 and
-//! Black (the attackers) on 5801; every message is a 4-byte big-endian length and UTF-8 JSON
-//! ([`wire`]); the player sends its name, then the server sends a state after every move and
-//! the player answers with a move when the state says it is its turn ([`state`]). The
-//! [`machine`] decides what to do with each state, without a socket; the [`client`] carries
-//! states and moves over TCP.
+//! The protocol (docs/tablut-challenge.md describes it): TCP, White (the defenders) on port
+//! 5800 and Black (the attackers) on 5801; every message is a 4-byte big-endian length and
+//! UTF-8 JSON ([`wire`]); the player sends its name, then the server sends a state after every
+//! move and the player answers with a move when the state says it is its turn ([`state`]).
+//! The [`machine`] decides what to do with each state, without a socket; the [`client`]
+//! carries states and moves over TCP.
 //!
 //! # Time
 //!

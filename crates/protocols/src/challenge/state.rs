@@ -1,5 +1,5 @@
 //! The JSON messages of the Tablut Challenge protocol and their conversion to and from
-//! Konakis' types: states (board and turn), moves and names.
+//! Konakis' types: states (board and turn), moves and names (docs/tablut-challenge.md).
 //!
 //! A state is `{"board":[[…9 cells…],…9 rows…],"turn":"WHITE"}`. Row `i` is rank `i + 1`
 //! (**the first row is rank 1**) and column `j` is file `a + j`. Cells are `EMPTY`, `WHITE`
@@ -12,9 +12,11 @@
 
 use konakis_core::board::{Board, PositionError, Status};
 use konakis_core::types::{Move, Piece, Side, Square};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
+
+pub use crate::text::excerpt;
 
 /// A message that does not have the expected shape. Quoted message text is kept shortened
 /// to 60 characters ([`excerpt`]), as the message shows it.
@@ -108,18 +110,9 @@ impl fmt::Display for WireError {
 
 impl std::error::Error for WireError {}
 
-/// The start of a message, for error texts (messages may be long or binary junk).
-pub fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(60).collect();
-    if text.chars().count() > 60 {
-        s.push_str("...");
-    }
-    s.escape_default().to_string()
-}
-
 /// The `turn` field of a state: whose move it is, or how the game ended. Serialized as
 /// [`Turn::as_str`] gives it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Turn {
     /// White (the defenders) to move.
@@ -212,7 +205,7 @@ pub const fn colour_name(side: Side) -> &'static str {
 }
 
 /// One square of a state's board. Serialized as [`Cell::as_str`] gives it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Cell {
     /// No piece (and not the throne).
@@ -237,18 +230,6 @@ impl Cell {
             Cell::King => "KING",
             Cell::Throne => "THRONE",
         }
-    }
-
-    fn parse(text: &str) -> Option<Cell> {
-        [
-            Cell::Empty,
-            Cell::White,
-            Cell::Black,
-            Cell::King,
-            Cell::Throne,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == text)
     }
 
     /// The cell the server shows for `piece` (or no piece) on `sq`.
@@ -302,35 +283,40 @@ impl State {
         serde_json::to_string(self).expect("a state is plain data")
     }
 
-    /// Parses a state message.
+    /// Parses a state message. serde reads the shape (`StateMessage`); what does not fit is
+    /// kept as JSON, so that each defect gets its own [`WireError`].
     pub fn parse(text: &str) -> Result<State, WireError> {
         let value: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson {
             what: "state",
             reason: e.to_string(),
             text: excerpt(text),
         })?;
-        let Some(object) = value.as_object() else {
+        // Only an object: a struct would also take an array, field by field.
+        let message = match value.is_object() {
+            true => StateMessage::deserialize(value).ok(),
+            false => None,
+        };
+        let Some(StateMessage { board, turn }) = message else {
             return Err(WireError::NotAnObject {
                 what: "state",
                 text: excerpt(text),
             });
         };
-        let turn_text = match object.get("turn") {
-            Some(Value::String(s)) => s,
-            Some(_) => return Err(WireError::TurnNotString),
-            None => return Err(WireError::NoTurn),
+        let turn = match turn {
+            Loose::Known(turn) => turn,
+            Loose::Other(Value::String(s)) => return Err(WireError::UnknownTurn(excerpt(&s))),
+            Loose::Other(_) => return Err(WireError::TurnNotString),
+            Loose::Missing => return Err(WireError::NoTurn),
         };
-        let turn =
-            Turn::parse(turn_text).ok_or_else(|| WireError::UnknownTurn(excerpt(turn_text)))?;
-        let Some(rows) = object.get("board").and_then(Value::as_array) else {
+        let Loose::Known(rows) = board else {
             return Err(WireError::NoBoard);
         };
         if rows.len() != 9 {
             return Err(WireError::RowCount(rows.len()));
         }
         let mut cells = [[Cell::Empty; 9]; 9];
-        for (rank, row) in rows.iter().enumerate() {
-            let Some(row) = row.as_array() else {
+        for (rank, row) in rows.into_iter().enumerate() {
+            let Loose::Known(row) = row else {
                 return Err(WireError::RowNotArray(rank));
             };
             if row.len() != 9 {
@@ -339,21 +325,27 @@ impl State {
                     cells: row.len(),
                 });
             }
-            for (file, cell) in row.iter().enumerate() {
+            for (file, cell) in row.into_iter().enumerate() {
                 let sq = Square::from_coords(file as u8, rank as u8).expect("both below 9");
-                let parsed =
-                    cell.as_str()
-                        .and_then(Cell::parse)
-                        .ok_or_else(|| WireError::BadCell {
-                            square: sq,
-                            cell: cell.to_string(),
-                        })?;
-                cells[rank][file] = match parsed {
-                    Cell::Throne if sq != Square::THRONE => {
+                cells[rank][file] = match cell {
+                    Loose::Known(Cell::Throne) if sq != Square::THRONE => {
                         return Err(WireError::ThroneElsewhere(sq));
                     }
-                    Cell::Empty if sq == Square::THRONE => Cell::Throne,
-                    c => c,
+                    Loose::Known(Cell::Empty) if sq == Square::THRONE => Cell::Throne,
+                    Loose::Known(c) => c,
+                    // (An array has no missing items: `Missing` only comes from a key.)
+                    Loose::Other(cell) => {
+                        return Err(WireError::BadCell {
+                            square: sq,
+                            cell: cell.to_string(),
+                        });
+                    }
+                    Loose::Missing => {
+                        return Err(WireError::BadCell {
+                            square: sq,
+                            cell: Value::Null.to_string(),
+                        });
+                    }
                 };
             }
         }
@@ -406,6 +398,32 @@ impl State {
             ours == theirs || (king_gone && theirs == Cell::King)
         })
     }
+}
+
+/// A state message as serde reads it, before its shape is checked: [`State::parse`] gives
+/// each part that does not fit its own error. Other keys are ignored.
+#[derive(Deserialize)]
+struct StateMessage {
+    /// Rows of cells, rank 1 first.
+    #[serde(default)]
+    board: Loose<Vec<Loose<Vec<Loose<Cell>>>>>,
+    /// Whose move, or the result.
+    #[serde(default)]
+    turn: Loose<Turn>,
+}
+
+/// A part of a message: the expected type, other JSON (kept for the error), or nothing.
+#[derive(Deserialize, Default)]
+#[serde(untagged)]
+enum Loose<T> {
+    /// The value has the expected type.
+    Known(T),
+    /// Any other JSON, `null` included.
+    Other(Value),
+    /// The key is not there.
+    #[default]
+    #[serde(skip)]
+    Missing,
 }
 
 /// The move message for `mv` played by `side`: `{"from":"e3","to":"a3","turn":"WHITE"}`.
@@ -733,6 +751,68 @@ mod tests {
                 .to_string()
                 .contains("no king")
         );
+    }
+
+    /// Each defect of a state that is JSON has its own typed error, in the order the parts are
+    /// read: the object, the turn, the board, its rows, its cells.
+    #[test]
+    fn each_malformed_state_has_its_typed_error() {
+        let row = r#"["EMPTY","EMPTY","EMPTY","EMPTY","EMPTY","EMPTY","EMPTY","EMPTY","EMPTY"]"#;
+        let rows = |n: usize| vec![row; n].join(",");
+        let cases = [
+            (
+                "\"WHITE\"".to_string(),
+                WireError::NotAnObject {
+                    what: "state",
+                    text: "\\\"WHITE\\\"".into(),
+                },
+            ),
+            (
+                format!(r#"{{"board":[{}],"turn":null}}"#, rows(9)),
+                WireError::TurnNotString,
+            ),
+            (
+                format!(r#"{{"board":[{}],"turn":7}}"#, rows(9)),
+                WireError::TurnNotString,
+            ),
+            (
+                r#"{"board":"none","turn":"BLACKWIN"}"#.to_string(),
+                WireError::NoBoard,
+            ),
+            (
+                r#"{"board":null,"turn":"DRAW"}"#.to_string(),
+                WireError::NoBoard,
+            ),
+            (
+                format!(r#"{{"board":[{}],"turn":"BLACK"}}"#, rows(10)),
+                WireError::RowCount(10),
+            ),
+            (
+                format!(r#"{{"board":[{},{{}}],"turn":"BLACK"}}"#, rows(8)),
+                WireError::RowNotArray(8),
+            ),
+            (
+                format!(r#"{{"turn":"WHITE","board":[[1],{}]}}"#, rows(8)),
+                WireError::RowLength { row: 0, cells: 1 },
+            ),
+            (
+                format!(
+                    r#"{{"turn":"WHITE","board":[{},["EMPTY",null{}]]}}"#,
+                    rows(8),
+                    r#","EMPTY""#.repeat(7)
+                ),
+                WireError::BadCell {
+                    square: sq("b9"),
+                    cell: "null".into(),
+                },
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(State::parse(&text), Err(want), "{text}");
+        }
+        // Keys other than board and turn are ignored; the last of a key given twice counts.
+        let extra = START_JSON.replacen('{', r#"{"turn":"BLACK","note":[1],"#, 1);
+        assert_eq!(State::parse(&extra).unwrap().turn, Turn::White);
     }
 
     #[test]

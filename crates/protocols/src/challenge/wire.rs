@@ -1,5 +1,6 @@
 //! Framing: every message of the Tablut Challenge protocol, in both directions, is a 4-byte
-//! big-endian length followed by that many bytes of UTF-8 text (JSON).
+//! big-endian length followed by that many bytes of UTF-8 text (JSON); docs/tablut-challenge.md,
+//! "Framing".
 
 use std::fmt;
 use std::io::{self, Read, Write};

@@ -1,7 +1,8 @@
 //! The host's OTEP lines, each parsed into a [`HostCommand`] (or an error message) before the
 //! engine acts on it.
 
-use super::notation::{self, NotationError, parse_move, parse_position_record};
+use super::notation::{NotationError, parse_move, parse_position_record};
+use crate::text::excerpt;
 use konakis_core::board::Board;
 use konakis_core::types::{BySide, Move, Side};
 use std::fmt;
@@ -124,7 +125,7 @@ fn side(command: &'static str, text: &str) -> Result<Side, CommandError> {
         "defenders" => Ok(Side::Defenders),
         _ => Err(CommandError::Side {
             command,
-            text: notation::quote(text),
+            text: excerpt(text),
         }),
     }
 }
@@ -147,7 +148,7 @@ pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
         "side" => HostCommand::Side(side("side", rest)?),
         "opponent-move" => {
             let Some((text, rec)) = rest.split_once(' ') else {
-                return Err(CommandError::OpponentMove(notation::quote(rest)));
+                return Err(CommandError::OpponentMove(excerpt(rest)));
             };
             HostCommand::OpponentMove {
                 mv: parse_move(text).ok().map(|m| m.mv),
@@ -157,7 +158,7 @@ pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
         }
         "move" => {
             if !rest.starts_with('/') {
-                return Err(CommandError::Confirm(notation::quote(rest)));
+                return Err(CommandError::Confirm(excerpt(rest)));
             }
             HostCommand::Confirm(record("move", rest)?)
         }
@@ -173,7 +174,7 @@ pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
                 _ => None,
             };
             let Some((lines, seconds)) = parsed else {
-                return Err(CommandError::Analyze(notation::quote(rest)));
+                return Err(CommandError::Analyze(excerpt(rest)));
             };
             HostCommand::Analyze { lines, seconds }
         }
@@ -211,13 +212,13 @@ pub fn parse_clock(args: &str) -> Result<Clock, CommandError> {
         };
         num.parse::<i64>()
             .map(|ms| (ms, star))
-            .map_err(|_| CommandError::ClockTime(notation::quote(text)))
+            .map_err(|_| CommandError::ClockTime(excerpt(text)))
     };
     let number = |text: &str| -> Result<f64, CommandError> {
         text.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-            .ok_or_else(|| CommandError::ClockCount(notation::quote(text)))
+            .ok_or_else(|| CommandError::ClockCount(excerpt(text)))
     };
     let (att, att_ot) = time(fields[0])?;
     let (def, def_ot) = time(fields[1])?;

@@ -9,6 +9,7 @@
 //!   a mark: `+` the king can be captured next move, `-` the king has a way to the edge, `++`
 //!   the king was captured, `--` the king escaped, `---` resignation.
 
+use crate::text::excerpt;
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, PositionError};
 use konakis_core::rules::Rules;
@@ -155,15 +156,6 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// Shortens input for quoting in an error message.
-pub(crate) fn quote(text: &str) -> String {
-    let mut s: String = text.chars().take(60).collect();
-    if text.chars().count() > 60 {
-        s.push_str("...");
-    }
-    s.escape_default().to_string()
-}
-
 /// The OpenTafl letter of a piece.
 fn letter(piece: Piece) -> char {
     match piece {
@@ -224,7 +216,7 @@ pub fn invert_record(record: &str) -> String {
 pub fn parse_position_record(record: &str, side: Side) -> Result<Board, NotationError> {
     let text = record.trim();
     if !text.starts_with('/') || !text.ends_with('/') || text.len() < 2 {
-        return Err(NotationError::NotARecord(quote(text)));
+        return Err(NotationError::NotARecord(excerpt(text)));
     }
     let ranks: Vec<&str> = text[1..text.len() - 1].split('/').collect();
     if ranks.len() != 9 {
@@ -357,8 +349,8 @@ pub struct OtMove {
 fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationError> {
     let bad = || {
         Err(NotationError::NotASquare {
-            text: quote(whole),
-            at: quote(text),
+            text: excerpt(whole),
+            at: excerpt(text),
         })
     };
     let b = text.as_bytes();
@@ -367,8 +359,8 @@ fn square_prefix(text: &str, whole: &str) -> Result<(Square, usize), NotationErr
     }
     if b.len() > 2 && b[2].is_ascii_digit() {
         return Err(NotationError::RankOutOfRange {
-            text: quote(whole),
-            rank: quote(&text[1..3]),
+            text: excerpt(whole),
+            rank: excerpt(&text[1..3]),
         });
     }
     match text[..2].parse::<Square>() {
@@ -403,12 +395,12 @@ pub fn parse_move(text: &str) -> Result<OtMove, NotationError> {
     let (from, n) = square_prefix(rest, whole)?;
     rest = &rest[n..];
     let Some(r) = rest.strip_prefix('-') else {
-        return Err(NotationError::NotFromTo(quote(whole)));
+        return Err(NotationError::NotFromTo(excerpt(whole)));
     };
     let (to, n) = square_prefix(r, whole)?;
     rest = &r[n..];
     if from == to || (from.file() != to.file() && from.rank() != to.rank()) {
-        return Err(NotationError::NotStraight(quote(whole)));
+        return Err(NotationError::NotStraight(excerpt(whole)));
     }
     let mut captures = Vec::new();
     if let Some(mut r) = rest.strip_prefix('x') {
@@ -446,8 +438,8 @@ pub fn parse_move(text: &str) -> Result<OtMove, NotationError> {
         "---" => Some(Mark::Resigned),
         other => {
             return Err(NotationError::Trailing {
-                text: quote(whole),
-                rest: quote(other),
+                text: excerpt(whole),
+                rest: excerpt(other),
             });
         }
     };

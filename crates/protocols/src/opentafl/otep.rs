@@ -11,9 +11,10 @@
 //! agree with it; when one does not, the record wins and the game restarts from it.
 
 use super::command::{self, Clock, HostCommand};
-use super::notation::{self, position_record, simple_move};
+use super::notation::{position_record, simple_move};
 use super::rules_string::parse_rules;
 use crate::protocol::{Input, spawn_reader};
+use crate::text::excerpt;
 use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
@@ -325,10 +326,9 @@ impl Session {
             }
             HostCommand::Goodbye => return false,
             HostCommand::Nothing => {}
-            HostCommand::Unknown(word) => self.out.status(&format!(
-                "ignored unknown command '{}'",
-                notation::quote(&word)
-            )),
+            HostCommand::Unknown(word) => self
+                .out
+                .status(&format!("ignored unknown command '{}'", excerpt(&word))),
         }
         true
     }
@@ -588,7 +588,7 @@ impl Session {
         };
         if !followed {
             let why = match mv {
-                None => format!("opponent-move: '{}' is not a move", notation::quote(text)),
+                None => format!("opponent-move: '{}' is not a move", excerpt(text)),
                 Some(mv) => format!(
                     "the opponent's {} does not lead from Konakis' position to the record",
                     simple_move(mv)
@@ -660,7 +660,7 @@ impl Session {
     fn host_error(&mut self, text: &str) {
         self.out.status(&format!(
             "the host reports error {}; asking for the position",
-            notation::quote(text)
+            excerpt(text)
         ));
         *self.answered() = None;
         self.out.line("position");

@@ -256,7 +256,7 @@ impl fmt::Display for TagError {
             TagError::NotAKey(key) => write!(
                 f,
                 "'{}' is not a tag name (letters, digits, - and _)",
-                konakis_engine::options::quote(key)
+                crate::text::quote(key)
             ),
             TagError::Derived(key) => write!(f, "the {key} tag is written from the game itself"),
         }

@@ -1,4 +1,5 @@
-//! OpenTafl's rules strings, read into [`Rules`] and a start position, and written from them.
+//! OpenTafl's rules strings, read into [`Rules`] and a start position, and written from them
+//! (docs/rules.md, "OpenTafl's rules strings", has the table for users).
 //!
 //! A rules string is a list of `key:value` pairs separated by spaces, `dim:` first and the
 //! start position (`start:`, rank 1 first, or `starti:`, rank 9 first) last. Keys left out take
@@ -30,8 +31,9 @@
 //! at a ply count OpenTafl does not know would have no move to give when asked for one.
 
 use super::notation::{
-    NotationError, TAFLMAN_LETTERS, invert_record, parse_position_record, position_record, quote,
+    NotationError, TAFLMAN_LETTERS, invert_record, parse_position_record, position_record,
 };
+use crate::text::{bounded_line, excerpt};
 use konakis_core::board::Board;
 use konakis_core::rules::{KingCapture, Rules, Ruleset};
 use konakis_core::types::Side;
@@ -129,7 +131,7 @@ impl RulesStringError {
     fn expected(key: &str, value: &str, expected: &'static str) -> RulesStringError {
         RulesStringError::Malformed(Malformation::Expected {
             key: key.to_string(),
-            value: quote(value),
+            value: excerpt(value),
             expected,
         })
     }
@@ -137,7 +139,7 @@ impl RulesStringError {
     fn unsupported(key: &str, value: &str, reason: impl Into<String>) -> RulesStringError {
         // The pair comes from the peer and goes back to it: anything but printable ASCII is
         // escaped.
-        let printable = |text: &str| konakis_engine::options::bounded_line(text, usize::MAX);
+        let printable = |text: &str| bounded_line(text, usize::MAX);
         RulesStringError::Unsupported {
             key_value: format!("{}:{}", printable(key), printable(value)),
             reason: reason.into(),
@@ -190,7 +192,7 @@ fn piece_list(key: &str, value: &str) -> Result<Pieces, RulesStringError> {
     if let Some(c) = value.chars().find(|c| !TAFLMAN_LETTERS.contains(*c)) {
         return Err(RulesStringError::Malformed(Malformation::PieceLetter {
             key: key.to_string(),
-            value: quote(value),
+            value: excerpt(value),
             found: c,
         }));
     }
@@ -220,35 +222,46 @@ fn square_list(key: &str, value: &str) -> Result<Vec<String>, RulesStringError> 
         if item.parse::<konakis_core::types::Square>().is_err() {
             return Err(RulesStringError::Malformed(Malformation::Square {
                 key: key.to_string(),
-                value: quote(value),
-                item: quote(item),
+                value: excerpt(value),
+                item: excerpt(item),
             }));
         }
     }
     Ok(items)
 }
 
-/// Parses a rules string. See the module documentation for what is accepted.
-pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
+/// Splits a rules string into its `key:value` pairs, in the order given, and checks its
+/// structure: every token a pair, no key twice, a `dim:`, at most one start.
+fn tokenize(text: &str) -> Result<Vec<(&str, &str)>, RulesStringError> {
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for token in text.split_whitespace() {
         let Some((key, value)) = token.split_once(':') else {
-            return Err(RulesStringError::Malformed(Malformation::NotAPair(quote(
-                token,
-            ))));
+            return Err(RulesStringError::Malformed(Malformation::NotAPair(
+                excerpt(token),
+            )));
         };
         if pairs.iter().any(|(k, _)| *k == key) {
-            return Err(RulesStringError::Malformed(Malformation::Twice(quote(key))));
+            return Err(RulesStringError::Malformed(Malformation::Twice(excerpt(
+                key,
+            ))));
         }
         pairs.push((key, value));
     }
-    let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-    if get("dim").is_none() {
+    let get = |key: &str| pairs.iter().any(|(k, _)| *k == key);
+    if !get("dim") {
         return Err(RulesStringError::Malformed(Malformation::NoDim));
     }
-    if get("start").is_some() && get("starti").is_some() {
+    if get("start") && get("starti") {
         return Err(RulesStringError::Malformed(Malformation::BothStarts));
     }
+    Ok(pairs)
+}
+
+/// Parses a rules string. See the module documentation for what is accepted.
+pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
+    let pairs = tokenize(text)?;
+    let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    let unsupported = RulesStringError::unsupported;
 
     // OpenTafl's defaults for the keys left out: a strong (English) armed king, attackers
     // first, encirclement on, no rule 10, a draw on the third repetition. The throne's options
@@ -264,167 +277,9 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
         encirclement: true,
         ..Rules::default()
     };
-    let mut name = None;
-    let mut record: Option<String> = None;
-    let unsupported = RulesStringError::unsupported;
-    // Each key on its own, in the order given.
     for &(key, value) in &pairs {
-        match key {
-            "dim" => match value.parse::<u32>() {
-                Ok(9) => {}
-                Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
-                Err(_) => {
-                    return Err(RulesStringError::Malformed(Malformation::DimNotNumber(
-                        quote(value),
-                    )));
-                }
-            },
-            "name" => name = Some(value.replace('_', " ")),
-            "esc" => match value {
-                "e" => {}
-                "c" => {
-                    return Err(unsupported(
-                        key,
-                        value,
-                        "corner escape; Konakis plays edge escape",
-                    ));
-                }
-                _ => {
-                    return Err(RulesStringError::expected("esc", value, "e or c"));
-                }
-            },
-            "atkf" => {
-                rules.first_move = if yes_no(key, value)? {
-                    Side::Attackers
-                } else {
-                    Side::Defenders
-                }
-            }
-            "ka" => match value {
-                "y" | "n" => rules.king_armed = value == "y",
-                "a" | "h" => {
-                    return Err(unsupported(
-                        key,
-                        value,
-                        "a king armed only as anvil or only as hammer",
-                    ));
-                }
-                _ => {
-                    return Err(RulesStringError::expected("ka", value, "y, n, a or h"));
-                }
-            },
-            "ks" => match value {
-                "c" => rules.king_capture = KingCapture::Original,
-                "s" | "y" => rules.king_capture = KingCapture::English,
-                "w" | "n" => {
-                    return Err(unsupported(
-                        key,
-                        value,
-                        "a king taken by two attackers on and beside the throne too",
-                    ));
-                }
-                "m" => return Err(unsupported(key, value, "a middleweight king")),
-                _ => {
-                    return Err(RulesStringError::expected("ks", value, "s, c, m or w"));
-                }
-            },
-            "surf" => rules.encirclement = yes_no(key, value)?,
-            "tfr" => match value {
-                "d" => {}
-                "w" | "l" | "i" => {
-                    return Err(unsupported(
-                        key,
-                        value,
-                        "Konakis draws on the third repetition",
-                    ));
-                }
-                _ => {
-                    return Err(RulesStringError::expected("tfr", value, "d, w, l or i"));
-                }
-            },
-            "kj" => match value {
-                "n" => {}
-                "c" | "j" | "r" => return Err(unsupported(key, value, "a jumping king")),
-                _ => {
-                    return Err(RulesStringError::expected("kj", value, "n, c, j or r"));
-                }
-            },
-            // Knights, commanders, mercenaries and guards: the start position may not hold any,
-            // so their moves change nothing.
-            "nj" | "cj" | "mj" | "gj" => {
-                if !["n", "c", "j", "r"].contains(&value) {
-                    return Err(RulesStringError::expected(key, value, "n, c, j or r"));
-                }
-            }
-            "cor" => {
-                if !square_list(key, value)?.is_empty() {
-                    return Err(unsupported(key, value, "corner squares"));
-                }
-            }
-            "cen" => {
-                let squares = square_list(key, value)?;
-                if squares.is_empty() {
-                    return Err(unsupported(key, value, "a board without a throne"));
-                }
-                if squares != ["e5"] {
-                    return Err(unsupported(key, value, "Konakis' throne is e5 alone"));
-                }
-            }
-            "afor" | "dfor" => {
-                if !square_list(key, value)?.is_empty() {
-                    return Err(unsupported(key, value, "fort squares"));
-                }
-            }
-            // Properties of corner and fort squares, which the game does not have (a missing
-            // or non-empty cor, afor or dfor is refused).
-            "corp" | "cors" | "corh" | "corre" | "aforp" | "afors" | "aforh" | "aforre"
-            | "dforp" | "dfors" | "dforh" | "dforre" => {
-                piece_list(key, value)?;
-            }
-            // Throne properties: checked together below.
-            "cenp" | "cens" | "cenh" | "cenhe" | "cenre" => {
-                piece_list(key, value)?;
-            }
-            "linc" => rules.throne_guard_capture = yes_no(key, value)?,
-            "sw" => match value {
-                "n" => {}
-                "s" | "w" => return Err(unsupported(key, value, "shieldwall captures")),
-                _ => {
-                    return Err(RulesStringError::expected("sw", value, "n, s or w"));
-                }
-            },
-            // Flanking for shieldwalls (off) and escape through edge forts (there are none).
-            "swf" | "efe" => {
-                yes_no(key, value)?;
-            }
-            "ber" => match value {
-                "n" => {}
-                "m" | "c" => return Err(unsupported(key, value, "berserk moves")),
-                _ => {
-                    return Err(RulesStringError::expected("ber", value, "n, m or c"));
-                }
-            },
-            "spd" => {
-                let limits: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
-                if limits.iter().any(|s| s.parse::<i32>().is_err()) {
-                    return Err(RulesStringError::expected("spd", value, "numbers"));
-                }
-                if limits.iter().any(|s| *s != "-1") {
-                    return Err(unsupported(key, value, "speed limits"));
-                }
-            }
-            "start" => record = Some(value.to_string()),
-            "starti" => record = Some(invert_record(value)),
-            _ => {
-                return Err(unsupported(
-                    key,
-                    value,
-                    "a key Konakis does not know, so it cannot tell what it changes",
-                ));
-            }
-        }
+        read_pair(&mut rules, key, value)?;
     }
-
     // Keys left out that would give a game Konakis does not play.
     if get("esc").is_none() {
         return Err(unsupported(
@@ -441,7 +296,34 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
         ));
     }
 
-    // The throne, with OpenTafl's defaults for the keys left out.
+    read_throne(&mut rules, get)?;
+
+    let name = get("name").map(|value| value.replace('_', " "));
+    let record = match (get("start"), get("starti")) {
+        (Some(value), _) => Some(value.to_string()),
+        (None, Some(value)) => Some(invert_record(value)),
+        (None, None) => None,
+    };
+    let Some(record) = record else {
+        return Err(RulesStringError::Malformed(Malformation::NoStart));
+    };
+    let start = parse_position_record(&record, rules.first_move).map_err(|e| match e {
+        NotationError::ForeignPiece { .. } => {
+            RulesStringError::unsupported("start", &record, e.to_string())
+        }
+        _ => RulesStringError::Malformed(Malformation::Start(e)),
+    })?;
+    Ok(RulesString { rules, start, name })
+}
+
+/// Reads the throne's keys (`cens`, `cenre`, `cenp`, `cenh`, `cenhe`) together into `rules`,
+/// whose `KingArmed` is already read; `get` gives a key's value.
+fn read_throne<'a>(
+    rules: &mut Rules,
+    get: impl Fn(&str) -> Option<&'a str>,
+) -> Result<(), RulesStringError> {
+    let unsupported = RulesStringError::unsupported;
+    // OpenTafl's defaults for the keys left out.
     let list = |key: &str, default: &'static str| {
         let value = get(key).unwrap_or(default);
         piece_list(key, value).map(|p| (value, p))
@@ -499,17 +381,167 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
             "the throne of an unarmed king does not capture attackers",
         ));
     }
+    Ok(())
+}
 
-    let Some(record) = record else {
-        return Err(RulesStringError::Malformed(Malformation::NoStart));
-    };
-    let start = parse_position_record(&record, rules.first_move).map_err(|e| match e {
-        NotationError::ForeignPiece { .. } => {
-            RulesStringError::unsupported("start", &record, e.to_string())
+/// Reads one `key:value` pair into `rules` (the throne's keys are read together by
+/// [`read_throne`]; `name`, `start` and `starti` by [`parse_rules`]).
+fn read_pair(rules: &mut Rules, key: &str, value: &str) -> Result<(), RulesStringError> {
+    let unsupported = RulesStringError::unsupported;
+    match key {
+        "dim" => match value.parse::<u32>() {
+            Ok(9) => {}
+            Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
+            Err(_) => {
+                return Err(RulesStringError::Malformed(Malformation::DimNotNumber(
+                    excerpt(value),
+                )));
+            }
+        },
+        // Read by parse_rules.
+        "name" | "start" | "starti" => {}
+        "esc" => match value {
+            "e" => {}
+            "c" => {
+                return Err(unsupported(
+                    key,
+                    value,
+                    "corner escape; Konakis plays edge escape",
+                ));
+            }
+            _ => {
+                return Err(RulesStringError::expected("esc", value, "e or c"));
+            }
+        },
+        "atkf" => {
+            rules.first_move = if yes_no(key, value)? {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            }
         }
-        _ => RulesStringError::Malformed(Malformation::Start(e)),
-    })?;
-    Ok(RulesString { rules, start, name })
+        "ka" => match value {
+            "y" | "n" => rules.king_armed = value == "y",
+            "a" | "h" => {
+                return Err(unsupported(
+                    key,
+                    value,
+                    "a king armed only as anvil or only as hammer",
+                ));
+            }
+            _ => {
+                return Err(RulesStringError::expected("ka", value, "y, n, a or h"));
+            }
+        },
+        "ks" => match value {
+            "c" => rules.king_capture = KingCapture::Original,
+            "s" | "y" => rules.king_capture = KingCapture::English,
+            "w" | "n" => {
+                return Err(unsupported(
+                    key,
+                    value,
+                    "a king taken by two attackers on and beside the throne too",
+                ));
+            }
+            "m" => return Err(unsupported(key, value, "a middleweight king")),
+            _ => {
+                return Err(RulesStringError::expected("ks", value, "s, c, m or w"));
+            }
+        },
+        "surf" => rules.encirclement = yes_no(key, value)?,
+        "tfr" => match value {
+            "d" => {}
+            "w" | "l" | "i" => {
+                return Err(unsupported(
+                    key,
+                    value,
+                    "Konakis draws on the third repetition",
+                ));
+            }
+            _ => {
+                return Err(RulesStringError::expected("tfr", value, "d, w, l or i"));
+            }
+        },
+        "kj" => match value {
+            "n" => {}
+            "c" | "j" | "r" => return Err(unsupported(key, value, "a jumping king")),
+            _ => {
+                return Err(RulesStringError::expected("kj", value, "n, c, j or r"));
+            }
+        },
+        // Knights, commanders, mercenaries and guards: the start position may not hold any,
+        // so their moves change nothing.
+        "nj" | "cj" | "mj" | "gj" => {
+            if !["n", "c", "j", "r"].contains(&value) {
+                return Err(RulesStringError::expected(key, value, "n, c, j or r"));
+            }
+        }
+        "cor" => {
+            if !square_list(key, value)?.is_empty() {
+                return Err(unsupported(key, value, "corner squares"));
+            }
+        }
+        "cen" => {
+            let squares = square_list(key, value)?;
+            if squares.is_empty() {
+                return Err(unsupported(key, value, "a board without a throne"));
+            }
+            if squares != ["e5"] {
+                return Err(unsupported(key, value, "Konakis' throne is e5 alone"));
+            }
+        }
+        "afor" | "dfor" => {
+            if !square_list(key, value)?.is_empty() {
+                return Err(unsupported(key, value, "fort squares"));
+            }
+        }
+        // Properties of corner and fort squares, which the game does not have (a missing
+        // or non-empty cor, afor or dfor is refused).
+        "corp" | "cors" | "corh" | "corre" | "aforp" | "afors" | "aforh" | "aforre" | "dforp"
+        | "dfors" | "dforh" | "dforre" => {
+            piece_list(key, value)?;
+        }
+        // Throne properties: checked together below.
+        "cenp" | "cens" | "cenh" | "cenhe" | "cenre" => {
+            piece_list(key, value)?;
+        }
+        "linc" => rules.throne_guard_capture = yes_no(key, value)?,
+        "sw" => match value {
+            "n" => {}
+            "s" | "w" => return Err(unsupported(key, value, "shieldwall captures")),
+            _ => {
+                return Err(RulesStringError::expected("sw", value, "n, s or w"));
+            }
+        },
+        // Flanking for shieldwalls (off) and escape through edge forts (there are none).
+        "swf" | "efe" => {
+            yes_no(key, value)?;
+        }
+        "ber" => match value {
+            "n" => {}
+            "m" | "c" => return Err(unsupported(key, value, "berserk moves")),
+            _ => {
+                return Err(RulesStringError::expected("ber", value, "n, m or c"));
+            }
+        },
+        "spd" => {
+            let limits: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
+            if limits.iter().any(|s| s.parse::<i32>().is_err()) {
+                return Err(RulesStringError::expected("spd", value, "numbers"));
+            }
+            if limits.iter().any(|s| *s != "-1") {
+                return Err(unsupported(key, value, "speed limits"));
+            }
+        }
+        _ => {
+            return Err(unsupported(
+                key,
+                value,
+                "a key Konakis does not know, so it cannot tell what it changes",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether OpenTafl's rules strings can say exactly what `rules` are (the move limit aside:

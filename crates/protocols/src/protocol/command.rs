@@ -335,7 +335,7 @@ impl std::error::Error for NotInRange {}
 impl std::error::Error for BadMilliseconds {}
 impl std::error::Error for BadMove {}
 
-pub use konakis_engine::options::{bounded_line, quote};
+pub use crate::text::{bounded_line, quote};
 
 /// Parses one line. `Ok(None)` for a line with nothing but white space.
 pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {

@@ -31,6 +31,7 @@ pub mod merge;
 pub mod options;
 pub mod players;
 pub mod record;
+pub mod referee;
 pub mod report;
 pub mod stats;
 pub mod tally;

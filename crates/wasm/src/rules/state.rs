@@ -10,6 +10,7 @@ use konakis_core::rules::{PRESETS, Preset, Rules, RulesError};
 use konakis_core::types::{Move, Piece, Side, Square};
 use konakis_engine::options::{self, Kind, Options};
 use konakis_protocols::opentafl::otg::{parse_otg, replay, write_game_record};
+use konakis_protocols::text;
 use serde_json::{Map, Value, json};
 use std::fmt;
 
@@ -57,7 +58,7 @@ impl ApiError {
     fn new(kind: ErrorKind, error: impl fmt::Display) -> ApiError {
         ApiError {
             kind,
-            message: options::bounded_line(&error.to_string(), usize::MAX),
+            message: text::bounded_line(&error.to_string(), usize::MAX),
         }
     }
 }
@@ -78,7 +79,7 @@ pub fn preset_rules(id: &str) -> Result<Rules, ApiError> {
             ErrorKind::Rules,
             format_args!(
                 "unknown preset '{}' (presets: {})",
-                options::quote(id),
+                text::quote(id),
                 ids.join(", ")
             ),
         )
@@ -93,7 +94,7 @@ pub fn rules_from_pairs<'a>(
     let mut config = Options::default();
     for (name, value) in pairs {
         if !options::find(name).is_some_and(|row| row.is_rule()) {
-            let e = RulesError::UnknownOption(options::quote(name));
+            let e = RulesError::UnknownOption(text::quote(name));
             return Err(ApiError::new(ErrorKind::Rules, e));
         }
         match options::apply(&config, name, Some(value)) {
@@ -365,7 +366,7 @@ impl GameState {
 /// A record with any non-ASCII character of a tag value escaped, line breaks kept.
 fn ascii_record(text: &str) -> String {
     text.split('\n')
-        .map(|l| options::bounded_line(l, usize::MAX))
+        .map(|l| text::bounded_line(l, usize::MAX))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -3,7 +3,7 @@
 //!
 //! Such an agent plays one game per process: it is started with its colour, connects to the
 //! server's port, sends its name, and then reads a state after every move and answers with a
-//! move on its turn (the Tablut Challenge's wire protocol). So the runner starts the agent at its first
+//! move on its turn (docs/tablut-challenge.md). So the runner starts the agent at its first
 //! move of each game, when its colour is known, listening first on the port it will connect
 //! to: a free port of its own choosing when the arguments have a `{port}` placeholder, else the
 //! server's fixed port for the colour (5800 White, 5801 Black), which allows one game at a

@@ -1,0 +1,201 @@
+//! The king's lines as a search looks at them: the paths of his open lines to the edge, the
+//! squares an attackers' move may use without endangering him, the moves that could open a
+//! line for him or threaten him, and the defenders' parries of a threatened capture. These
+//! are the rules' own views ([`Board::king_moves`], [`Board::king_in_danger`]), not a
+//! simplification of them.
+
+use super::{Board, MoveList};
+use crate::bitboard::Bitboard;
+use crate::rules::Rules;
+use crate::types::{Direction, Move, Side, Square};
+
+impl Board {
+    /// The squares between the king and the edge along each of his lines that no piece
+    /// blocks, the edge squares included: where a piece must stand to stop an escape along
+    /// them. Only the pieces are looked at, so a line walled by a camp or a throne he may not
+    /// cross is among them too (the search asks only when he does see the edge).
+    pub fn escape_paths(&self) -> Bitboard {
+        let Some(k) = self.king() else {
+            return Bitboard::EMPTY;
+        };
+        let occupied = self.occupied();
+        let mut paths = Bitboard::EMPTY;
+        for d in Direction::ALL {
+            let mut ray = Bitboard::EMPTY;
+            let mut sq = k;
+            let mut open = true;
+            while let Some(n) = sq.step(d) {
+                if occupied.has(n) {
+                    open = false;
+                    break;
+                }
+                ray.set(n);
+                sq = n;
+            }
+            if open {
+                paths |= ray;
+            }
+        }
+        paths
+    }
+
+    /// The squares an attackers' move that captures nothing may leave and reach without
+    /// putting the king in danger, for sure: all but the king's neighbours when no square
+    /// beside him would complete a capture (those squares are fixed by what stands beside him,
+    /// and nothing beside him changes), none otherwise, and none on a defenders' move.
+    #[inline]
+    pub fn calm_squares(&self, rules: &Rules) -> Bitboard {
+        match self.king() {
+            Some(k)
+                if self.side_to_move() == Side::Attackers
+                    && self.king_capture_squares(rules).is_empty() =>
+            {
+                !Bitboard::from_square(k).neighbours()
+            }
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// Is `sq` the king's square or on his rank or file? Only a move from such a square can
+    /// open a line for him without capturing.
+    #[inline]
+    pub fn on_king_lines(&self, sq: Square) -> bool {
+        self.king()
+            .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
+    }
+
+    /// Could the attackers' move `mv` create a threat to capture the king? Only a move from or
+    /// to a rank or file through a square next to the king can: it arrives beside him, or on a
+    /// line to the square that would complete the capture, or leaves such a line or square
+    /// open. (A cheap filter; [`Board::king_in_danger`] after the move decides.)
+    #[inline]
+    pub fn may_threaten_king(&self, mv: Move) -> bool {
+        let Some(k) = self.king() else {
+            return false;
+        };
+        let near =
+            |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
+        near(mv.from()) || near(mv.to())
+    }
+
+    /// The defenders' moves that stop every capture of the king threatened here, appended to
+    /// `moves`. Every parry moves the king, captures, or stands in the way: those moves are
+    /// tried, and kept where the threat is gone.
+    pub fn parries(&self, rules: &Rules, moves: &mut MoveList) {
+        let first = moves.len();
+        let targets = self.king_threat_blocks(rules) | self.capture_targets(rules);
+        self.legal_moves_to(rules, targets, moves);
+        if let Some(k) = self.king() {
+            let king_targets = self.king_moves(rules) - targets;
+            moves.extend(king_targets.map(|to| Move::new(k, to)));
+        }
+        let mut keep = first;
+        for j in first..moves.len() {
+            let mut child = *self;
+            child.play(rules, moves[j]);
+            if !child.king_in_danger(rules) {
+                moves[keep] = moves[j];
+                keep += 1;
+            }
+        }
+        moves.truncate(keep);
+    }
+
+    /// Do the defenders, whose king is in danger here, have one parry at most? (The count
+    /// stops at the second.) The king's own moves are tried first: they are cheap to list and
+    /// usually give two parries, so that the blocks and captures are seldom generated.
+    pub fn at_most_one_parry(&self, rules: &Rules) -> bool {
+        let Some(k) = self.king() else {
+            return true;
+        };
+        let mut found = false;
+        let mut parry = |m: Move| {
+            let mut child = *self;
+            child.play(rules, m);
+            if child.king_in_danger(rules) {
+                return false;
+            }
+            std::mem::replace(&mut found, true)
+        };
+        for to in self.king_moves(rules) {
+            if parry(Move::new(k, to)) {
+                return false;
+            }
+        }
+        // The soldiers' moves among the candidates of `parries`.
+        let targets = self.king_threat_blocks(rules) | self.capture_targets(rules);
+        let mut second = false;
+        self.for_each_piece_moves(rules, |from, dests| {
+            if from == k || second {
+                return;
+            }
+            for to in dests & targets {
+                if parry(Move::new(from, to)) {
+                    second = true;
+                    return;
+                }
+            }
+        });
+        !second
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `Board::calm_squares` only spares `Board::king_in_danger`: in random games steered towards
+    /// the king, under three rule families, no attackers' move between its squares that
+    /// captures nothing puts the king in danger, and the sets are often not empty.
+    #[test]
+    fn a_move_between_calm_squares_never_puts_the_king_in_danger() {
+        let mut english = Rules::default();
+        english.set("KingCapture", "English").unwrap();
+        let mut rng = StdRng::seed_from_u64(14);
+        let (mut calm_moves, mut threats) = (0, 0);
+        for rules in [Rules::default(), english, Rules::ashton()] {
+            for _ in 0..100 {
+                let mut board = Board::start(&rules);
+                for _ in 0..200 {
+                    let moves = board.legal_moves(&rules);
+                    let Some(k) = board.king().filter(|_| !moves.is_empty()) else {
+                        break;
+                    };
+                    let calm = board.calm_squares(&rules);
+                    for &m in &moves {
+                        let mut child = board;
+                        let taken = child.play(&rules, m);
+                        let danger = child.king_in_danger(&rules);
+                        threats += usize::from(danger && board.side_to_move() == Side::Attackers);
+                        if calm.has(m.from()) && calm.has(m.to()) && taken.is_empty() {
+                            assert!(!danger, "{board:?} {m}");
+                            calm_moves += 1;
+                        }
+                    }
+                    // Mostly moves to within two squares of the king, so that he is crowded.
+                    let near: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            m.to().file().abs_diff(k.file()) <= 2
+                                && m.to().rank().abs_diff(k.rank()) <= 2
+                        })
+                        .collect();
+                    let m = if !near.is_empty() && rng.random_bool(0.7) {
+                        near[rng.random_range(0..near.len())]
+                    } else {
+                        moves[rng.random_range(0..moves.len())]
+                    };
+                    board.play(&rules, m);
+                }
+            }
+        }
+        assert!(
+            calm_moves > 10_000 && threats > 1_000,
+            "{calm_moves} {threats}"
+        );
+    }
+}

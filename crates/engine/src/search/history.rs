@@ -1,0 +1,84 @@
+//! What one search thread remembers about moves to order them: the two killer moves of each
+//! ply (quiet moves that cut off a sibling) and the history of quiet moves by side, from and
+//! to square, rewarded when a move cuts off and lowered for the moves tried before it.
+
+use super::MAX_PLY;
+use konakis_core::types::{Move, Side};
+
+/// Entries of the history table: by side, from square and to square.
+const HISTORY_SIZE: usize = 2 * 81 * 81;
+
+/// The killers and the quiet history of one thread.
+pub(crate) struct Histories {
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    quiet: Vec<i32>,
+}
+
+#[inline]
+fn index(side: Side, mv: Move) -> usize {
+    side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+}
+
+impl Histories {
+    pub(crate) fn new() -> Histories {
+        Histories {
+            killers: [[None; 2]; MAX_PLY + 1],
+            quiet: vec![0; HISTORY_SIZE],
+        }
+    }
+
+    /// The killer moves of `ply`, the most recent first.
+    #[inline]
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply]
+    }
+
+    /// The history score of the quiet move `mv` of `side`.
+    #[inline]
+    pub(crate) fn quiet(&self, side: Side, mv: Move) -> i32 {
+        self.quiet[index(side, mv)]
+    }
+
+    /// `mv`, a quiet move of `side`, cut off at `ply` with `depth` to go after the moves
+    /// `tried`: it becomes the first killer, its history rises and theirs falls (each bounded
+    /// by a gravity term, so that scores stay within ±16,384).
+    pub(crate) fn reward_quiet(
+        &mut self,
+        side: Side,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        tried: impl IntoIterator<Item = Move>,
+    ) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.quiet[index(side, mv)];
+        *h += bonus - *h * bonus / 16384;
+        for m in tried {
+            let h = &mut self.quiet[index(side, m)];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    /// Halves the history between iterations or searches.
+    pub(crate) fn age(&mut self) {
+        for h in &mut self.quiet {
+            *h /= 2;
+        }
+    }
+
+    /// The history table (to carry it to the next search of the same game).
+    pub(crate) fn table(&self) -> &[i32] {
+        &self.quiet
+    }
+
+    /// Restores a table saved by [`Histories::table`] (one of another size is ignored).
+    pub(crate) fn set_table(&mut self, table: &[i32]) {
+        if table.len() == self.quiet.len() {
+            self.quiet.copy_from_slice(table);
+        }
+    }
+}
