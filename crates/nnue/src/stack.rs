@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 /// The network's first-layer accumulators of the positions on the current path, one per ply,
 /// brought up to date only when a position is evaluated: entering a position records what
-/// its move changed ([`AccumulatorStack::enter`]), and [`AccumulatorStack::bring_up_to_date`] applies the
-/// changes not yet applied, each child written as its parent plus the change, in one pass.
+/// its move changed ([`AccumulatorStack::enter`]), and `bring_up_to_date` (private, called
+/// on evaluation) applies the changes not yet applied, each child written as its parent plus
+/// the change, in one pass.
 pub struct AccumulatorStack<const H: usize> {
     net: Arc<QuantNetwork<H>>,
     accumulators: Vec<Accumulator<H>>,
