@@ -1,6 +1,6 @@
 //! `konakis bench --tactics`: a solve-time benchmark over a suite of king tactics, as chess
 //! engines keep test suites. Each position of the suite was classified by an exhaustive solver
-//! (tests/it/tactics.rs writes and checks the file): the attackers capture the king by force in
+//! (the example `king_tactics_suite` writes the file, tests/it/tactics.rs checks it): the attackers capture the king by force in
 //! exactly 1, 2 or 3 moves, or the defenders must parry a capture threatened for the next
 //! move. For each, the tool reports the search time and the iteration depth from which the
 //! engine's best move is one of the solver's and, for a forced capture, its score is the mate,

@@ -220,8 +220,8 @@ pub fn suite_positions(options: &str, seed: u64, per_kind: usize) -> Vec<Tactic>
 }
 
 /// The first lines of the suite file: what it holds and where it comes from.
-pub const SUITE_HEADER: &str = "# King tactics for `konakis bench --tactics`, written by tests/it/tactics.rs\n\
-     # (write_king_tactics_suite) from its exhaustive solver: options ; position ; kind ;\n\
+pub const SUITE_HEADER: &str = "# King tactics for `konakis bench --tactics`, written by the example\n\
+     # king_tactics_suite from its exhaustive solver: options ; position ; kind ;\n\
      # the right moves (all moves keeping a forced capture, or all parries).\n";
 
 /// The whole suite file: five positions of each kind under each of [`FAMILIES`], each family
