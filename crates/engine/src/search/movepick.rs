@@ -136,12 +136,7 @@ impl MovePicker {
     ) -> Option<Picked> {
         // Most moves are quiet ones, already in order.
         if self.stage == Stage::Quiets && self.cur < self.len {
-            let Scored { score, mv } = self.list[self.cur];
-            self.cur += 1;
-            return Some(Picked {
-                mv,
-                quiet: score < KILLER_SCORE - 10,
-            });
+            return Some(self.hand_out());
         }
         self.next_stage(board, rules, histories, allow)
     }
