@@ -130,15 +130,10 @@ pub fn review(
 mod tests {
     use super::*;
     use crate::review::positions;
+    use crate::review::tests::THRESHOLDS as T;
     use konakis_core::board::{Board, Status};
     use konakis_core::rules::Rules;
     use konakis_core::types::Move;
-
-    const T: Thresholds = Thresholds {
-        inaccuracy: 5.0,
-        mistake: 10.0,
-        blunder: 15.0,
-    };
 
     #[test]
     fn forced_results_decide_before_the_drop() {

@@ -490,8 +490,15 @@ mod ser {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The thresholds the review's unit tests grade with.
+    pub(crate) const THRESHOLDS: Thresholds = Thresholds {
+        inaccuracy: 5.0,
+        mistake: 10.0,
+        blunder: 15.0,
+    };
 
     #[test]
     fn evaluations_flip_and_print() {

@@ -113,13 +113,8 @@ pub fn review_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::{Thresholds, Verdict, move_accuracy};
-
-    const T: Thresholds = Thresholds {
-        inaccuracy: 5.0,
-        mistake: 10.0,
-        blunder: 15.0,
-    };
+    use crate::review::tests::THRESHOLDS as T;
+    use crate::review::{Verdict, move_accuracy};
 
     #[test]
     fn an_illegal_move_is_named() {
