@@ -43,6 +43,34 @@ fn soldier_walls(rules: &Rules) -> u128 {
     throne | rules.camps().0
 }
 
+/// At most this many empty target squares, [`Board::legal_moves_to`] looks from the targets.
+const FEW_TARGETS: u32 = 4;
+
+/// The squares along each line from each square, the square left out: north, east (up the
+/// square indices), south, west (down them).
+static RAYS: [[u128; 81]; 4] = {
+    let mut rays = [[0u128; 81]; 4];
+    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 81 {
+            let (mut file, mut rank) = ((sq % 9) as i32, (sq / 9) as i32);
+            loop {
+                file += steps[d].0;
+                rank += steps[d].1;
+                if file < 0 || file > 8 || rank < 0 || rank > 8 {
+                    break;
+                }
+                rays[d][sq] |= 1u128 << (rank * 9 + file);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
 impl Board {
     /// Blockers for soldiers standing outside the camps, by rank and transposed: the pieces,
     /// plus the walls of [`soldier_walls`].
@@ -131,9 +159,42 @@ impl Board {
     /// table, killers), without messages; [`Board::check_move`] says why a move is not legal.
     #[inline]
     pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
-        if self.is_won(rules) {
-            return false;
+        !self.is_won(rules) && self.can_move(rules, mv)
+    }
+
+    /// The moves onto the empty squares `targets` (the game not won): from each, the nearest
+    /// piece along each line, if it is the side to move's and may make the move.
+    fn moves_onto(&self, rules: &Rules, targets: u128, list: &mut MoveList) {
+        let occupied = self.occupied().0;
+        let movers = match self.side {
+            Side::Attackers => self.att,
+            Side::Defenders => self.def | bit(self.king),
+        };
+        for to in Bitboard(targets) {
+            for (d, rays) in RAYS.iter().enumerate() {
+                let on_line = rays[to.index()] & occupied;
+                if on_line == 0 {
+                    continue;
+                }
+                // North and east run up the square indices, south and west down.
+                let nearest = if d < 2 {
+                    on_line.trailing_zeros()
+                } else {
+                    127 - on_line.leading_zeros()
+                };
+                if movers >> nearest & 1 != 0 {
+                    let m = Move::new(Square::from_index(nearest as usize), to);
+                    if self.can_move(rules, m) {
+                        list.push(m);
+                    }
+                }
+            }
         }
+    }
+
+    /// Whether the piece of the side to move on `mv`'s square may make it (the game not won).
+    #[inline]
+    fn can_move(&self, rules: &Rules, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let dests = if from.index() == self.king as usize {
             if self.side != Side::Defenders {
@@ -213,10 +274,16 @@ impl Board {
         self.legal_moves_to(rules, Bitboard::FULL, list);
     }
 
-    /// Appends the legal moves of the side to move that end on a square of `targets`.
+    /// Appends the legal moves of the side to move that end on a square of `targets`. For a
+    /// few targets (captures, blocks) the moves are found from the targets: only the nearest
+    /// piece along each of a square's four lines can reach it.
     #[inline]
     pub fn legal_moves_to(&self, rules: &Rules, targets: Bitboard, list: &mut MoveList) {
-        if targets.is_empty() {
+        let empty_targets = targets.0 & !self.occupied().0;
+        if empty_targets.count_ones() <= FEW_TARGETS {
+            if empty_targets != 0 && !self.is_won(rules) {
+                self.moves_onto(rules, empty_targets, list);
+            }
             return;
         }
         self.for_each_piece_moves(rules, |from, dests| {
@@ -863,6 +930,55 @@ fn count_lines(mut block: u128, mut movers: u128) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::PRESETS;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Moves found from a few targets are exactly the legal moves onto them: random games
+    /// under every preset, target sets of one to seven squares (empty or not) and the king's
+    /// ring, compared with the legal moves filtered.
+    #[test]
+    fn moves_onto_few_targets_are_the_legal_moves_onto_them() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut compared = 0;
+        let mut found = 0;
+        for preset in PRESETS {
+            let rules = preset.rules();
+            for _ in 0..40 {
+                let mut board = Board::start(&rules);
+                for _ in 0..120 {
+                    let all = board.legal_moves(&rules);
+                    if all.is_empty() {
+                        break;
+                    }
+                    for size in 1..=8 {
+                        let mut targets = Bitboard::EMPTY;
+                        for _ in 0..size {
+                            targets.set(Square::from_index(rng.random_range(0..81)));
+                        }
+                        if let Some(k) = board.king().filter(|_| size == 8) {
+                            targets = Bitboard::from_square(k).neighbours();
+                        }
+                        let mut onto = MoveList::new();
+                        board.legal_moves_to(&rules, targets, &mut onto);
+                        let mut expected: Vec<Move> = all
+                            .iter()
+                            .copied()
+                            .filter(|m| targets.has(m.to()))
+                            .collect();
+                        let mut onto = onto.to_vec();
+                        expected.sort_by_key(|m| m.raw());
+                        onto.sort_by_key(|m| m.raw());
+                        assert_eq!(onto, expected, "{} {targets:?}", board.to_fen());
+                        compared += 1;
+                        found += onto.len();
+                    }
+                    board.play(&rules, all[rng.random_range(0..all.len())]);
+                }
+            }
+        }
+        assert!(compared > 10_000 && found > 10_000, "{compared} {found}");
+    }
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()
