@@ -10,29 +10,33 @@ use crate::rules::Rules;
 use crate::types::{Direction, Move, Side, Square};
 
 impl Board {
-    /// The squares between the king and the edge along each of his lines that no piece
-    /// blocks, the edge squares included: where a piece must stand to stop an escape along
-    /// them. Only the pieces are looked at, so a line walled by a camp or a throne he may not
-    /// cross is among them too (the search asks only when he does see the edge).
-    pub fn escape_paths(&self) -> Bitboard {
+    /// The squares between the king and the edge along each line on which he can reach the
+    /// edge now ([`Board::king_moves`]: camps and a throne he may not cross wall a line), the
+    /// edge squares included: where a piece must stand to stop his escape. Empty when he
+    /// reaches no edge square (or is captured).
+    pub fn escape_paths(&self, rules: &Rules) -> Bitboard {
         let Some(k) = self.king() else {
             return Bitboard::EMPTY;
         };
-        let occupied = self.occupied();
+        let reach = self.king_moves(rules);
+        if (reach & Bitboard::EDGE).is_empty() {
+            return Bitboard::EMPTY;
+        }
+        // He may cross the empty throne where he may not stop on it.
+        let crossable = if rules.king_passes_throne() && !self.occupied().has(Square::THRONE) {
+            reach | Bitboard::from_square(Square::THRONE)
+        } else {
+            reach
+        };
         let mut paths = Bitboard::EMPTY;
         for d in Direction::ALL {
             let mut ray = Bitboard::EMPTY;
             let mut sq = k;
-            let mut open = true;
-            while let Some(n) = sq.step(d) {
-                if occupied.has(n) {
-                    open = false;
-                    break;
-                }
+            while let Some(n) = sq.step(d).filter(|&n| crossable.has(n)) {
                 ray.set(n);
                 sq = n;
             }
-            if open {
+            if sq.is_edge() && reach.has(sq) {
                 paths |= ray;
             }
         }
@@ -146,6 +150,42 @@ mod tests {
     use crate::rules::Rules;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// The escape paths are the squares between the king and each edge square he can move
+    /// to, and nothing else: random games under every preset.
+    #[test]
+    fn escape_paths_are_the_squares_up_to_each_edge_square_the_king_reaches() {
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut seen = 0;
+        for preset in crate::rules::PRESETS {
+            let rules = preset.rules();
+            for _ in 0..30 {
+                let mut board = Board::start(&rules);
+                for _ in 0..150 {
+                    let moves = board.legal_moves(&rules);
+                    let Some(k) = board.king().filter(|_| !moves.is_empty()) else {
+                        break;
+                    };
+                    let mut expected = Bitboard::EMPTY;
+                    for e in board.king_moves(&rules) & Bitboard::EDGE {
+                        // Step from the king to the edge square, each square on the way.
+                        let step = |from: u8, to: u8| (to as i8 - from as i8).signum();
+                        let (df, dr) = (step(k.file(), e.file()), step(k.rank(), e.rank()));
+                        let mut sq = k;
+                        while sq != e {
+                            let (f, r) = (sq.file() as i8 + df, sq.rank() as i8 + dr);
+                            sq = Square::from_coords(f as u8, r as u8).unwrap();
+                            expected.set(sq);
+                        }
+                        seen += 1;
+                    }
+                    assert_eq!(board.escape_paths(&rules), expected, "{}", board.to_fen());
+                    board.play(&rules, moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(seen > 1_000, "{seen}");
+    }
 
     /// `Board::calm_squares` only spares `Board::king_in_danger`: in random games steered towards
     /// the king, under three rule families, no attackers' move between its squares that

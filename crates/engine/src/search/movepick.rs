@@ -282,7 +282,7 @@ impl MovePicker {
     ) {
         self.captures = board.capture_targets(rules);
         self.blocks = if self.escape {
-            board.escape_paths()
+            board.escape_paths(rules)
         } else if self.danger_king.is_some() {
             board.king_threat_blocks(rules)
         } else {

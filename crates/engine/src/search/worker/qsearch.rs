@@ -61,7 +61,7 @@ impl Worker<'_> {
                 .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
             board.legal_moves_to(
                 &rules,
-                board.escape_paths() | (captures & king_ring),
+                board.escape_paths(&rules) | (captures & king_ring),
                 &mut moves,
             );
             let lost = -(MATE - ply as i32 - 2);
