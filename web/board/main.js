@@ -886,9 +886,11 @@ function renderControls() {
   $('flip').setAttribute('aria-pressed', String(app.flipped));
 }
 
-/** The game can be resigned: it is not over, and the board shows the present. */
+/** The game can be resigned: a move has been played, it is not over, and the board shows the
+ * present. (Before the first move there is nothing to give up: a new game or a change of side
+ * is the way out.) */
 function canResign() {
-  return !outcome().over && app.ply === null && !app.animating;
+  return app.game.moves().length > 0 && !outcome().over && app.ply === null && !app.animating;
 }
 
 function renderClocks() {

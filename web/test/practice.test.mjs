@@ -223,6 +223,7 @@ test('the review shows its progress and can be stopped', { timeout: 120_000 }, a
 test('two players at one screen: looking back and returning, the board turned round, questions, resigning', { timeout: 120_000 }, async () => {
   const { page, problems, context } = await openBoard(env);
   await page.click('label:has(input[name="mode"][value="hotseat"])');
+  assert.equal(await page.$eval('#resign', (e) => e.disabled), true, 'no resigning before the first move');
   const random = rng(5);
   for (let i = 0; i < 6; i++) {
     assert.equal(await waitForPlayer(page), 'human', 'in two-player mode the board waits for a person on both sides');
