@@ -71,6 +71,12 @@ pub(crate) struct Worker<'a> {
     /// The last position's key and whether its king was in danger (see
     /// [`Worker::king_in_danger`]).
     danger_memo: (u64, bool),
+    /// The last position's key and the edge squares its king reaches (see
+    /// [`Worker::king_exits`]).
+    exits_memo: (u64, Bitboard),
+    /// A filter over the keys of `game_counts`: bit `key % 256` is set for each. A position
+    /// whose bit is clear occurred nowhere in the game, and the map is not asked.
+    game_filter: [u64; 4],
     /// The network's accumulators along the current path, when a network evaluates.
     net: Option<NetPath>,
 }
@@ -110,13 +116,16 @@ const EVAL_CACHE_SIZE: usize = 1 << 16;
 impl<'a> Worker<'a> {
     pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
         let mut game_counts = AHashMap::new();
+        let mut game_filter = [0u64; 4];
         for &k in game_keys {
             *game_counts.entry(k).or_insert(0) += 1;
+            game_filter[(k as usize >> 6) & 3] |= 1 << (k & 63);
         }
         Worker {
             shared,
             rules,
             game_counts,
+            game_filter,
             path: Vec::with_capacity(MAX_PLY + 2),
             histories: Histories::new(),
             pickers: (0..=MAX_PLY).map(|_| MovePicker::new()).collect(),
@@ -142,6 +151,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             danger_memo: (0, false),
+            exits_memo: (0, Bitboard::EMPTY),
             net: shared
                 .net
                 .lock()
@@ -215,6 +225,18 @@ impl<'a> Worker<'a> {
         self.danger_memo.1
     }
 
+    /// The edge squares the king reaches in one move ([`Board::king_moves`]), remembered for
+    /// the last position asked: a defenders' move is tested for the threat, and then the
+    /// attackers' node after it asks again.
+    #[inline(always)]
+    fn king_exits(&mut self, board: &Board) -> Bitboard {
+        let key = board.hash();
+        if self.exits_memo.0 != key {
+            self.exits_memo = (key, board.king_moves(&self.rules) & Bitboard::EDGE);
+        }
+        self.exits_memo.1
+    }
+
     /// Does the move from `board` (at `ply`) to `child` threaten to win at once, and by how
     /// many plies is it extended? Threats extend as checks do in chess: an escape threat
     /// always, a capture threat when it leaves the defenders one parry at most. (Capture
@@ -231,7 +253,7 @@ impl<'a> Worker<'a> {
     ) -> (bool, i32) {
         let (threat, forcing) = match board.side_to_move() {
             Side::Defenders => {
-                let open = !(child.king_moves(&self.rules) & Bitboard::EDGE).is_empty();
+                let open = !self.king_exits(child).is_empty();
                 (open, open)
             }
             Side::Attackers => {
@@ -352,7 +374,11 @@ impl<'a> Worker<'a> {
             // A repetition inside the tree is scored as a draw: either side can repeat again.
             return true;
         }
-        let earlier = self.game_counts.get(&key).copied().unwrap_or(0);
+        let earlier = if self.game_filter[(key as usize >> 6) & 3] >> (key & 63) & 1 == 0 {
+            0
+        } else {
+            self.game_counts.get(&key).copied().unwrap_or(0)
+        };
         earlier + 1 >= self.rules.repetition_draw
     }
 
@@ -432,11 +458,11 @@ impl<'a> Worker<'a> {
         }
 
         let side = board.side_to_move();
-        let king_moves = board.king_moves(&rules);
+        let exits = self.king_exits(board);
         // The king walks out, or is taken: a win with this move, which ends the line.
         if side == Side::Defenders
             && ply > 0
-            && let (Some(k), Some(to)) = (board.king(), (king_moves & Bitboard::EDGE).first())
+            && let (Some(k), Some(to)) = (board.king(), exits.first())
         {
             self.end_pv(ply, Move::new(k, to));
             return MATE - ply as i32 - 1;
@@ -479,7 +505,7 @@ impl<'a> Worker<'a> {
         }
         // The side to move must answer a threat to win at once (the attackers an open line of
         // the king, the defenders a capture of the king): nothing here is pruned as quiet.
-        let escape = side == Side::Attackers && !(king_moves & Bitboard::EDGE).is_empty();
+        let escape = side == Side::Attackers && !exits.is_empty();
         let threatened = escape || in_danger;
         // The static evaluation is needed only for pruning decisions; computed on demand.
         let mut static_eval = tt.filter(|e| e.eval != NO_EVAL).map(|e| e.eval as i32);
@@ -552,8 +578,11 @@ impl<'a> Worker<'a> {
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
             // (A quiet move captures nothing: a calm one cannot threaten the king either.)
-            let calm = *calm.get_or_insert_with(|| board.calm_squares(&rules));
-            let calm_move = calm.has(mv.from()) && calm.has(mv.to());
+            // (No defenders' move is calm: see [`Board::calm_squares`].)
+            let calm_move = side == Side::Attackers && {
+                let calm = *calm.get_or_insert_with(|| board.calm_squares(&rules));
+                calm.has(mv.from()) && calm.has(mv.to())
+            };
             if late
                 && if side == Side::Attackers {
                     calm_move || !board.may_threaten_king(mv)

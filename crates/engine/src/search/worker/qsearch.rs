@@ -35,8 +35,7 @@ impl Worker<'_> {
             return self.evaluate(board, ply);
         }
         let side = board.side_to_move();
-        let king_moves = board.king_moves(&rules);
-        let open = king_moves & Bitboard::EDGE;
+        let open = self.king_exits(board);
         if side == Side::Defenders && !open.is_empty() {
             return MATE - ply as i32 - 1;
         }
