@@ -47,7 +47,7 @@ pub struct AnalyseArgs {
     /// OpenTafl's full notation).
     #[arg(long, value_name = "MOVES", requires = "position")]
     pub moves: Option<String>,
-    /// With --position: rule options, NAME=VALUE (as the README's section 'The rules'
+    /// With --position: rule options, NAME=VALUE (as docs/rules.md, 'Rule options',
     /// describes them).
     #[arg(long, value_name = "NAME=VALUE", num_args = 1.., requires = "position")]
     pub rules: Vec<String>,

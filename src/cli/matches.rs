@@ -212,7 +212,7 @@ impl Args for MatchArgs {
                  at a bound. Two engines only",
             ))
             .arg(group("rules", "NAME=VALUE").help(
-                "Rule options, as the README's section 'The rules' describes them (Ruleset, \
+                "Rule options, as docs/rules.md ('Rule options') describes them (Ruleset, \
                  KingCapture, FirstMove, KingArmed, ThroneHostile, KingReentersThrone, \
                  ThronePassable, ThroneGuardCapture, RepetitionDraw, MoveLimit, \
                  Encirclement), for the referee, also sent to every engine",

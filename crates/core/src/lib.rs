@@ -43,6 +43,7 @@ pub mod board;
 pub mod perft;
 pub mod prelude;
 pub mod rules;
+pub mod text;
 pub mod types;
 pub mod zobrist;
 

@@ -446,22 +446,9 @@ fn set_rule(rules: &mut Rules, row: &OptionRow, value: &str) -> Result<(), Optio
 
 /// A name or value as an [`OptionError`] keeps it: at most 40 characters (then `...`), with
 /// control characters and everything outside ASCII escaped, so that the message stays one
-/// readable line whatever was sent. (The same shortening as `konakis_protocols::text::quote`,
-/// which the front-ends use for their own messages; the engine cannot depend on them.)
+/// readable line whatever was sent.
 fn quote(text: &str) -> String {
-    let mut s = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == 40 {
-            s.push_str("...");
-            break;
-        }
-        if c.is_control() || !c.is_ascii() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s
+    konakis_core::text::bounded_line(text, 40)
 }
 
 #[cfg(test)]

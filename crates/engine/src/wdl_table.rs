@@ -1,3 +1,4 @@
+// The fitted win-chance model's coefficients, included by wdl.rs.
 // Written by `konakis wdl-fit` (docs/winchances.md); not edited by hand.
 // konakis wdl-fit --holdout 5 --ridge 1e-4 default=1e-5 --data <files below>
 // default: default.bin (9850 games), ridge 0.00001, hold-out period 5

@@ -14,24 +14,7 @@ pub fn quote(text: &str) -> String {
     bounded_line(text, 40)
 }
 
-/// `text` with control characters (line ends included) and everything else outside ASCII
-/// escaped, and at most `max` characters kept (then `...`): safe to print as part of one
-/// ASCII line.
-pub fn bounded_line(text: &str, max: usize) -> String {
-    let mut s = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            s.push_str("...");
-            break;
-        }
-        if c.is_control() || !c.is_ascii() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s
-}
+pub use konakis_core::text::bounded_line;
 
 /// The start of a message for an error text (60 characters, then `...`), with Rust's escapes
 /// for quotes, backslashes and everything outside printable ASCII: messages may be long or
@@ -43,9 +26,5 @@ pub fn bounded_line(text: &str, max: usize) -> String {
 /// assert_eq!(excerpt(&"a".repeat(61)), format!("{}...", "a".repeat(60)));
 /// ```
 pub fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(60).collect();
-    if text.chars().count() > 60 {
-        s.push_str("...");
-    }
-    s.escape_default().to_string()
+    konakis_core::text::escaped_excerpt(text, 60)
 }

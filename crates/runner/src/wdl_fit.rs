@@ -448,8 +448,9 @@ pub fn calibration_table(buckets: &[Bucket], by: BucketBy) -> String {
 /// KingCapture=English, Ashton) and side to move, with `provenance` (one line per data file or
 /// command) in its comments.
 pub fn table_source(models: &[[Model; 2]; 3], provenance: &[String]) -> String {
-    let mut s =
-        String::from("// Written by `konakis wdl-fit` (docs/winchances.md); not edited by hand.\n");
+    let mut s = String::from(
+        "// The fitted win-chance model's coefficients, included by wdl.rs.\n// Written by `konakis wdl-fit` (docs/winchances.md); not edited by hand.\n",
+    );
     for line in provenance {
         let _ = writeln!(s, "// {line}");
     }

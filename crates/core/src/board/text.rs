@@ -113,11 +113,7 @@ impl std::error::Error for PositionError {}
 
 /// Shortens arbitrary input for quoting in an error message.
 fn quote(text: &str) -> String {
-    let mut s: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        s.push_str("...");
-    }
-    s.escape_default().to_string()
+    crate::text::escaped_excerpt(text, 40)
 }
 
 impl Board {

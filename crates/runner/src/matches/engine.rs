@@ -519,13 +519,10 @@ fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Re
     }
 }
 
-/// The first `max` characters of `text`, with an ellipsis when cut.
+/// The first `max` characters of `text` (then `...`), escaped to one ASCII line: an engine's
+/// output quoted in a message.
 pub fn shorten(text: &str, max: usize) -> String {
-    let mut s: String = text.chars().take(max).collect();
-    if text.chars().count() > max {
-        s.push('…');
-    }
-    s
+    konakis_core::text::bounded_line(text, max)
 }
 
 #[cfg(test)]
