@@ -170,21 +170,29 @@ impl Board {
             Side::Attackers => self.att,
             Side::Defenders => self.def | bit(self.king),
         };
+        // The squares with rules of their own (the throne, Ashton's camps): a soldier's slide
+        // that neither crosses nor ends on one, over empty squares, is legal under any rules.
+        let special = rules.camps().0 | 1u128 << THRONE;
         for to in Bitboard(targets) {
             for (d, rays) in RAYS.iter().enumerate() {
-                let on_line = rays[to.index()] & occupied;
+                let ray = rays[to.index()];
+                let on_line = ray & occupied;
                 if on_line == 0 {
                     continue;
                 }
                 // North and east run up the square indices, south and west down.
-                let nearest = if d < 2 {
-                    on_line.trailing_zeros()
+                let (nearest, between) = if d < 2 {
+                    let n = on_line.trailing_zeros();
+                    (n, ray & ((1u128 << n) - 1))
                 } else {
-                    127 - on_line.leading_zeros()
+                    let n = 127 - on_line.leading_zeros();
+                    (n, ray & !((2u128 << n) - 1))
                 };
                 if movers >> nearest & 1 != 0 {
                     let m = Move::new(Square::from_index(nearest as usize), to);
-                    if self.can_move(rules, m) {
+                    let plain = nearest != u32::from(self.king)
+                        && (between | 1u128 << to.index()) & special == 0;
+                    if plain || self.can_move(rules, m) {
                         list.push(m);
                     }
                 }
