@@ -185,6 +185,21 @@ fn bit(index: u8) -> u128 {
     BITS[0][index as usize]
 }
 
+/// For each value of the king's square index (256 entries, so that any `u8` indexes it
+/// without a bounds check): is the game won where he stands, on an edge square, or captured
+/// (index 81)?
+static KING_WINS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut sq = 0;
+    while sq < 81 {
+        let (file, rank) = (sq % 9, sq / 9);
+        t[sq] = file == 0 || file == 8 || rank == 0 || rank == 8;
+        sq += 1;
+    }
+    t[NO_KING as usize] = true;
+    t
+};
+
 /// Bit of a square index in the transposed layout; zero for index 81 (no king).
 #[inline]
 fn bit_t(index: u8) -> u128 {
@@ -343,9 +358,7 @@ impl Board {
     /// no legal moves.
     #[inline]
     pub fn is_won(&self, rules: &Rules) -> bool {
-        self.king == NO_KING
-            || Bitboard::EDGE.0 & bit(self.king) != 0
-            || (rules.encirclement && self.is_encircled())
+        KING_WINS[self.king as usize] || (rules.encirclement && self.is_encircled())
     }
 
     /// Whether no defender, the king included, is connected to an edge square through
@@ -557,5 +570,29 @@ impl Board {
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Board({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table `is_won` reads says what the edge says: won with the king on an edge square
+    /// or captured, not elsewhere.
+    #[test]
+    fn the_king_wins_on_the_edge_squares_and_when_captured() {
+        for sq in 0..81u8 {
+            assert_eq!(
+                KING_WINS[sq as usize],
+                Bitboard::EDGE.has(Square::from_index(sq as usize)),
+                "square {sq}"
+            );
+        }
+        assert!(KING_WINS[NO_KING as usize]);
+        let rules = Rules::default();
+        let on_edge = Board::from_fen("4K4/9/9/9/9/9/9/9/b8 b").unwrap();
+        let inside = Board::from_fen("9/4K4/9/9/9/9/9/9/b8 b").unwrap();
+        assert!(on_edge.is_won(&rules));
+        assert!(!inside.is_won(&rules));
     }
 }
