@@ -106,7 +106,7 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
         f[3] = king_moves.len() as i32;
         let (x, y) = (k.file() as i32, k.rank() as i32);
         f[4] = x.min(8 - x).min(y).min(8 - y);
-        let ring = Bitboard::from_square(k).neighbours();
+        let ring = Bitboard::around(k);
         f[5] = (ring & att).len() as i32;
         f[6] = (Bitboard::from_bits(NEAR_RING[k.index()]) & att).len() as i32;
         f[7] = (ring & def).len() as i32;

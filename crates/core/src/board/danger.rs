@@ -174,7 +174,7 @@ impl Board {
             return Bitboard::EMPTY;
         };
         let occ = self.att | self.def | bit(self.king);
-        let mut squares = Bitboard(Bitboard::from_square(k).neighbours().0 & !occ);
+        let mut squares = Bitboard(Bitboard::around(k).0 & !occ);
         for s in self.king_capture_squares(rules) {
             for d in 0..4 {
                 let mut sq = s.index();
@@ -282,7 +282,7 @@ mod tests {
         let Some(k) = board.king().filter(|k| !k.is_edge()) else {
             return squares;
         };
-        for s in Bitboard::from_square(k).neighbours() {
+        for s in Bitboard::around(k) {
             if board.piece_at(s).is_some() || s == Square::THRONE {
                 continue;
             }

@@ -54,7 +54,7 @@ impl Board {
                 if self.side_to_move() == Side::Attackers
                     && self.king_capture_squares(rules).is_empty() =>
             {
-                !Bitboard::from_square(k).neighbours()
+                !Bitboard::around(k)
             }
             _ => Bitboard::EMPTY,
         }

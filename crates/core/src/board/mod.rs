@@ -440,7 +440,7 @@ impl Board {
             self.att_t ^= ft | tt;
             hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
                 ^ zobrist::piece_key(Piece::Attacker, mv.to());
-            if Bitboard(tb).neighbours().0 & (self.def | bit(self.king)) != 0 {
+            if Bitboard::around(mv.to()).0 & (self.def | bit(self.king)) != 0 {
                 captured = self.attacker_captures(rules, to, &mut hash);
             }
         } else {
@@ -454,7 +454,7 @@ impl Board {
                 Piece::Defender
             };
             hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
-            if (!is_king || rules.king_armed) && Bitboard(tb).neighbours().0 & self.att != 0 {
+            if (!is_king || rules.king_armed) && Bitboard::around(mv.to()).0 & self.att != 0 {
                 captured = self.defender_captures(rules, to, &mut hash);
             }
         }

@@ -254,9 +254,7 @@ impl MovePicker {
             return ESCAPE_SCORE;
         }
         if self.captures.has(to) {
-            let near_king = board
-                .king()
-                .is_some_and(|k| Bitboard::from_square(k).neighbours().has(to));
+            let near_king = board.king().is_some_and(|k| Bitboard::around(k).has(to));
             return CAPTURE_SCORE + if near_king { NEAR_KING_BONUS } else { 0 };
         }
         if self.blocks.has(to)

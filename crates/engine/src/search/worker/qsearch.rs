@@ -55,9 +55,7 @@ impl Worker<'_> {
         if side == Side::Attackers && !open.is_empty() {
             let captures = board.capture_targets(&rules);
             // The king sees the edge: only a block or his capture can save the attackers.
-            let king_ring = board
-                .king()
-                .map_or(Bitboard::EMPTY, |k| Bitboard::from_square(k).neighbours());
+            let king_ring = board.king().map_or(Bitboard::EMPTY, Bitboard::around);
             board.legal_moves_to(
                 &rules,
                 board.escape_paths(&rules) | (captures & king_ring),
