@@ -14,6 +14,18 @@ pub struct Bitboard(pub(crate) u128);
 /// The 81 valid bits.
 const ALL_BITS: u128 = (1u128 << 81) - 1;
 
+/// The bit of each square: a look-up costs fewer instructions than shifting a 128-bit word by
+/// a variable amount.
+const SQUARE_BITS: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = 1u128 << sq;
+        sq += 1;
+    }
+    t
+};
+
 /// The squares next to each square, looked up where a move is played: cheaper than shifting
 /// a 128-bit word four ways.
 static SQUARE_NEIGHBOURS: [u128; 81] = {
@@ -100,7 +112,7 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        Bitboard(SQUARE_BITS[sq.index()])
     }
 
     /// The squares next to `sq` (orthogonally): `Bitboard::from_square(sq).neighbours()`.
@@ -112,7 +124,7 @@ impl Bitboard {
     /// Whether `sq` is in the set.
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        self.0 & SQUARE_BITS[sq.index()] != 0
     }
 
     /// Whether the set is empty.
