@@ -135,8 +135,9 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
     let def = board.defenders();
     f[0] = att.len() as i32;
     f[1] = def.len() as i32;
+    // The king's moves count in his mobility and in the defenders': found once for both.
+    let king_moves = board.king_moves(rules);
     if let Some(k) = board.king() {
-        let king_moves = board.king_moves(rules);
         f[2] = (king_moves & board.king_edge_view(rules)).len() as i32;
         f[3] = king_moves.len() as i32;
         let (x, y) = (k.file() as i32, k.rank() as i32);
@@ -146,7 +147,8 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
         f[6] = (Bitboard::from_bits(NEAR_RING[k.index()]) & att).len() as i32;
         f[7] = (ring & def).len() as i32;
     }
-    let (att_moves, def_moves) = board.count_moves_both(rules);
+    let (att_moves, def_soldier_moves) = board.count_soldier_moves_both(rules);
+    let def_moves = def_soldier_moves + king_moves.len();
     f[8] = att_moves as i32 - def_moves as i32;
     f[9] = attacker_square_sum(att);
     f[10] = (att & Bitboard::EDGE).len() as i32;

@@ -385,6 +385,14 @@ impl Board {
     /// [`Board::count_moves_of`], reading each line's blockers once.
     #[inline]
     pub fn count_moves_both(&self, rules: &Rules) -> (u32, u32) {
+        let (att, def) = self.count_soldier_moves_both(rules);
+        (att, def + self.king_moves(rules).len())
+    }
+
+    /// The soldiers' part of [`Board::count_moves_both`], the king's moves left out: for a
+    /// caller that has [`Board::king_moves`] already.
+    #[inline]
+    pub fn count_soldier_moves_both(&self, rules: &Rules) -> (u32, u32) {
         let (block, block_t) = self.soldier_blockers(rules);
         let camps = rules.camps().0;
         let (mut a1, mut d1) = count_lines_both(block, self.att & !camps, self.def & !camps);
@@ -393,12 +401,7 @@ impl Board {
             a1 += self.camp_soldier_moves(self.att & camps, block, block_t);
             d1 += self.camp_soldier_moves(self.def & camps, block, block_t);
         }
-        let king = if self.king != NO_KING {
-            self.king_targets(rules).count_ones()
-        } else {
-            0
-        };
-        (a1 + a2, d1 + d2 + king)
+        (a1 + a2, d1 + d2)
     }
 
     /// The sum over all legal moves of the number of legal moves after it: perft's last two
