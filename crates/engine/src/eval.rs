@@ -9,7 +9,7 @@
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
 use konakis_core::rules::{Rules, Ruleset};
-use konakis_core::types::{Side, Square};
+use konakis_core::types::Side;
 
 /// Number of features.
 pub const FEATURE_COUNT: usize = 12;
@@ -63,6 +63,41 @@ const ATTACKER_SQUARES: [i8; 81] = [
     0, 6, 10, 4, 0, 4, 10, 6, 0, // rank 9
 ];
 
+/// Number of binary digits the values of [`ATTACKER_SQUARES`] use (all lie in 0..32).
+const SQUARE_VALUE_BITS: usize = 5;
+
+/// [`ATTACKER_SQUARES`] split into binary digits: `ATTACKER_SQUARE_PLANES[k]` holds the squares
+/// whose value has bit `k` set, so that the attackers' sum over the table is
+/// `Σ 2^k · |attackers ∩ plane k|`, a few population counts instead of a walk over the
+/// attackers.
+const ATTACKER_SQUARE_PLANES: [u128; SQUARE_VALUE_BITS] = {
+    let mut planes = [0u128; SQUARE_VALUE_BITS];
+    let mut sq = 0;
+    while sq < 81 {
+        let v = ATTACKER_SQUARES[sq];
+        assert!(v >= 0 && (v as u32) < 1 << SQUARE_VALUE_BITS);
+        let mut k = 0;
+        while k < SQUARE_VALUE_BITS {
+            if v >> k & 1 != 0 {
+                planes[k] |= 1u128 << sq;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    planes
+};
+
+/// The sum of [`ATTACKER_SQUARES`] over `att`, counted by binary digits.
+#[inline]
+fn attacker_square_sum(att: Bitboard) -> i32 {
+    let mut sum = 0;
+    for (k, plane) in ATTACKER_SQUARE_PLANES.iter().enumerate() {
+        sum += ((att & Bitboard::from_bits(*plane)).len() as i32) << k;
+    }
+    sum
+}
+
 /// Squares diagonally next to, or two steps along a line from, each square.
 static NEAR_RING: [u128; 81] = {
     let mut t = [0u128; 81];
@@ -100,8 +135,9 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
     let def = board.defenders();
     f[0] = att.len() as i32;
     f[1] = def.len() as i32;
+    // The king's moves count in his mobility and in the defenders': found once for both.
+    let king_moves = board.king_moves(rules);
     if let Some(k) = board.king() {
-        let king_moves = board.king_moves(rules);
         f[2] = (king_moves & board.king_edge_view(rules)).len() as i32;
         f[3] = king_moves.len() as i32;
         let (x, y) = (k.file() as i32, k.rank() as i32);
@@ -111,11 +147,10 @@ pub fn features(board: &Board, rules: &Rules) -> Features {
         f[6] = (Bitboard::from_bits(NEAR_RING[k.index()]) & att).len() as i32;
         f[7] = (ring & def).len() as i32;
     }
-    let (att_moves, def_moves) = board.count_moves_both(rules);
+    let (att_moves, def_soldier_moves) = board.count_soldier_moves_both(rules);
+    let def_moves = def_soldier_moves + king_moves.len();
     f[8] = att_moves as i32 - def_moves as i32;
-    f[9] = att
-        .map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
-        .sum();
+    f[9] = attacker_square_sum(att);
     f[10] = (att & Bitboard::EDGE).len() as i32;
     f[11] = if board.side_to_move() == Side::Attackers {
         1
@@ -158,6 +193,7 @@ pub fn breakdown(board: &Board, rules: &Rules) -> (Vec<(&'static str, i32)>, i32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use konakis_core::types::Square;
 
     #[test]
     fn breakdown_adds_up_to_evaluate() {
@@ -218,6 +254,31 @@ mod tests {
         let boxed = Board::from_fen("9/9/9/4b4/3bKb3/4b4/9/9/9 b").unwrap();
         let free = Board::from_fen("9/9/9/9/4K4/9/9/9/bbbb5 b").unwrap();
         assert!(evaluate(&boxed, &rules) > evaluate(&free, &rules));
+    }
+
+    /// The table's sum by binary digits is the sum square by square: the square values one
+    /// at a time, and random sets of squares.
+    #[test]
+    fn square_sum_by_digits_is_the_sum_square_by_square() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let by_squares = |b: Bitboard| -> i32 {
+            b.map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
+                .sum()
+        };
+        for i in 0..81 {
+            let one = Bitboard::from_square(Square::new(i).unwrap());
+            assert_eq!(attacker_square_sum(one), by_squares(one), "square {i}");
+        }
+        let mut rng = StdRng::seed_from_u64(3);
+        for _ in 0..10_000 {
+            let b = Bitboard::from_bits(rng.random::<u128>() & rng.random::<u128>());
+            assert_eq!(attacker_square_sum(b), by_squares(b), "{b:?}");
+        }
+        assert_eq!(
+            attacker_square_sum(Bitboard::FULL),
+            by_squares(Bitboard::FULL)
+        );
     }
 
     #[test]

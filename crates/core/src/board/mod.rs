@@ -70,6 +70,37 @@ static NEIGHBOUR: [[u8; 4]; 81] = {
     t
 };
 
+/// `FLANKS[sq][d]`: the bit of the neighbour of `sq` in [`Direction`] `d` when the square beyond
+/// that neighbour, in the same direction, is on the board too; zero otherwise. A piece arriving
+/// on `sq` captures an enemy there if the square beyond holds a partner.
+static FLANKS: [[u128; 4]; 81] = {
+    let mut t = [[0u128; 4]; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 4 {
+            let n = NEIGHBOUR[sq][d];
+            if n != NO_KING && NEIGHBOUR[n as usize][d] != NO_KING {
+                t[sq][d] = 1u128 << n;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The neighbours of `to` with a square of `anvils` beyond them in the same direction: the
+/// squares where an enemy is captured by a piece arriving on `to`, with `anvils` its partners.
+/// All four directions at once: each neighbour's bit is tested against the anvils shifted one
+/// step back towards `to` ([`Direction::ALL`]: north +9, east +1, south -9, west -1); the
+/// table leaves out the neighbours whose far square would wrap round an edge.
+#[inline]
+fn flanked(to: usize, anvils: u128) -> u128 {
+    let f = &FLANKS[to];
+    (f[0] & anvils >> 9) | (f[1] & anvils >> 1) | (f[2] & anvils << 9) | (f[3] & anvils << 1)
+}
+
 /// `KING_RING[sq]`: the squares attackers must all hold to capture a king on `sq` when
 /// surrounding is what captures him: all four neighbours, or the three beside the throne.
 /// Empty for edge squares (a king there has escaped).
@@ -478,43 +509,46 @@ impl Board {
         *hash ^= zobrist::piece_key(piece, Square::from_index(sq));
     }
 
+    /// Removes the soldiers `victims` of the given kind, updating the key; returns them.
+    #[inline]
+    fn remove_all(&mut self, piece: Piece, victims: u128, hash: &mut u64) -> u128 {
+        for sq in Bitboard(victims) {
+            self.remove(piece, sq.index(), hash);
+        }
+        victims
+    }
+
     /// Captures made by an attacker that has just arrived on `to` (docs/rules.md, "Captures"
     /// and "Capturing the king").
     fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
-        let anvils = self.att | fixed_anvils(rules, Side::Defenders);
-        for d in 0..4 {
-            let n = NEIGHBOUR[to][d];
-            if n == NO_KING {
-                continue;
-            }
-            if n == self.king {
-                if self.king_is_taken(rules, d) {
-                    *hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
-                    self.king = NO_KING;
+        let king = self.king;
+        if Bitboard::around(Square::from_index(to)).0 & bit(king) != 0 {
+            for d in 0..4 {
+                if NEIGHBOUR[to][d] == king {
+                    if self.king_is_taken(rules, d) {
+                        *hash ^= zobrist::piece_key(Piece::King, Square::from_index(king as usize));
+                        self.king = NO_KING;
+                    }
+                    break;
                 }
-                continue;
             }
-            if self.def >> n & 1 == 0 {
-                continue;
-            }
-            let far = NEIGHBOUR[n as usize][d];
-            if far == NO_KING {
-                continue;
-            }
-            let anvil = anvils >> far & 1 != 0
-                || (far as usize == Square::THRONE.index()
-                    && if self.king as usize == Square::THRONE.index() {
-                        // Rule 10: the besieged king is the anvil against his last guard.
-                        let others = THRONE_RING & !(1u128 << n);
-                        rules.throne_guard_capture && self.att & others == others
-                    } else {
-                        rules.throne_hostile
-                    });
-            if anvil {
-                self.remove(Piece::Defender, n as usize, hash);
-                captured |= 1u128 << n;
-            }
+        }
+        let throne_anvil = if king as usize == Square::THRONE.index() {
+            // Rule 10: the besieged king is the anvil against his last guard, the defender
+            // between `to` and the throne (the throne is beyond no other neighbour of `to`).
+            let guard = bit(((to + Square::THRONE.index()) / 2) as u8);
+            let others = THRONE_RING & !guard;
+            rules.throne_guard_capture && self.att & others == others
+        } else {
+            rules.throne_hostile
+        };
+        let anvils = self.att
+            | fixed_anvils(rules, Side::Defenders)
+            | if throne_anvil { Bitboard::THRONE.0 } else { 0 };
+        let victims = flanked(to, anvils) & self.def;
+        if victims != 0 {
+            captured = self.remove_all(Piece::Defender, victims, hash);
         }
         captured
     }
@@ -543,27 +577,16 @@ impl Board {
     /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`
     /// (docs/rules.md, "Captures").
     fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
-        let mut captured = 0u128;
+        let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
         let partners = self.def
             | if rules.king_armed { bit(self.king) } else { 0 }
-            | fixed_anvils(rules, Side::Attackers);
-        let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
-        for d in 0..4 {
-            let n = NEIGHBOUR[to][d];
-            if n == NO_KING || self.att >> n & 1 == 0 {
-                continue;
-            }
-            let far = NEIGHBOUR[n as usize][d];
-            if far == NO_KING {
-                continue;
-            }
-            if partners >> far & 1 != 0 || (throne_anvil && far as usize == Square::THRONE.index())
-            {
-                self.remove(Piece::Attacker, n as usize, hash);
-                captured |= 1u128 << n;
-            }
+            | fixed_anvils(rules, Side::Attackers)
+            | if throne_anvil { Bitboard::THRONE.0 } else { 0 };
+        let victims = flanked(to, partners) & self.att;
+        if victims == 0 {
+            return 0;
         }
-        captured
+        self.remove_all(Piece::Attacker, victims, hash)
     }
 }
 
@@ -576,6 +599,156 @@ impl std::fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::PRESETS;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `Board::play` with the captures found one direction at a time, as the rules state them:
+    /// the simple code that the captures of all four directions at once replaced, kept as the
+    /// reference they are checked against.
+    fn play_one_direction_at_a_time(board: &mut Board, rules: &Rules, mv: Move) -> u128 {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let (fb, tb) = (BITS[0][from], BITS[0][to]);
+        let (ft, tt) = (BITS[1][from], BITS[1][to]);
+        let mut hash = board.hash ^ zobrist::SIDE_KEY;
+        let mut captured = 0u128;
+        if board.side == Side::Attackers {
+            board.att ^= fb | tb;
+            board.att_t ^= ft | tt;
+            hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
+                ^ zobrist::piece_key(Piece::Attacker, mv.to());
+            let anvils = board.att | fixed_anvils(rules, Side::Defenders);
+            for d in 0..4 {
+                let n = NEIGHBOUR[to][d];
+                if n == NO_KING {
+                    continue;
+                }
+                if n == board.king {
+                    if board.king_is_taken(rules, d) {
+                        hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
+                        board.king = NO_KING;
+                    }
+                    continue;
+                }
+                if board.def >> n & 1 == 0 {
+                    continue;
+                }
+                let far = NEIGHBOUR[n as usize][d];
+                if far == NO_KING {
+                    continue;
+                }
+                let anvil = anvils >> far & 1 != 0
+                    || (far as usize == Square::THRONE.index()
+                        && if board.king as usize == Square::THRONE.index() {
+                            let others = THRONE_RING & !(1u128 << n);
+                            rules.throne_guard_capture && board.att & others == others
+                        } else {
+                            rules.throne_hostile
+                        });
+                if anvil {
+                    board.remove(Piece::Defender, n as usize, &mut hash);
+                    captured |= 1u128 << n;
+                }
+            }
+        } else {
+            let is_king = from == board.king as usize;
+            let piece = if is_king {
+                board.king = to as u8;
+                Piece::King
+            } else {
+                board.def ^= fb | tb;
+                board.def_t ^= ft | tt;
+                Piece::Defender
+            };
+            hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
+            if !is_king || rules.king_armed {
+                let partners = board.def
+                    | if rules.king_armed { bit(board.king) } else { 0 }
+                    | fixed_anvils(rules, Side::Attackers);
+                let throne_anvil =
+                    rules.throne_hostile && board.king as usize != Square::THRONE.index();
+                for d in 0..4 {
+                    let n = NEIGHBOUR[to][d];
+                    if n == NO_KING || board.att >> n & 1 == 0 {
+                        continue;
+                    }
+                    let far = NEIGHBOUR[n as usize][d];
+                    if far == NO_KING {
+                        continue;
+                    }
+                    if partners >> far & 1 != 0
+                        || (throne_anvil && far as usize == Square::THRONE.index())
+                    {
+                        board.remove(Piece::Attacker, n as usize, &mut hash);
+                        captured |= 1u128 << n;
+                    }
+                }
+            }
+        }
+        board.hash = hash;
+        board.side = board.side.opponent();
+        board.plies = board.plies.saturating_add(1);
+        captured
+    }
+
+    /// Every move of random games, steered towards captures, leaves the same board (key
+    /// included) and returns the same captures as the reference, under every preset and with
+    /// each preset's armed king, hostile throne and rule 10 switched.
+    #[test]
+    fn captures_of_all_directions_at_once_are_those_one_direction_at_a_time() {
+        let mut rng = StdRng::seed_from_u64(21);
+        let (mut moves_played, mut soldiers_taken, mut kings_taken) = (0, 0, 0);
+        // Rule 10's captures: a guard beside the king on his throne.
+        let mut guards_taken = 0;
+        for preset in PRESETS {
+            for variant in 0..4 {
+                let mut rules = preset.rules();
+                match variant {
+                    1 => rules.king_armed = !rules.king_armed,
+                    2 => rules.throne_hostile = !rules.throne_hostile,
+                    3 => rules.throne_guard_capture = !rules.throne_guard_capture,
+                    _ => {}
+                }
+                for _ in 0..20 {
+                    let mut board = Board::start(&rules);
+                    for _ in 0..200 {
+                        let moves = board.legal_moves(&rules);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let mut chosen = None;
+                        for &m in &moves {
+                            let (mut fast, mut slow) = (board, board);
+                            let taken = fast.play(&rules, m);
+                            let expected = play_one_direction_at_a_time(&mut slow, &rules, m);
+                            assert_eq!(taken.0, expected, "{} {m}", board.to_fen());
+                            assert_eq!(fast, slow, "{} {m}", board.to_fen());
+                            assert_eq!(fast.hash(), fast.compute_hash());
+                            moves_played += 1;
+                            soldiers_taken += expected.count_ones();
+                            if board.king == Square::THRONE.index() as u8 {
+                                guards_taken += (expected & THRONE_RING).count_ones();
+                            }
+                            kings_taken +=
+                                usize::from(board.king().is_some() && fast.king().is_none());
+                            if expected != 0 && rng.random_bool(0.5) {
+                                chosen = Some(m);
+                            }
+                        }
+                        let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
+                        board.play(&rules, m);
+                    }
+                }
+            }
+        }
+        assert!(
+            moves_played > 1_000_000
+                && soldiers_taken > 5_000
+                && kings_taken > 500
+                && guards_taken > 100,
+            "{moves_played} {soldiers_taken} {kings_taken} {guards_taken}"
+        );
+    }
 
     /// The table `is_won` reads says what the edge says: won with the king on an edge square
     /// or captured, not elsewhere.

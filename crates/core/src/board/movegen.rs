@@ -5,7 +5,8 @@
 //! fixed-capacity [`MoveList`] and never allocates.
 
 use super::tables::{
-    EDGE_VIEW, LINE_MOVES, LINE_MOVES_THRONE, SLIDES, SPREAD_FILE, TERNARY, TRANSPOSE,
+    EDGE_VIEW, LINE_MOVES, LINE_MOVES_THRONE, LINE_STATES, LINE_TABLE, SLIDES, SPREAD_FILE,
+    TERNARY, TRANSPOSE,
 };
 use super::{Board, CAMP_OF, CAMP_OF_T, NO_KING, bit, bit_t, camp_walls, fixed_anvils};
 use crate::bitboard::Bitboard;
@@ -393,6 +394,14 @@ impl Board {
     /// [`Board::count_moves_of`], reading each line's blockers once.
     #[inline]
     pub fn count_moves_both(&self, rules: &Rules) -> (u32, u32) {
+        let (att, def) = self.count_soldier_moves_both(rules);
+        (att, def + self.king_moves(rules).len())
+    }
+
+    /// The soldiers' part of [`Board::count_moves_both`], the king's moves left out: for a
+    /// caller that has [`Board::king_moves`] already.
+    #[inline]
+    pub fn count_soldier_moves_both(&self, rules: &Rules) -> (u32, u32) {
         let (block, block_t) = self.soldier_blockers(rules);
         let camps = rules.camps().0;
         let (mut a1, mut d1) = count_lines_both(block, self.att & !camps, self.def & !camps);
@@ -401,12 +410,7 @@ impl Board {
             a1 += self.camp_soldier_moves(self.att & camps, block, block_t);
             d1 += self.camp_soldier_moves(self.def & camps, block, block_t);
         }
-        let king = if self.king != NO_KING {
-            self.king_targets(rules).count_ones()
-        } else {
-            0
-        };
-        (a1 + a2, d1 + d2 + king)
+        (a1 + a2, d1 + d2)
     }
 
     /// The sum over all legal moves of the number of legal moves after it: perft's last two
@@ -880,13 +884,25 @@ fn slide_targets(from: Square, block: u128, block_t: u128) -> u128 {
     along_rank | along_file
 }
 
+/// The index into [`LINE_MOVES`] of the line state whose blockers read `block_ternary` and
+/// whose movers (a subset of the blockers) read `movers_ternary` in base 3 ([`TERNARY`]). The
+/// sum is below [`LINE_STATES`]; the mask, which leaves it unchanged, spares the bounds check.
+#[inline(always)]
+fn line_state(block_ternary: u16, movers_ternary: u16) -> usize {
+    let state = block_ternary as usize + movers_ternary as usize;
+    debug_assert!(state < LINE_STATES);
+    state & (LINE_TABLE - 1)
+}
+
 /// Moves of the pieces `movers` along line `line` (a rank, or a file when given transposed
 /// sets) with blockers `block`.
 #[inline]
 fn count_line(block: u128, movers: u128, line: usize) -> u32 {
     let shift = 9 * line;
-    let state = TERNARY[(block >> shift) as usize & 511] as usize
-        + TERNARY[(movers >> shift) as usize & 511] as usize;
+    let state = line_state(
+        TERNARY[(block >> shift) as usize & 511],
+        TERNARY[(movers >> shift) as usize & 511],
+    );
     if line == 4 {
         LINE_MOVES_THRONE[state] as u32
     } else {
@@ -899,14 +915,14 @@ fn count_line(block: u128, movers: u128, line: usize) -> u32 {
 fn count_lines_both(mut block: u128, mut a: u128, mut b: u128) -> (u32, u32) {
     let (mut ca, mut cb) = (0u32, 0u32);
     for line in 0..9 {
-        let base = TERNARY[block as usize & 511] as usize;
+        let base = TERNARY[block as usize & 511];
         let table = if line == 4 {
             &LINE_MOVES_THRONE
         } else {
             &LINE_MOVES
         };
-        ca += table[base + TERNARY[a as usize & 511] as usize] as u32;
-        cb += table[base + TERNARY[b as usize & 511] as usize] as u32;
+        ca += table[line_state(base, TERNARY[a as usize & 511])] as u32;
+        cb += table[line_state(base, TERNARY[b as usize & 511])] as u32;
         block >>= 9;
         a >>= 9;
         b >>= 9;
@@ -922,7 +938,7 @@ fn count_lines(mut block: u128, mut movers: u128) -> u32 {
     for line in 0..9 {
         let m = movers as usize & 511;
         if m != 0 {
-            let state = TERNARY[block as usize & 511] as usize + TERNARY[m] as usize;
+            let state = line_state(TERNARY[block as usize & 511], TERNARY[m]);
             count += if line == 4 {
                 LINE_MOVES_THRONE[state]
             } else {

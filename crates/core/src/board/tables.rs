@@ -61,17 +61,22 @@ const fn make_ternary() -> [u16; 512] {
 /// Number of line states in base 3.
 pub(super) const LINE_STATES: usize = 19683;
 
+/// Length of the [`LINE_MOVES`] tables: the power of two above [`LINE_STATES`], so that a state
+/// masked with `LINE_TABLE - 1` (which leaves it unchanged) is an index the compiler knows to
+/// be in bounds, and no bounds check is made. The entries past the states are never read.
+pub(super) const LINE_TABLE: usize = 1 << 15;
+
 /// `LINE_MOVES[state]`: how many moves the side's pieces have along a line in that ternary
 /// state (see [`TERNARY`]).
-pub(super) static LINE_MOVES: [u8; LINE_STATES] = make_line_moves(false);
+pub(super) static LINE_MOVES: [u8; LINE_TABLE] = make_line_moves(false);
 
 /// As [`LINE_MOVES`], for the middle rank or file, whose centre square (position 4) is the
 /// throne: if empty it may be crossed but not stopped on. (When the throne may not be crossed,
 /// the caller marks it occupied.)
-pub(super) static LINE_MOVES_THRONE: [u8; LINE_STATES] = make_line_moves(true);
+pub(super) static LINE_MOVES_THRONE: [u8; LINE_TABLE] = make_line_moves(true);
 
-const fn make_line_moves(throne: bool) -> [u8; LINE_STATES] {
-    let mut t = [0u8; LINE_STATES];
+const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
+    let mut t = [0u8; LINE_TABLE];
     let mut state = 0;
     while state < LINE_STATES {
         let mut digits = [0u8; 9];
