@@ -9,7 +9,9 @@
 //! - [`train`] (feature `train`): a trainer on the CPU, parallel over a batch with rayon;
 //! - [`quant`]: the integer network the search would run, with an [`quant::Accumulator`]
 //!   updated incrementally as moves are played;
-//! - [`stack`]: the accumulators along a search's path, brought up to date when evaluated.
+//! - [`stack`]: the accumulators along a search's path, brought up to date when evaluated;
+//! - `simd` (private): the choice between the hot loops' portable copy and their AVX2 copy,
+//!   made once per network.
 //!
 //! The network reads 3 × 81 piece-square inputs ([`feature`]): one per kind of piece (attacking
 //! soldier, defending soldier, king) and square. Its hidden layer is shared by both sides; the
@@ -17,12 +19,14 @@
 //!
 //! It depends on the rules of `konakis-core` only, not on the search.
 
-#![forbid(unsafe_code)]
+// One `unsafe` call, in `simd`, where a measurement showed it worth having.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod data;
 pub mod network;
 pub mod quant;
+mod simd;
 pub mod stack;
 #[cfg(feature = "train")]
 pub mod train;

@@ -10,7 +10,8 @@
 //! A move changes two inputs (the piece leaves one square and reaches another) and removes one
 //! for each captured piece, so [`Accumulator::update`] adds and subtracts a handful of rows
 //! instead of summing the 25 of a [`Accumulator::refresh`]. The loops run over fixed-size
-//! arrays, which the compiler turns into vector instructions.
+//! arrays, which the compiler turns into vector instructions; on x86-64 processors with AVX2
+//! a second copy of them, compiled for AVX2, runs instead (module `simd`).
 //!
 //! The integer network has a file of its own (docs/nnue.md, "The quantized network file"):
 //! the values above as they are, half the size of the float file and much smaller compressed,
@@ -19,6 +20,7 @@
 //! which hidden layer size a file holds before it is read.
 
 use crate::network::{NetError, Network, WEIGHT_CLIP};
+use crate::simd::{Isa, Kernel};
 use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, feature, for_each_feature};
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
@@ -50,19 +52,43 @@ pub const FILE_HEADER_SIZE: usize = 44;
 /// A network with integer weights and `H` hidden units.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNetwork<const H: usize> {
-    w1: Vec<[i16; H]>,
-    b1: [i16; H],
-    w2: [[i16; H]; HEADS],
+    w1: Vec<Lanes<H>>,
+    b1: Lanes<H>,
+    w2: [Lanes<H>; HEADS],
     b2: [i32; HEADS],
     /// Centi-soldiers per output unit, rounded.
     scale: i32,
     family: RuleFamily,
+    /// The copy of the hot loops this processor runs (the same for every network made here).
+    isa: Isa,
 }
 
 /// The first layer's pre-activations for one position, kept up to date move by move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accumulator<const H: usize> {
-    values: [i16; H],
+    values: Lanes<H>,
+}
+
+/// `H` values on a 32-byte boundary (a row of weights, the biases, an accumulator): the loops
+/// over them then load and store whole vectors, where the AVX2 copy splits each 32-byte access
+/// it cannot prove aligned in two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Lanes<const H: usize>([i16; H]);
+
+impl<const H: usize> std::ops::Deref for Lanes<H> {
+    type Target = [i16; H];
+    #[inline(always)]
+    fn deref(&self) -> &[i16; H] {
+        &self.0
+    }
+}
+
+impl<const H: usize> std::ops::DerefMut for Lanes<H> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [i16; H] {
+        &mut self.0
+    }
 }
 
 fn quantize(x: f32, scale: f32, limit: f32) -> i16 {
@@ -148,18 +174,18 @@ impl<const H: usize> QuantNetwork<H> {
         }
         let limit1 = first_layer_limit() as f32;
         let qa = QA as f32;
-        let mut w1 = vec![[0i16; H]; INPUTS];
+        let mut w1 = vec![Lanes([0i16; H]); INPUTS];
         for (i, row) in w1.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
                 *w = quantize(net.w1[i * H + j], qa, limit1);
             }
         }
-        let mut b1 = [0i16; H];
+        let mut b1 = Lanes([0i16; H]);
         for (j, b) in b1.iter_mut().enumerate() {
             *b = quantize(net.b1[j], qa, limit1);
         }
         let limit2 = output_limit(H) as f32;
-        let mut w2 = [[0i16; H]; HEADS];
+        let mut w2 = [Lanes([0i16; H]); HEADS];
         for (h, row) in w2.iter_mut().enumerate() {
             for (j, w) in row.iter_mut().enumerate() {
                 *w = quantize(net.w2[h * H + j], QB as f32, limit2);
@@ -176,6 +202,7 @@ impl<const H: usize> QuantNetwork<H> {
             b2,
             scale: net.scale.round() as i32,
             family: net.family,
+            isa: Isa::detect(),
         })
     }
 
@@ -202,9 +229,9 @@ impl<const H: usize> QuantNetwork<H> {
         for x in self
             .w1
             .iter()
-            .flatten()
-            .chain(&self.b1)
-            .chain(self.w2.iter().flatten())
+            .flat_map(|row| row.iter())
+            .chain(self.b1.iter())
+            .chain(self.w2.iter().flat_map(|row| row.iter()))
         {
             b.extend_from_slice(&x.to_le_bytes());
         }
@@ -248,7 +275,7 @@ impl<const H: usize> QuantNetwork<H> {
         if let Some(h) = b2.iter().position(|x| x.unsigned_abs() > BIAS_LIMIT) {
             return Err(NetError::OutOfRange(values.len() + h));
         }
-        let row = |r: &[i16]| -> [i16; H] { r.try_into().expect("H values") };
+        let row = |r: &[i16]| -> Lanes<H> { Lanes(r.try_into().expect("H values")) };
         Ok(QuantNetwork {
             w1: first[..INPUTS * H].chunks_exact(H).map(row).collect(),
             b1: row(&first[INPUTS * H..]),
@@ -256,6 +283,7 @@ impl<const H: usize> QuantNetwork<H> {
             b2,
             scale: header.scale,
             family: header.family,
+            isa: Isa::detect(),
         })
     }
 
@@ -263,9 +291,26 @@ impl<const H: usize> QuantNetwork<H> {
     /// position whose accumulator is `acc`.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator<H>, side: Side) -> i32 {
+        self.isa.run(Output {
+            net: self,
+            acc,
+            side,
+        })
+    }
+
+    /// This network running the copy `isa` of the hot loops (for the tests that compare them).
+    #[cfg(test)]
+    pub(crate) fn with_isa(mut self, isa: Isa) -> QuantNetwork<H> {
+        self.isa = isa;
+        self
+    }
+
+    /// The output layer's loop of [`QuantNetwork::evaluate`], for a [`Kernel`].
+    #[inline(always)]
+    pub(crate) fn output(&self, acc: &Accumulator<H>, side: Side) -> i32 {
         let w = &self.w2[side.index()];
         let mut sum = 0i32;
-        for (a, w) in acc.values.iter().zip(w) {
+        for (a, w) in acc.values.iter().zip(w.iter()) {
             sum += (*a).clamp(0, QA) as i32 * *w as i32;
         }
         let total = (sum as i64 + self.b2[side.index()] as i64) * self.scale as i64;
@@ -293,48 +338,90 @@ impl<const H: usize> Accumulator<H> {
 
     /// Recomputes the accumulator of `board` from scratch.
     pub fn refresh(&mut self, net: &QuantNetwork<H>, board: &Board) {
-        self.values = net.b1;
-        let king = board.king().map_or(81, |k| k.index() as u8);
-        for_each_feature(
-            board.attackers().bits(),
-            board.defenders().bits(),
-            king,
-            |i| self.add(net, i),
-        );
+        net.isa.run(Refresh {
+            acc: self,
+            net,
+            board,
+        })
     }
 
     /// Adds input `i`'s row.
     #[inline]
     pub fn add(&mut self, net: &QuantNetwork<H>, i: usize) {
-        for (a, w) in self.values.iter_mut().zip(&net.w1[i]) {
-            *a = a.wrapping_add(*w);
-        }
+        net.isa.run(Row {
+            acc: self,
+            net,
+            i,
+            add: true,
+        })
     }
 
     /// Subtracts input `i`'s row.
     #[inline]
     pub fn sub(&mut self, net: &QuantNetwork<H>, i: usize) {
-        for (a, w) in self.values.iter_mut().zip(&net.w1[i]) {
-            *a = a.wrapping_sub(*w);
-        }
+        net.isa.run(Row {
+            acc: self,
+            net,
+            i,
+            add: false,
+        })
     }
 
     /// Sets this accumulator to `parent`'s with `delta` applied, in one pass over the rows
     /// (cheaper than copying `parent` and then updating the copy: docs/nnue.md).
     #[inline]
     pub fn set_child(&mut self, net: &QuantNetwork<H>, parent: &Accumulator<H>, delta: &Delta) {
-        let (plus, minus) = (&net.w1[delta.add], &net.w1[delta.sub]);
+        net.isa.run(SetChild {
+            acc: self,
+            parent,
+            plus: &net.w1[delta.add as usize],
+            minus: &net.w1[delta.sub as usize],
+            net,
+            delta,
+        })
+    }
+
+    /// The loops of [`Accumulator::refresh`], for a [`Kernel`].
+    #[inline(always)]
+    fn refresh_rows(&mut self, net: &QuantNetwork<H>, board: &Board) {
+        self.values = net.b1;
+        let king = board.king().map_or(81, |k| k.index() as u8);
+        for_each_feature(
+            board.attackers().bits(),
+            board.defenders().bits(),
+            king,
+            |i| self.add_row(net, i),
+        );
+    }
+
+    /// The loop of [`Accumulator::add`], for a [`Kernel`].
+    #[inline(always)]
+    fn add_row(&mut self, net: &QuantNetwork<H>, i: usize) {
+        for (a, w) in self.values.iter_mut().zip(net.w1[i].iter()) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+
+    /// The loop of [`Accumulator::sub`], for a [`Kernel`].
+    #[inline(always)]
+    fn sub_row(&mut self, net: &QuantNetwork<H>, i: usize) {
+        for (a, w) in self.values.iter_mut().zip(net.w1[i].iter()) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+
+    /// The loop of [`Accumulator::set_child`] over the moving piece's two rows, for a
+    /// [`Kernel`].
+    #[inline(always)]
+    fn child_rows(&mut self, parent: &Accumulator<H>, plus: &Lanes<H>, minus: &Lanes<H>) {
         for (((a, p), w), m) in self
             .values
             .iter_mut()
-            .zip(&parent.values)
-            .zip(plus)
-            .zip(minus)
+            .zip(parent.values.iter())
+            .zip(plus.iter())
+            .zip(minus.iter())
         {
             *a = p.wrapping_add(w.wrapping_sub(*m));
-        }
-        for &i in &delta.removed[..delta.removed_count as usize] {
-            self.sub(net, i as usize);
         }
     }
 
@@ -360,13 +447,88 @@ impl<const H: usize> Accumulator<H> {
     }
 }
 
+/// [`QuantNetwork::evaluate`]'s loop as a [`Kernel`].
+struct Output<'a, const H: usize> {
+    net: &'a QuantNetwork<H>,
+    acc: &'a Accumulator<H>,
+    side: Side,
+}
+
+impl<const H: usize> Kernel for Output<'_, H> {
+    type Output = i32;
+    #[inline(always)]
+    fn run(self) -> i32 {
+        self.net.output(self.acc, self.side)
+    }
+}
+
+/// [`Accumulator::refresh`]'s loops as a [`Kernel`].
+struct Refresh<'a, const H: usize> {
+    acc: &'a mut Accumulator<H>,
+    net: &'a QuantNetwork<H>,
+    board: &'a Board,
+}
+
+impl<const H: usize> Kernel for Refresh<'_, H> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.acc.refresh_rows(self.net, self.board)
+    }
+}
+
+/// [`Accumulator::add`]'s or [`Accumulator::sub`]'s loop as a [`Kernel`].
+struct Row<'a, const H: usize> {
+    acc: &'a mut Accumulator<H>,
+    net: &'a QuantNetwork<H>,
+    i: usize,
+    /// Add the row (else subtract it).
+    add: bool,
+}
+
+impl<const H: usize> Kernel for Row<'_, H> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        if self.add {
+            self.acc.add_row(self.net, self.i)
+        } else {
+            self.acc.sub_row(self.net, self.i)
+        }
+    }
+}
+
+/// [`Accumulator::set_child`]'s loops as a [`Kernel`]. The moving piece's two rows are
+/// found before the call: references that come in from outside tell the compiler that they
+/// are aligned ([`Lanes`]), rows found inside from the network's `Vec` do not.
+struct SetChild<'a, const H: usize> {
+    acc: &'a mut Accumulator<H>,
+    parent: &'a Accumulator<H>,
+    plus: &'a Lanes<H>,
+    minus: &'a Lanes<H>,
+    net: &'a QuantNetwork<H>,
+    delta: &'a Delta,
+}
+
+impl<const H: usize> Kernel for SetChild<'_, H> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.acc.child_rows(self.parent, self.plus, self.minus);
+        let delta = self.delta;
+        for &i in &delta.removed[..delta.removed_count as usize] {
+            self.acc.sub_row(self.net, i as usize);
+        }
+    }
+}
+
 /// The inputs a move changes: the moving piece's input on its new square in, on its old
 /// square out, and the inputs of the pieces it captured out (at most four soldiers and the
 /// king).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delta {
-    add: usize,
-    sub: usize,
+    add: u16,
+    sub: u16,
     removed: [u16; 5],
     removed_count: u8,
 }
@@ -374,34 +536,33 @@ pub struct Delta {
 impl Delta {
     /// The change from `before` to `after`, reached by playing `mv`, which captured the
     /// soldiers `captured` (as `Board::play` returns them; a captured king is seen on `after`).
-    /// `None` if `mv` does not move a piece of `before`.
+    /// `None` if `mv` does not move a piece of the side to move in `before`.
     #[inline]
     pub fn of(before: &Board, after: &Board, mv: Move, captured: Bitboard) -> Option<Delta> {
-        let piece = before.piece_at(mv.from())?;
-        let victims = match piece {
-            Piece::Attacker => Piece::Defender,
-            Piece::Defender | Piece::King => Piece::Attacker,
+        let from = mv.from();
+        // The mover is of the side to move, and its captives of the other side.
+        let (piece, victims) = match before.side_to_move() {
+            Side::Attackers if before.attackers().has(from) => (Piece::Attacker, Piece::Defender),
+            Side::Defenders if before.king() == Some(from) => (Piece::King, Piece::Attacker),
+            Side::Defenders if before.defenders().has(from) => (Piece::Defender, Piece::Attacker),
+            _ => return None,
         };
         let mut delta = Delta {
-            add: feature(piece, mv.to()),
-            sub: feature(piece, mv.from()),
+            add: feature(piece, mv.to()) as u16,
+            sub: feature(piece, from) as u16,
             removed: [0; 5],
             removed_count: 0,
         };
-        let king_taken = match (before.king(), after.king()) {
-            (Some(k), None) => Some(feature(Piece::King, k)),
-            _ => None,
-        };
-        for i in captured
-            .into_iter()
-            .map(|sq| feature(victims, sq))
-            .chain(king_taken)
+        // A move captures at most four soldiers (one per direction) and the king.
+        for (slot, sq) in delta.removed.iter_mut().zip(captured) {
+            *slot = feature(victims, sq) as u16;
+            delta.removed_count += 1;
+        }
+        if let (Some(k), None) = (before.king(), after.king())
+            && let Some(slot) = delta.removed.get_mut(delta.removed_count as usize)
         {
-            // A move captures at most four soldiers (one per direction) and the king.
-            if let Some(slot) = delta.removed.get_mut(delta.removed_count as usize) {
-                *slot = i as u16;
-                delta.removed_count += 1;
-            }
+            *slot = feature(Piece::King, k) as u16;
+            delta.removed_count += 1;
         }
         Some(delta)
     }
@@ -410,7 +571,9 @@ impl Delta {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stack::AccumulatorStack;
     use konakis_core::rules::Rules;
+    use std::sync::Arc;
 
     #[test]
     fn the_wrong_hidden_size_is_refused() {
@@ -495,5 +658,191 @@ mod tests {
         acc.refresh(&q, &board);
         let top = (WEIGHT_CLIP * QA as f32).floor() as i16;
         assert!(acc.values().iter().all(|&v| v == top * 26), "{acc:?}");
+    }
+
+    /// A network of `H` units whose first-layer weights are large enough that many
+    /// pre-activations fall below 0 or above `QA`, so that the clipping is exercised.
+    fn clipped_network<const H: usize>(seed: u64) -> QuantNetwork<H> {
+        let mut float = Network::random(H, RuleFamily::Default, 400.0, seed);
+        for w in float.w1.iter_mut().chain(float.b1.iter_mut()) {
+            *w = (*w * 15.0).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+        for w in &mut float.w2 {
+            *w *= 8.0;
+        }
+        float.b2 = [0.3, -0.2];
+        QuantNetwork::from_float(&float).unwrap()
+    }
+
+    /// SplitMix64: the tests' random moves.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Calls `f(before, after, mv, captured)` for every move of random games under each rule
+    /// family (`None` for an occasional pass, as the search's null move).
+    fn random_games(games: u64, mut f: impl FnMut(&Board, &Board, Option<Move>, Bitboard)) {
+        let mut english = Rules::default();
+        english.set("KingCapture", "English").unwrap();
+        for rules in [Rules::default(), english, Rules::ashton()] {
+            for game in 0..games {
+                let mut state = game;
+                let mut board = Board::start(&rules);
+                for _ in 0..200 {
+                    if board.status(&rules).is_over() {
+                        break;
+                    }
+                    let moves = board.legal_moves(&rules);
+                    let mut after = board;
+                    if next(&mut state).is_multiple_of(16) {
+                        after.pass();
+                        f(&board, &after, None, Bitboard::default());
+                    } else {
+                        let mv = moves[(next(&mut state) % moves.len() as u64) as usize];
+                        let captured = after.play(&rules, mv);
+                        f(&board, &after, Some(mv), captured);
+                    }
+                    board = after;
+                }
+            }
+        }
+    }
+
+    /// The change [`Delta::of`] found before it was made cheaper: the moving piece from the
+    /// board, whichever side it is of.
+    fn delta_from_pieces(before: &Board, after: &Board, mv: Move, captured: Bitboard) -> Delta {
+        let piece = before.piece_at(mv.from()).unwrap();
+        let victims = match piece {
+            Piece::Attacker => Piece::Defender,
+            Piece::Defender | Piece::King => Piece::Attacker,
+        };
+        let king_taken = match (before.king(), after.king()) {
+            (Some(k), None) => Some(feature(Piece::King, k)),
+            _ => None,
+        };
+        let removed: Vec<usize> = captured
+            .into_iter()
+            .map(|sq| feature(victims, sq))
+            .chain(king_taken)
+            .take(5)
+            .collect();
+        let mut delta = Delta {
+            add: feature(piece, mv.to()) as u16,
+            sub: feature(piece, mv.from()) as u16,
+            removed: [0; 5],
+            removed_count: removed.len() as u8,
+        };
+        for (slot, i) in delta.removed.iter_mut().zip(removed) {
+            *slot = i as u16;
+        }
+        delta
+    }
+
+    #[test]
+    fn the_change_of_a_move_is_found_from_the_side_to_move() {
+        let (mut moves, mut captures, mut kings) = (0, 0, 0);
+        random_games(20, |before, after, mv, captured| {
+            let Some(mv) = mv else { return };
+            let delta = Delta::of(before, after, mv, captured).unwrap();
+            assert_eq!(delta, delta_from_pieces(before, after, mv, captured));
+            moves += 1;
+            captures += captured.len() as usize;
+            kings += usize::from(after.king().is_none());
+        });
+        assert!(
+            moves > 3000 && captures > 100 && kings > 0,
+            "{moves} {captures} {kings}"
+        );
+        // A move of a piece of the side not to move, or from an empty square, is not one.
+        let rules = Rules::default();
+        let mut board = Board::start(&rules);
+        let none = |board: &Board, text: &str| {
+            let mv = Move::parse(text).unwrap();
+            Delta::of(board, board, mv, Bitboard::default()).is_none()
+        };
+        // The attackers to move: a defending soldier, the king, an empty square.
+        assert!(none(&board, "e3h3") && none(&board, "e5e2") && none(&board, "b2b3"));
+        assert!(!none(&board, "a5a2"));
+        // The defenders to move: an attacking soldier.
+        board.pass();
+        assert!(none(&board, "a5a2") && !none(&board, "e3h3"));
+    }
+
+    #[test]
+    fn the_avx2_copy_of_the_loops_matches_the_portable_one() {
+        if !Isa::detect().is_avx2() {
+            eprintln!("no AVX2 on this processor: only the portable copy runs");
+            return;
+        }
+        fn check<const H: usize>(seed: u64) {
+            let fast = Arc::new(clipped_network::<H>(seed));
+            let portable = Arc::new((*fast).clone().with_isa(Isa::PORTABLE));
+            assert!(fast.isa.is_avx2());
+            let (mut a, mut b) = (Accumulator::new(&fast), Accumulator::new(&portable));
+            let mut stacks = (
+                AccumulatorStack::new(fast.clone(), 300),
+                AccumulatorStack::new(portable.clone(), 300),
+            );
+            let (mut ply, mut evaluated, mut clipped) = (0, 0, 0);
+            let mut state = seed;
+            random_games(4, |before, after, mv, captured| {
+                if before.plies() == 0 {
+                    a.refresh(&fast, before);
+                    b.refresh(&portable, before);
+                    assert_eq!(a, b);
+                    stacks.0.set_root(before);
+                    stacks.1.set_root(before);
+                    ply = 0;
+                }
+                ply += 1;
+                stacks.0.enter(ply, before, after, mv, captured);
+                stacks.1.enter(ply, before, after, mv, captured);
+                if let Some(mv) = mv {
+                    a.update(&fast, before, after, mv, captured);
+                    b.update(&portable, before, after, mv, captured);
+                }
+                assert_eq!(a, b);
+                for side in [Side::Attackers, Side::Defenders] {
+                    assert_eq!(fast.evaluate(&a, side), portable.evaluate(&b, side));
+                }
+                // Evaluate the path now and then, so that several plies are brought up to
+                // date at once.
+                if next(&mut state).is_multiple_of(3) {
+                    let side = after.side_to_move();
+                    let e = stacks.0.evaluate(ply, side);
+                    assert_eq!(e, stacks.1.evaluate(ply, side));
+                    assert_eq!(e, fast.evaluate_board(after));
+                    assert_eq!(stacks.0.accumulator(ply), stacks.1.accumulator(ply));
+                    assert!(stacks.0.is_fresh(ply, after));
+                    evaluated += 1;
+                }
+                clipped += a
+                    .values()
+                    .iter()
+                    .filter(|&&v| !(0..=QA).contains(&v))
+                    .count();
+            });
+            assert!(evaluated > 100 && clipped > 1000, "{evaluated} {clipped}");
+            // The single rows and their removal.
+            let board = Board::start(&Rules::default());
+            a.refresh(&fast, &board);
+            b.refresh(&portable, &board);
+            for i in [0, 17, INPUTS - 1] {
+                a.add(&fast, i);
+                b.add(&portable, i);
+                assert_eq!(a, b);
+                a.sub(&fast, i);
+                b.sub(&portable, i);
+                assert_eq!(a, b);
+            }
+        }
+        check::<HIDDEN>(1);
+        check::<HIDDEN_WIDE>(2);
+        // A size that is not a multiple of the vector width.
+        check::<40>(3);
     }
 }

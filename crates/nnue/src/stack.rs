@@ -16,10 +16,17 @@ use std::sync::Arc;
 pub struct AccumulatorStack<const H: usize> {
     net: Arc<QuantNetwork<H>>,
     accumulators: Vec<Accumulator<H>>,
-    /// What the move into each ply changed; `None` for a null move (the same pieces).
-    deltas: Vec<Option<Delta>>,
-    /// Whether each ply's accumulator is that of the position now at that ply.
-    valid: Vec<bool>,
+    /// What the move into each ply changed, and whether its accumulator is up to date.
+    plies: Vec<Ply>,
+}
+
+/// What the move into a ply changed, and whether the ply's accumulator is up to date.
+#[derive(Clone, Copy)]
+struct Ply {
+    /// The move's change; `None` for a null move (the same pieces).
+    delta: Option<Delta>,
+    /// Is the ply's accumulator that of the position now at that ply?
+    valid: bool,
 }
 
 impl<const H: usize> AccumulatorStack<H> {
@@ -27,8 +34,13 @@ impl<const H: usize> AccumulatorStack<H> {
     pub fn new(net: Arc<QuantNetwork<H>>, plies: usize) -> AccumulatorStack<H> {
         AccumulatorStack {
             accumulators: vec![Accumulator::new(&net); plies],
-            deltas: vec![None; plies],
-            valid: vec![false; plies],
+            plies: vec![
+                Ply {
+                    delta: None,
+                    valid: false
+                };
+                plies
+            ],
             net,
         }
     }
@@ -36,7 +48,7 @@ impl<const H: usize> AccumulatorStack<H> {
     /// Computes the root's accumulator from scratch.
     pub fn set_root(&mut self, board: &Board) {
         self.accumulators[0].refresh(&self.net, board);
-        self.valid[0] = true;
+        self.plies[0].valid = true;
     }
 
     /// Records that the position at `ply` is `child`, reached from `board` by `mv` (`None`:
@@ -50,19 +62,27 @@ impl<const H: usize> AccumulatorStack<H> {
         mv: Option<Move>,
         taken: Bitboard,
     ) {
-        match mv {
-            None => self.deltas[ply] = None,
+        let delta = match mv {
+            None => None,
             Some(mv) => match Delta::of(board, child, mv, taken) {
-                Some(delta) => self.deltas[ply] = Some(delta),
+                Some(delta) => Some(delta),
                 // Never for a legal move; the truth, should it happen.
-                None => {
-                    self.accumulators[ply].refresh(&self.net, child);
-                    self.valid[ply] = true;
-                    return;
-                }
+                None => return self.refresh(ply, child),
             },
-        }
-        self.valid[ply] = false;
+        };
+        self.plies[ply] = Ply {
+            delta,
+            valid: false,
+        };
+    }
+
+    /// Computes the accumulator at `ply` from scratch, that of `board` (kept out of
+    /// [`AccumulatorStack::enter`], which it would otherwise slow).
+    #[cold]
+    #[inline(never)]
+    fn refresh(&mut self, ply: usize, board: &Board) {
+        self.accumulators[ply].refresh(&self.net, board);
+        self.plies[ply].valid = true;
     }
 
     /// The network's evaluation of the position at `ply`, `side` to move, from that side's
@@ -81,21 +101,27 @@ impl<const H: usize> AccumulatorStack<H> {
         self.accumulators[ply] == fresh
     }
 
+    /// The accumulator at `ply` (for the tests that compare the copies of the hot loops).
+    #[cfg(test)]
+    pub(crate) fn accumulator(&self, ply: usize) -> &Accumulator<H> {
+        &self.accumulators[ply]
+    }
+
     /// Applies the changes since the nearest ply whose accumulator is up to date, to `ply`.
     #[inline]
     fn bring_up_to_date(&mut self, ply: usize) {
         let mut from = ply;
-        while !self.valid[from] {
+        while !self.plies[from].valid {
             from -= 1;
         }
         for p in from + 1..=ply {
             let (before, after) = self.accumulators.split_at_mut(p);
             let parent = &before[p - 1];
-            match &self.deltas[p] {
+            match &self.plies[p].delta {
                 Some(delta) => after[0].set_child(&self.net, parent, delta),
                 None => after[0] = *parent,
             }
-            self.valid[p] = true;
+            self.plies[p].valid = true;
         }
     }
 }
