@@ -1,25 +1,27 @@
 //! One search thread and its principal variation search: the pruning, reductions and
 //! extensions of each node; the moves come from the picker (movepick.rs), the quiescence search
-//! is in worker/qsearch.rs. Per-thread state (histories, PV, path keys, the evaluation cache
-//! and the network's accumulators) lives here; what threads share is in [`Shared`].
+//! is in worker/qsearch.rs, the static evaluation (the network's accumulators, the cache) in
+//! worker/evaluate.rs. Per-thread state (histories, PV, path keys, memos of the last position
+//! asked) lives here; what threads share is in [`Shared`].
 
 use super::history::Histories;
 use super::movepick::{MovePicker, Picked};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
 use crate::clock::Instant;
-use crate::eval::evaluate;
-use crate::network::Net;
 use ahash::AHashMap;
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, MoveList};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
-use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
-use konakis_nnue::stack::AccumulatorStack;
 use std::sync::atomic::Ordering;
 
+mod evaluate;
 mod qsearch;
+
+#[cfg(test)]
+pub(crate) use evaluate::NET_CHECKS;
+use evaluate::{EVAL_CACHE_SIZE, NetPath};
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
 /// Quiescence plies after which the position is judged as it stands (a bound on threat and
@@ -81,38 +83,6 @@ pub(crate) struct Worker<'a> {
     net: Option<NetPath>,
 }
 
-/// The accumulators of the network that evaluates, of its size ([`Net`]).
-enum NetPath {
-    Narrow(AccumulatorStack<HIDDEN>),
-    Wide(AccumulatorStack<HIDDEN_WIDE>),
-}
-
-/// Runs `$call` on the [`AccumulatorStack`] of whichever size `$path` holds, named `$stack`.
-macro_rules! on_stack {
-    ($path:expr, $stack:ident => $call:expr) => {
-        match $path {
-            NetPath::Narrow($stack) => $call,
-            NetPath::Wide($stack) => $call,
-        }
-    };
-}
-
-impl NetPath {
-    fn new(net: Net) -> NetPath {
-        match net {
-            Net::Narrow(n) => NetPath::Narrow(AccumulatorStack::new(n, MAX_PLY + 2)),
-            Net::Wide(n) => NetPath::Wide(AccumulatorStack::new(n, MAX_PLY + 2)),
-        }
-    }
-}
-
-/// Network evaluations whose accumulator the tests compared with a recomputation.
-#[cfg(test)]
-pub(crate) static NET_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Entries of the per-thread evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 16;
-
 impl<'a> Worker<'a> {
     pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
         let mut game_counts = AHashMap::new();
@@ -159,59 +129,6 @@ impl<'a> Worker<'a> {
                 .and_then(|n| n.clone())
                 .map(NetPath::new),
         }
-    }
-
-    /// Starts the network's path at the root `board`.
-    fn net_root(&mut self, board: &Board) {
-        if let Some(n) = &mut self.net {
-            on_stack!(n, s => s.set_root(board));
-        }
-    }
-
-    /// Records, for the network, that the position at `ply` is `child`, reached from `board`
-    /// by `mv` (`None`: a null move), which captured `taken`.
-    #[inline]
-    fn net_enter(
-        &mut self,
-        ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
-    ) {
-        if let Some(n) = &mut self.net {
-            on_stack!(n, s => s.enter(ply, board, child, mv, taken));
-        }
-    }
-
-    /// The static evaluation of `board`, the position at `ply` (side to move's view): the
-    /// network's where one evaluates, else the classical one; through a small per-thread cache
-    /// keyed by the position's hash: the same leaves come back in every iteration.
-    #[inline]
-    fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
-        let key = board.hash();
-        let slot = self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
-        if slot.0 == key {
-            return slot.1;
-        }
-        let e = match &mut self.net {
-            Some(n) => on_stack!(n, s => {
-                let e = s.evaluate(ply, board.side_to_move());
-                #[cfg(test)]
-                {
-                    assert!(
-                        s.is_fresh(ply, board),
-                        "the accumulator at ply {ply} is not that of {}",
-                        board.to_fen()
-                    );
-                    NET_CHECKS.fetch_add(1, Ordering::Relaxed);
-                }
-                e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-            }),
-            None => evaluate(board, &self.rules),
-        };
-        self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
-        e
     }
 
     /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move

@@ -1,0 +1,102 @@
+//! The static evaluation as a search thread asks for it: the network's accumulators along the
+//! current path (entered move by move, brought up to date when a position is evaluated), the
+//! classical evaluation where no network evaluates, and a small per-thread cache of both.
+
+use super::Worker;
+use crate::eval::evaluate;
+use crate::network::Net;
+use crate::search::{MATE_BOUND, MAX_PLY};
+use konakis_core::Bitboard;
+use konakis_core::board::Board;
+use konakis_core::types::Move;
+use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
+use konakis_nnue::stack::AccumulatorStack;
+#[cfg(test)]
+use std::sync::atomic::Ordering;
+
+/// The accumulators of the network that evaluates, of its size ([`Net`]).
+pub(super) enum NetPath {
+    Narrow(AccumulatorStack<HIDDEN>),
+    Wide(AccumulatorStack<HIDDEN_WIDE>),
+}
+
+/// Runs `$call` on the [`AccumulatorStack`] of whichever size `$path` holds, named `$stack`.
+macro_rules! on_stack {
+    ($path:expr, $stack:ident => $call:expr) => {
+        match $path {
+            NetPath::Narrow($stack) => $call,
+            NetPath::Wide($stack) => $call,
+        }
+    };
+}
+
+impl NetPath {
+    pub(super) fn new(net: Net) -> NetPath {
+        match net {
+            Net::Narrow(n) => NetPath::Narrow(AccumulatorStack::new(n, MAX_PLY + 2)),
+            Net::Wide(n) => NetPath::Wide(AccumulatorStack::new(n, MAX_PLY + 2)),
+        }
+    }
+}
+
+/// Network evaluations whose accumulator the tests compared with a recomputation.
+#[cfg(test)]
+pub(crate) static NET_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Entries of the per-thread evaluation cache (a power of two).
+pub(super) const EVAL_CACHE_SIZE: usize = 1 << 16;
+
+impl Worker<'_> {
+    /// Starts the network's path at the root `board`.
+    pub(super) fn net_root(&mut self, board: &Board) {
+        if let Some(n) = &mut self.net {
+            on_stack!(n, s => s.set_root(board));
+        }
+    }
+
+    /// Records, for the network, that the position at `ply` is `child`, reached from `board`
+    /// by `mv` (`None`: a null move), which captured `taken`.
+    #[inline]
+    pub(super) fn net_enter(
+        &mut self,
+        ply: usize,
+        board: &Board,
+        child: &Board,
+        mv: Option<Move>,
+        taken: Bitboard,
+    ) {
+        if let Some(n) = &mut self.net {
+            on_stack!(n, s => s.enter(ply, board, child, mv, taken));
+        }
+    }
+
+    /// The static evaluation of `board`, the position at `ply` (side to move's view): the
+    /// network's where one evaluates, else the classical one; through a small per-thread cache
+    /// keyed by the position's hash: the same leaves come back in every iteration.
+    #[inline]
+    pub(super) fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
+        let key = board.hash();
+        let slot = self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = match &mut self.net {
+            Some(n) => on_stack!(n, s => {
+                let e = s.evaluate(ply, board.side_to_move());
+                #[cfg(test)]
+                {
+                    assert!(
+                        s.is_fresh(ply, board),
+                        "the accumulator at ply {ply} is not that of {}",
+                        board.to_fen()
+                    );
+                    NET_CHECKS.fetch_add(1, Ordering::Relaxed);
+                }
+                e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            }),
+            None => evaluate(board, &self.rules),
+        };
+        self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
+        e
+    }
+}
