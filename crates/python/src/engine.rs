@@ -22,8 +22,8 @@ use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-fn lock(driver: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
-    match driver.lock() {
+fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
+    match engine.lock() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
     }
@@ -107,14 +107,14 @@ fn info_dict<'py>(py: Python<'py>, info: &Info, game: &Game) -> PyResult<Bound<'
 /// **{"Skill Level": 5})`; `NativeEngine.option_table()` lists them.
 #[pyclass(name = "NativeEngine", module = "konakis", frozen)]
 pub struct PyNativeEngine {
-    driver: Mutex<Engine>,
+    engine: Mutex<Engine>,
     stop: Arc<AtomicBool>,
 }
 
 impl PyNativeEngine {
     fn set(&self, py: Python<'_>, name: &str, value: Option<String>) -> PyResult<()> {
         py.allow_threads(|| {
-            lock(&self.driver)
+            lock(&self.engine)
                 .set_option(name, value.as_deref())
                 .map(|_| ())
                 .map_err(|e| errors::search(e, "option"))
@@ -127,9 +127,9 @@ impl PyNativeEngine {
     #[new]
     #[pyo3(signature = (**options))]
     fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let driver = Engine::new(Options::default()).map_err(|e| errors::search(e, "engine"))?;
+        let inner = Engine::new(Options::default()).map_err(|e| errors::search(e, "engine"))?;
         let engine = PyNativeEngine {
-            driver: Mutex::new(driver),
+            engine: Mutex::new(inner),
             stop: Arc::new(AtomicBool::new(false)),
         };
         if let Some(options) = options {
@@ -218,27 +218,27 @@ impl PyNativeEngine {
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
         let result = py.allow_threads(|| {
-            let mut driver = lock(&self.driver);
+            let mut inner = lock(&self.engine);
             stop.store(false, Ordering::SeqCst);
-            let saved_multipv = driver.config().settings.multipv;
+            let saved_multipv = inner.config().settings.multipv;
             if let Some(n) = multipv {
-                driver
+                inner
                     .set_option("MultiPV", Some(&n.to_string()))
                     .map_err(|e| errors::search(e, "option"))?;
             }
-            driver.set_rules(*game.rules(), *game.start_board());
+            inner.set_rules(*game.rules(), *game.start_board());
             for &mv in game.moves() {
-                driver
+                inner
                     .play(mv)
                     .expect("the moves of a game replay under its rules");
             }
             let mut reports: Vec<Report> = Vec::new();
-            let outcome = driver.search(limits, Cancel::Flag(&stop), |_, r| reports.push(r));
+            let outcome = inner.search(limits, Cancel::Flag(&stop), |_, r| reports.push(r));
             if multipv.is_some() {
-                let _ = driver.set_option("MultiPV", Some(&saved_multipv.to_string()));
+                let _ = inner.set_option("MultiPV", Some(&saved_multipv.to_string()));
             }
             let outcome = outcome.map_err(|e| errors::search(e, "search"))?;
-            let nodes = driver.nodes();
+            let nodes = inner.nodes();
             Ok::<_, PyErr>((outcome, reports, nodes))
         });
         let (outcome, reports, nodes) = result?;
@@ -300,7 +300,7 @@ impl PyNativeEngine {
         let stop = Arc::clone(&self.stop);
         py.allow_threads(|| {
             // Its own engine at full strength: a review judges moves, it does not play.
-            let mut settings = lock(&self.driver).config().settings;
+            let mut settings = lock(&self.engine).config().settings;
             settings.skill = Skill::default();
             let mut engine =
                 Searcher::try_new(settings).map_err(|e| errors::search(e, "engine"))?;
@@ -354,6 +354,6 @@ impl PyNativeEngine {
 
     /// Empties the transposition table and the histories (a new game).
     fn clear(&self, py: Python<'_>) {
-        py.allow_threads(|| lock(&self.driver).clear_hash());
+        py.allow_threads(|| lock(&self.engine).clear_hash());
     }
 }
