@@ -103,13 +103,20 @@ impl Fingerprint {
                 e.name, e.args, e.proto
             );
             let _ = writeln!(options, "{}\x1f{:?}", e.name, e.options);
-            let _ = writeln!(
+            let _ = write!(
                 limits,
                 "{}\x1f{}\x1f{}",
                 e.name,
                 e.limits.describe(),
                 e.limits.margin_ms
             );
+            // An OTEP engine's quiet time after its move decides whether OpenTafl's AI
+            // survives a game; it is written only when set, so that the fingerprints of
+            // engines without it stay those of earlier versions.
+            if e.settle_ms != 0 {
+                let _ = write!(limits, "\x1fsettle {}", e.settle_ms);
+            }
+            limits.push('\n');
         }
         let mut lines = String::new();
         match &config.openings {
@@ -161,6 +168,48 @@ impl Fingerprint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matches::MatchOptions;
+
+    fn config_of(engines: &[&[&str]]) -> MatchConfig {
+        let options = MatchOptions {
+            engines: engines
+                .iter()
+                .map(|g| g.iter().map(|s| s.to_string()).collect())
+                .collect(),
+            concurrency: 1,
+            startup_timeout: 1.0,
+            move_timeout: 1.0,
+            ..MatchOptions::default()
+        };
+        MatchConfig::from_args(&options).unwrap()
+    }
+
+    #[test]
+    fn an_otep_engines_settle_time_is_part_of_its_limits() {
+        let a: &[&str] = &["name=a", "cmd=/a", "st=0.1"];
+        let otep = |settle: &[&str]| -> Fingerprint {
+            let mut b = vec!["name=b", "cmd=/b", "st=0.1", "proto=otep"];
+            b.extend(settle);
+            Fingerprint::of(&config_of(&[a, &b]), &[])
+        };
+        let (default, unset, off, longer) = (
+            otep(&["settle=100"]),
+            otep(&[]),
+            otep(&["settle=0"]),
+            otep(&["settle=250"]),
+        );
+        // No settle= is the default of 100 ms: the same match.
+        assert_eq!(default, unset);
+        assert_eq!(default.differences(&off), "time controls and limits");
+        assert_eq!(default.differences(&longer), "time controls and limits");
+        // Engines without a settle time: their limits read as before it was part of them.
+        let plain = config_of(&[a, &["name=b", "cmd=/b", "st=0.1"]]);
+        let mut limits = String::new();
+        for e in &plain.engines {
+            let _ = writeln!(limits, "{}\x1fst=0.1\x1f{}", e.name, e.limits.margin_ms);
+        }
+        assert_eq!(Fingerprint::of(&plain, &[]).0[3], fnv1a(&limits));
+    }
 
     #[test]
     fn a_fingerprint_reads_back_from_its_json() {
