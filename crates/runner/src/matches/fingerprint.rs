@@ -168,20 +168,10 @@ impl Fingerprint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::MatchOptions;
+    use crate::matches::config::test_options;
 
     fn config_of(engines: &[&[&str]]) -> MatchConfig {
-        let options = MatchOptions {
-            engines: engines
-                .iter()
-                .map(|g| g.iter().map(|s| s.to_string()).collect())
-                .collect(),
-            concurrency: 1,
-            startup_timeout: 1.0,
-            move_timeout: 1.0,
-            ..MatchOptions::default()
-        };
-        MatchConfig::from_args(&options).unwrap()
+        MatchConfig::from_args(&test_options(engines)).unwrap()
     }
 
     #[test]

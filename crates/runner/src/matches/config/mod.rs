@@ -221,26 +221,29 @@ pub fn sprt_flag(items: &[String]) -> Result<Sprt, SprtError> {
     Ok(s)
 }
 
+/// Match options for unit tests: one `--engine` group per slice of pairs, one game at a
+/// time, one-second time-outs.
+#[cfg(test)]
+pub(crate) fn test_options(engines: &[&[&str]]) -> MatchOptions {
+    MatchOptions {
+        engines: engines
+            .iter()
+            .map(|g| g.iter().map(|s| s.to_string()).collect())
+            .collect(),
+        concurrency: 1,
+        startup_timeout: 1.0,
+        move_timeout: 1.0,
+        ..MatchOptions::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn options(engines: &[&[&str]]) -> MatchOptions {
-        MatchOptions {
-            engines: engines
-                .iter()
-                .map(|g| g.iter().map(|s| s.to_string()).collect())
-                .collect(),
-            concurrency: 1,
-            startup_timeout: 1.0,
-            move_timeout: 1.0,
-            ..MatchOptions::default()
-        }
-    }
-
     #[test]
     fn an_engine_without_timemargin_gets_the_default_for_its_time_control() {
-        let c = MatchConfig::from_args(&options(&[
+        let c = MatchConfig::from_args(&test_options(&[
             &["cmd=/a", "st=0.1"],
             &["cmd=/b", "st=10"],
             &["cmd=/c", "tc=1+0.01", "timemargin=0"],
@@ -252,14 +255,17 @@ mod tests {
 
     #[test]
     fn command_line_mistakes_say_which_flag_in_the_words_of_before() {
-        let e = MatchConfig::from_args(&options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
+        let e = MatchConfig::from_args(&test_options(&[&["cmd=/a", "depth=1"]])).unwrap_err();
         assert_eq!(e, ConfigError::TooFewEngines(1));
         assert!(
             e.to_string()
                 .starts_with("a match needs at least two engines (got 1);")
         );
-        let e = MatchConfig::from_args(&options(&[&["cmd=/a", "depth=1"], &["name=x", "depth=1"]]))
-            .unwrap_err();
+        let e = MatchConfig::from_args(&test_options(&[
+            &["cmd=/a", "depth=1"],
+            &["name=x", "depth=1"],
+        ]))
+        .unwrap_err();
         assert_eq!(
             e,
             ConfigError::Engine {
@@ -267,7 +273,7 @@ mod tests {
                 message: "--engine #2: no cmd= (the engine's program)".into()
             }
         );
-        let mut o = options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
+        let mut o = test_options(&[&["cmd=/a", "depth=1"], &["cmd=/b", "depth=1"]]);
         o.sprt = Some(vec!["elo0=5".into(), "elo1=0".into()]);
         let e = MatchConfig::from_args(&o).unwrap_err();
         assert_eq!(e, ConfigError::Sprt(SprtError::Order));
