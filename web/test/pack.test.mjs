@@ -4,9 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const built = new URL('../dist/konakis/', import.meta.url).pathname;
 
@@ -52,4 +53,11 @@ test('npm pack makes a tarball that installs and runs the rules and the engine b
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the .wasm a visitor downloads, networks and all, is under 500 KB gzipped', () => {
+  // What a web server sends with gzip: web/build.sh prints the same figure (gzip -9).
+  const wasm = readFileSync(join(built, 'wasm/konakis_wasm_bg.wasm'));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(gzipped < 500_000, `${wasm.length} bytes, ${gzipped} gzipped`);
 });

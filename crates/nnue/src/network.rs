@@ -114,8 +114,9 @@ pub enum NetError {
     NotFinite(usize),
     /// Another version of the quantized format ([`crate::quant`]).
     #[error(
-        "quantized network format version {0}, this build reads version {version}",
-        version = crate::quant::FILE_VERSION
+        "quantized network format version {0}, this build reads versions {oldest} to {newest}",
+        oldest = crate::quant::FILE_VERSIONS_READ[0],
+        newest = crate::quant::FILE_VERSION
     )]
     QuantVersion(u32),
     /// A quantized file made with other scales than this build's.
@@ -243,7 +244,7 @@ impl Network {
         let frame = Frame {
             magic: &MAGIC,
             header_size: HEADER_SIZE,
-            version: VERSION,
+            versions: &[VERSION],
             wrong_version: NetError::Version,
             file_size: Network::file_size,
         };
@@ -306,8 +307,8 @@ pub(crate) struct Frame {
     pub magic: &'static [u8; 8],
     /// Bytes before the weights.
     pub header_size: usize,
-    /// The version this build reads.
-    pub version: u32,
+    /// The versions this build reads.
+    pub versions: &'static [u32],
     /// The error for another version.
     pub wrong_version: fn(u32) -> NetError,
     /// The file's length for a number of hidden units.
@@ -328,7 +329,7 @@ impl Frame {
                 found: b.len(),
             });
         }
-        if u32_at(8) != self.version {
+        if !self.versions.contains(&u32_at(8)) {
             return Err((self.wrong_version)(u32_at(8)));
         }
         let (inputs, hidden, heads) = (u32_at(12), u32_at(16) as usize, u32_at(20));
