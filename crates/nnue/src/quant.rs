@@ -141,9 +141,15 @@ pub struct QuantHeader {
 }
 
 impl QuantHeader {
+    /// The `i16` values of a network of `hidden` units (first-layer weights and biases,
+    /// output weights): the length of each byte plane of the file.
+    pub fn value_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + HEADS * hidden
+    }
+
     /// Bytes of the file for `hidden` units.
     pub fn file_size(hidden: usize) -> usize {
-        FILE_HEADER_SIZE + 2 * (INPUTS * hidden + hidden + HEADS * hidden) + 4 * HEADS + 4
+        FILE_HEADER_SIZE + 2 * QuantHeader::value_count(hidden) + 4 * HEADS + 4
     }
 
     /// The header of the quantized network file `b`, once the magic, the version, the
@@ -674,7 +680,7 @@ mod tests {
         );
         // A first-layer weight the accumulator could overflow with, checksum and all right.
         let mut big = bytes.clone();
-        let planes = (bytes.len() - FILE_HEADER_SIZE - 4 - 4 * HEADS) / 2;
+        let planes = QuantHeader::value_count(16);
         let [low, high] = zigzag(i16::MIN).to_le_bytes();
         big[FILE_HEADER_SIZE + 3] = low;
         big[FILE_HEADER_SIZE + planes + 3] = high;
@@ -700,7 +706,7 @@ mod tests {
         let q = QuantNetwork::<16>::from_float(&float).unwrap();
         let v2 = q.to_bytes(7);
         // The same values in version 1's layout: each value a little-endian i16, in order.
-        let planes = (v2.len() - FILE_HEADER_SIZE - 4 - 4 * HEADS) / 2;
+        let planes = QuantHeader::value_count(16);
         let mut v1 = v2[..FILE_HEADER_SIZE].to_vec();
         v1[8] = 1;
         for i in 0..planes {
