@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rng } from './common.mjs';
 import {
   start, stop, openBoard, ready, waitForPlayer, shown, assertConsistent, clickMove, choose, shot,
-  answer, noSidewaysScroll, randomRecord, importRecord, PHONE,
+  answer, noSidewaysScroll, randomRecord, importRecord, PHONE, shots,
 } from './board-common.mjs';
 
 let env;
@@ -142,6 +142,7 @@ test('in analysis a move from an earlier position is a variation: the game\'s 24
     assert.equal(list.main.length, 24);
     await page.waitForFunction(() => document.querySelectorAll('.pv-line').length > 0, null, { timeout: 30_000 });
     await shot(page, `variation-${width}`, width === 375);
+    await page.locator('.moves-card').screenshot({ path: `${shots}variation-moves-${width}.png` });
     if (width === 375) await noSidewaysScroll(page);
     // Back along the variation onto the game: the left arrow leaves it at its first move.
     await page.keyboard.press('ArrowLeft');
