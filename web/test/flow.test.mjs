@@ -142,7 +142,6 @@ test('in analysis a move from an earlier position is a variation: the game\'s 24
     assert.equal(list.main.length, 24);
     await page.waitForFunction(() => document.querySelectorAll('.pv-line').length > 0, null, { timeout: 30_000 });
     await shot(page, `variation-${width}`, width === 375);
-    await page.locator('.moves-card').screenshot({ path: `${shots}variation-moves-${width}.png` });
     if (width === 375) await noSidewaysScroll(page);
     // Back along the variation onto the game: the left arrow leaves it at its first move.
     await page.keyboard.press('ArrowLeft');
@@ -168,6 +167,13 @@ test('in analysis a move from an earlier position is a variation: the game\'s 24
     list = await moveList(page);
     assert.deepEqual(list.main, game.main, 'the game and its review after a reload');
     assert.deepEqual(list.variations[0].cells.map((c) => c.move), [other, reply], 'the variation after a reload');
+    // Out of analysis (no lines moving the page about) the variation is still there to look at.
+    await page.click('label:has(input[name="mode"][value="hotseat"])');
+    await page.click('#moves .vply[data-ply="22"]');
+    s = await shown(page);
+    assert.equal(s.ply, 22);
+    assert.deepEqual(s.drawn, s.atPly, 'the board shows the variation\'s position');
+    await page.locator('.moves-card').screenshot({ path: `${shots}variation-moves-${width}.png` });
     assert.deepEqual(problems, []);
     await context.close();
   }
