@@ -174,6 +174,13 @@ test('in analysis a move from an earlier position is a variation: the game\'s 24
     assert.equal(s.ply, 22);
     assert.deepEqual(s.drawn, s.atPly, 'the board shows the variation\'s position');
     await page.locator('.moves-card').screenshot({ path: `${shots}variation-moves-${width}.png` });
+    // Back in analysis, Take back in the variation takes back its last move, not the game's.
+    await page.click('label:has(input[name="mode"][value="analysis"])');
+    await page.click('#moves .vply[data-ply="22"]');
+    await page.click('#takeback');
+    list = await moveList(page);
+    assert.deepEqual(list.variations[0].cells, [{ move: other, ply: 21, current: true }], 'the variation\'s last move went');
+    assert.deepEqual(list.main, game.main, 'the game keeps its moves');
     assert.deepEqual(problems, []);
     await context.close();
   }
