@@ -78,6 +78,35 @@ export function resultHeadline(status) {
 }
 
 /**
+ * A finished game as the page tells it. `status` is the rules' status, or a resignation or a
+ * loss on time (reason `resign` / `time`); `human` is the side of the player against the
+ * engine, or null when nobody plays one side (two players, analysis). `outcome` is `won` or
+ * `lost` for the player, `draw`, or `neutral` (a win with no player's side); `headline`
+ * "You won", "You lost", "Defenders win", "Draw"; `how` the way it ended.
+ */
+export function resultText(status, human = null) {
+  const how = howItEnded(status, human);
+  if (!status.winner) return { outcome: 'draw', headline: 'Draw', how };
+  if (!human) return { outcome: 'neutral', headline: resultHeadline(status), how };
+  const won = status.winner === human;
+  return { outcome: won ? 'won' : 'lost', headline: won ? 'You won' : 'You lost', how };
+}
+
+/** How a game ended, in words, naming the loser where the reason is theirs: "you resigned",
+ * "Konakis had no legal move left", "the king escaped to the edge". */
+function howItEnded(status, human) {
+  const loser = status.winner ? otherSide(status.winner) : null;
+  const who = (side) => {
+    if (!human) return `the ${side}`;
+    return side === human ? 'you' : 'Konakis';
+  };
+  if (status.reason === 'resign') return `${who(loser)} resigned`;
+  if (status.reason === 'time') return `${who(loser)} ran out of time`;
+  if (status.reason === 'no-move' && loser) return `${who(loser)} had no legal move left`;
+  return REASON_TEXT[status.reason] ?? status.text;
+}
+
+/**
  * A move as the record writes it (OpenTafl's full notation, as `konakis` writes records):
  * `K` before a king's move, the squares joined by `-`, then the captured squares after `x`,
  * separated by `/`, a captured king with his `K`: `d1-d3`, `Ke5-c5`, `c4-c2xb2/d2`,
@@ -158,8 +187,8 @@ export function isMarked(verdict) {
   return VERDICT[verdict]?.mark !== '' && verdict in VERDICT;
 }
 
-/** The result of a game ended by resignation or on time: who lost, in words. */
-export function endingText(ending) {
-  const loser = SIDE_NAME[otherSide(ending.winner)].toLowerCase();
-  return ending.reason === 'resign' ? `the ${loser} resigned` : `the ${loser} ran out of time`;
+/** The result of a game ended by resignation or on time: who lost, in words (`human` as for
+ * resultText). */
+export function endingText(ending, human = null) {
+  return howItEnded(ending, human);
 }

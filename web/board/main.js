@@ -9,12 +9,13 @@ import { init, Game, presets, levels, KonakisError } from './konakis/index.js';
 import { EngineClient } from './engine-client.js';
 import { BoardView } from './view.js';
 import { Chart } from './chart.js';
+import { lineEntries, placeMove, variationsWithin, variationRow } from './variations.js';
 import { HINT_MAX_LEVEL, DEFAULT_LEVEL, levelLabel, playsLike } from './levels.js';
 import {
-  SIDE_NAME, REASON_TEXT, otherSide, sideOfPosition, splitMove,
+  SIDE_NAME, otherSide, sideOfPosition, splitMove,
   attackersView, scoreShort, scoreLong, barShare, resultHeadline, recordMove,
   attackersChances, attackersShare, chancesText, chancesLong, clockText, VERDICT, isMarked,
-  endingText,
+  endingText, resultText,
 } from './format.js';
 
 const $ = (id) => document.getElementById(id);
@@ -46,8 +47,11 @@ const app = {
   gameClock: null,          // this game's clock, { minutes, increment }, or null
   times: null,              // { attackers, defenders }: ms left when the running clock started
   review: null,             // { status, done, total, start, moves, result, notation, limit, error }
+  /** Moves tried in analysis away from the game's present (variations.js): { from, moves }. */
+  variations: [],
   // What the page shows and does now.
   ply: null,                // the number of moves of the position looked at; null: the present
+  line: null,               // the line looked at: null (the game) or a variation's index
   turnStarted: 0,           // performance.now() when the running clock last started
   defaultStart: '',         // the start position of these rules (sent as `position startpos`)
   selected: null,
@@ -94,20 +98,35 @@ function shownPly() {
   return app.ply ?? app.history.length;
 }
 
+/** The moves of the line looked at: the game's, or those of a variation (with the game's
+ * moves before it). */
+function shownEntries() {
+  return lineEntries(app.history, app.variations, app.line);
+}
+
+/** Does the board show the game's present (its last position)? */
+function atPresent() {
+  return app.line === null && app.ply === null;
+}
+
+/** A new game replaying the first `n` of `entries` from the game's start (to be freed). */
+function replayed(entries, n) {
+  const g = new Game({ rules: app.game.rules(), position: app.game.start() });
+  for (const { move } of entries.slice(0, n)) g.play(move);
+  return g;
+}
+
 let shownCache = null;
 /**
- * The position after `ply` moves: { pieces, side, status, openLines, fen }. The present is
- * the game itself; an earlier one is replayed from the start (and kept until the next change).
+ * The position after `ply` moves of the line looked at: { pieces, side, status, openLines,
+ * fen }. The present is the game itself; another one is replayed from the start (and kept
+ * until the next change).
  */
 function positionAt(ply) {
-  const present = ply >= app.history.length;
-  const key = `${app.version}:${ply}`;
+  const present = app.line === null && ply >= app.history.length;
+  const key = `${app.version}:${app.line}:${ply}`;
   if (!present && shownCache?.key === key) return shownCache.value;
-  let g = app.game;
-  if (!present) {
-    g = new Game({ rules: app.game.rules(), position: app.game.start() });
-    for (const { move } of app.history.slice(0, ply)) g.play(move);
-  }
+  const g = present ? app.game : replayed(shownEntries(), ply);
   const status = g.status();
   const value = {
     pieces: g.pieces(), side: g.sideToMove(), status, fen: g.position(),
@@ -125,6 +144,12 @@ function outcome() {
   const status = app.game.status();
   if (status.over || !app.ending) return status;
   return { over: true, winner: app.ending.winner, reason: app.ending.reason, text: endingText(app.ending) };
+}
+
+/** The side of the player against the engine, or null when nobody plays one side (two
+ * players, analysis): whose result "You won" and "You lost" are. */
+function playerSide() {
+  return app.mode === 'play' ? app.human : null;
 }
 
 /** A game in progress: moves played and no result yet (what a question protects). */
@@ -199,6 +224,31 @@ function entry(move, side, before, captured) {
   return { move, side, piece, captured: taken, text: recordMove(move, piece, taken) };
 }
 
+/** Saved variations ({ from, moves: ['d1d3', ...] }) replayed on the game; one that no longer
+ * replays is dropped. */
+function restoredVariations(saved) {
+  const kept = [];
+  for (const v of Array.isArray(saved) ? saved : []) {
+    if (!Number.isInteger(v?.from) || v.from < 0 || v.from >= app.history.length || !Array.isArray(v.moves)) continue;
+    const g = replayed(app.history, v.from);
+    const moves = [];
+    try {
+      for (const move of v.moves) {
+        const before = g.pieces();
+        const side = g.sideToMove();
+        const { captured } = g.play(move);
+        moves.push(entry(move, side, before, captured));
+      }
+    } catch (error) {
+      if (!(error instanceof KonakisError)) throw error;
+      moves.length = 0;
+    }
+    g.free();
+    if (moves.length) kept.push({ from: v.from, moves });
+  }
+  return kept;
+}
+
 /** Makes `game` the board's game (a new one, an imported record, a loaded position). */
 function startFrom(game, { restore = null } = {}) {
   app.game?.free();
@@ -208,6 +258,8 @@ function startFrom(game, { restore = null } = {}) {
   fresh.free();
   app.history = historyOf(game);
   app.ply = null;
+  app.line = null;
+  app.variations = restore?.variations ? restoredVariations(restore.variations) : [];
   app.justCaptured = [];
   app.analysis = null;
   app.hint = null;
@@ -233,7 +285,7 @@ function newGame() {
 function humanCanMove() {
   if (!app.engine || app.animating) return false;
   if (app.mode === 'analysis') return !positionAt(shownPly()).status.over;
-  if (app.ply !== null || outcome().over) return false;
+  if (!atPresent() || outcome().over) return false;
   return app.mode === 'hotseat' || app.game.sideToMove() === app.human;
 }
 
@@ -245,8 +297,33 @@ function canTakeBack() {
   return n >= (humanStarted ? 1 : 2);
 }
 
-function takeBack() {
+/** The game's length after a take-back: one move less, or against the engine the player's
+ * last move and all after it. */
+function lengthAfterTakeBack() {
+  const n = app.history.length;
+  if (app.mode !== 'play') return n - 1;
+  return app.history.map((h) => h.side).lastIndexOf(app.human);
+}
+
+async function takeBack() {
   if (!canTakeBack()) return;
+  if (app.mode === 'analysis' && app.line !== null) {
+    takeBackInVariation();
+    return;
+  }
+  // What goes with the moves besides them: the result of a finished game (and its review),
+  // variations that leave the game from the moves taken back. Ask first.
+  const lost = [];
+  if (outcome().over) {
+    const told = resultText(outcome(), playerSide());
+    lost.push(`the result (${told.headline}: ${told.how})${doneReview() ? ' and the review' : ''}`);
+  }
+  const dropped = app.variations.length - variationsWithin(app.variations, lengthAfterTakeBack()).length;
+  if (dropped) lost.push(dropped === 1 ? 'a variation from those moves' : `${dropped} variations from those moves`);
+  if (lost.length) {
+    const question = `Taking back removes ${lost.join(', and ')}. Take back?`;
+    if (!(await ask(question, 'Take back')) || !canTakeBack()) return;
+  }
   if (app.mode !== 'play') {
     app.game.undo();
   } else {
@@ -255,9 +332,27 @@ function takeBack() {
     while (app.game.undo() !== null && app.game.sideToMove() !== app.human);
   }
   app.history.length = app.game.moves().length;
+  app.variations = variationsWithin(app.variations, app.history.length);
   app.ply = null;
+  app.line = null;
   announce('Move taken back.');
   forgetReview();
+  changed();
+}
+
+/** Takes back the last move of the variation looked at (the variation goes with its only
+ * move); the board shows where it now ends. */
+function takeBackInVariation() {
+  const v = app.variations[app.line];
+  v.moves.pop();
+  if (v.moves.length) {
+    app.ply = v.from + v.moves.length;
+  } else {
+    app.variations.splice(app.line, 1);
+    app.line = null;
+    app.ply = v.from;
+  }
+  announce('Move taken back.');
   changed();
 }
 
@@ -269,29 +364,28 @@ function forgetReview() {
   }
 }
 
-/** Plays `move` at the present position (cutting the game back first when looking back in
- * analysis). */
+/** Plays `move`: at the game's present, or in analysis at the position looked at, where it
+ * goes into a variation (the game's moves stay). */
 async function playMove(move, { animate }) {
-  if (app.ply !== null) {
-    // Analysis from an earlier position: the moves after it make way for the new one.
-    while (app.game.moves().length > app.ply) app.game.undo();
-    app.history.length = app.ply;
-    app.ply = null;
-    forgetReview();
-  }
+  const aside = app.mode === 'analysis' && !atPresent();
   const version = app.version;
-  const before = app.game.pieces();
-  const side = app.game.sideToMove();
   const [from, to] = splitMove(move);
   app.selected = null;
   app.targets = [];
-  if (animate) {
+  // The slide is drawn on the position looked at: only when the move is played there.
+  if (animate && (aside || atPresent())) {
     app.animating = true;
     render();
     await view.animate(from, to);
     app.animating = false;
     if (version !== app.version) return;
   }
+  if (aside) {
+    playAside(move);
+    return;
+  }
+  const before = app.game.pieces();
+  const side = app.game.sideToMove();
   let captured;
   try {
     ({ captured } = app.game.play(move));
@@ -304,7 +398,7 @@ async function playMove(move, { animate }) {
   punchClock(side);
   const e = entry(move, side, before, captured);
   app.history.push(e);
-  app.justCaptured = captured;
+  app.justCaptured = atPresent() ? captured : [];
   forgetReview();
   const took = captured.length ? `, taking ${captured.join(' ')}` : '';
   announce(`${SIDE_NAME[side]} ${e.text}${took}.`);
@@ -312,10 +406,69 @@ async function playMove(move, { animate }) {
   if (outcome().over) gameEnded();
 }
 
+/** Plays `move` at the position looked at in analysis, away from the game's present: along
+ * a line that has it there already, at the end of the variation looked at, or as a new
+ * variation. */
+function playAside(move) {
+  const ply = shownPly();
+  const place = placeMove(app.history, app.variations, app.line, ply, move);
+  if (place.kind === 'follow') {
+    goTo(place.ply, place.line);
+    return;
+  }
+  const g = replayed(shownEntries(), ply);
+  const before = g.pieces();
+  const side = g.sideToMove();
+  let captured;
+  try {
+    ({ captured } = g.play(move));
+  } catch (error) {
+    if (!(error instanceof KonakisError)) throw error;
+    console.error(`the board refused ${move}: ${error.message}`);
+    render();
+    return;
+  } finally {
+    g.free();
+  }
+  const e = entry(move, side, before, captured);
+  if (place.kind === 'end') {
+    app.variations[app.line].moves.push(e);
+  } else {
+    app.variations.push({ from: place.from, moves: [...place.prefix, e] });
+    app.line = app.variations.length - 1;
+  }
+  app.ply = ply + 1;
+  app.justCaptured = captured;
+  const took = captured.length ? `, taking ${captured.join(' ')}` : '';
+  announce(`${SIDE_NAME[side]} ${e.text}${took}, in a variation.`);
+  changed();
+}
+
+/**
+ * The player takes `side` ("You play" or "Swap sides", one behaviour): in a game against the
+ * engine a new game starts, after a question if a game is in progress (the select goes back
+ * on "no"); in the other modes the side is only kept for the next game against the engine.
+ */
+async function changeSide(side) {
+  if (app.mode !== 'play') {
+    app.human = side;
+    save();
+    render();
+    return;
+  }
+  if (!(await mayDiscard('Changing sides'))) {
+    $('side').value = app.human;
+    return;
+  }
+  app.human = side;
+  newGame();
+}
+
 /** Ends the game now: `ending` is a resignation or a loss on time. */
 function endGame(ending) {
   app.ending = ending;
-  announce(`${resultHeadline(outcome())}: ${endingText(ending)}.`);
+  const told = resultText(outcome(), playerSide());
+  announce(`${told.headline}: ${told.how}.`);
   changed();
   gameEnded();
 }
@@ -410,7 +563,7 @@ function onSquare(square) {
 /** The destinations of the piece on `square` in the position looked at. */
 function legalFrom(square) {
   const ply = shownPly();
-  if (ply === app.history.length) return app.game.legalMoves(square).map((m) => m.slice(2));
+  if (atPresent()) return app.game.legalMoves(square).map((m) => m.slice(2));
   const g = new Game({ rules: app.game.rules(), position: positionAt(ply).fen });
   const targets = g.legalMoves(square).map((m) => m.slice(2));
   g.free();
@@ -461,10 +614,11 @@ function think() {
   }
 }
 
-/** The position command of the position after `ply` moves. */
-function positionCommand(ply = app.history.length) {
+/** The position command of the position after `ply` moves of `entries` (the game's moves, or
+ * a line's). */
+function positionCommand(ply = app.history.length, entries = app.history) {
   const start = app.game.start();
-  const moves = app.history.slice(0, ply).map((h) => h.move);
+  const moves = entries.slice(0, ply).map((h) => h.move);
   const base = start === app.defaultStart ? 'position startpos' : `position fen ${start}`;
   return moves.length ? `${base} moves ${moves.join(' ')}` : base;
 }
@@ -512,18 +666,19 @@ function setThinking(on, detail = '') {
 async function analyse() {
   const version = app.version;
   const ply = shownPly();
+  const { line } = app;
   const side = positionAt(ply).side;
-  app.analysis = { version, ply, side, lines: [] };
+  app.analysis = { version, ply, line, side, lines: [] };
   renderAnalysis();
   try {
     await app.engine.search({
       rules: app.game.rules(),
       options: engineOptions('analysis'),
-      position: positionCommand(ply),
+      position: positionCommand(ply, shownEntries()),
       go: 'go infinite',
       onInfo: (info) => {
         const a = app.analysis;
-        if (!a || a.version !== version || a.ply !== ply || !info.pv.length) return;
+        if (!a || a.version !== version || a.ply !== ply || a.line !== line || !info.pv.length) return;
         const slot = info.multipv - 1;
         // A bound is only a bound: keep the last exact line unless there is none yet.
         if (info.bound && a.lines[slot]) return;
@@ -651,21 +806,24 @@ function reviewShares(result) {
   return [moverShare(moves[0].side, moves[0].chances_before), ...moves.map((m) => moverShare(m.side, m.chances_after))];
 }
 
-/** The reviewed move that led to the position after `ply` moves, or null. */
+/** The reviewed move that led to the position after `ply` moves, or null (the review is the
+ * game's: a variation's moves have none). */
 function reviewedMove(ply) {
   const r = doneReview();
-  return r && ply > 0 ? r.result.moves[ply - 1] ?? null : null;
+  return r && ply > 0 && app.line === null ? r.result.moves[ply - 1] ?? null : null;
 }
 
 // ---------------------------------------------------------------- navigation
 
-/** Looks at the position after `ply` moves (the present at the end). */
-function goTo(ply) {
-  const n = app.history.length;
-  const target = Math.max(0, Math.min(n, ply));
-  const next = target === n ? null : target;
-  if (next === app.ply) return;
+/** Looks at the position after `ply` moves of `line` (the game's present at the game's end;
+ * a variation's moves before it leaves the game are the game's). */
+function goTo(ply, line = app.line) {
+  const target = Math.max(0, Math.min(lineEntries(app.history, app.variations, line).length, ply));
+  const on = line !== null && target <= app.variations[line].from ? null : line;
+  const next = on === null && target === app.history.length ? null : target;
+  if (next === app.ply && on === app.line) return;
   app.ply = next;
+  app.line = on;
   app.selected = null;
   app.targets = [];
   app.justCaptured = [];
@@ -686,6 +844,7 @@ function save() {
     game: {
       rules: app.game.rules(), start: app.game.start(), moves: app.history.map((h) => h.move),
       ending: app.ending, gameClock: app.gameClock, times: settledTimes(),
+      variations: app.variations.map((v) => ({ from: v.from, moves: v.moves.map((h) => h.move) })),
       review: r?.status === 'done' ? { ...r } : null,
     },
   };
@@ -769,16 +928,16 @@ async function mayDiscard(what) {
 function render() {
   const ply = shownPly();
   const shown = positionAt(ply);
-  const present = ply === app.history.length;
+  const present = atPresent();
   const status = present ? outcome() : shown.status;
-  const last = ply > 0 ? app.history[ply - 1] : null;
+  const last = ply > 0 ? shownEntries()[ply - 1] : null;
   view.setFlipped(app.flipped);
   view.render({
     pieces: shown.pieces,
     selected: app.selected,
     targets: app.targets,
     lastMove: last?.move ?? null,
-    captured: present ? app.justCaptured : [],
+    captured: app.justCaptured,
     capturedPieces: last?.captured ?? {},
     arrows: arrows(),
     king: kingFate(shown.pieces, status, last),
@@ -795,17 +954,19 @@ function render() {
   if (app.engine) $('turn-text').textContent = text;
 
   $('looking-back').hidden = present;
-  $('looking-at').textContent = ply === 0 ? '0 (the start)' : `${ply} (${last.text})`;
+  $('looking-at').textContent = (ply === 0 ? '0 (the start)' : `${ply} (${last.text})`)
+    + (app.line === null ? '' : ', in a variation');
 
   const result = $('result');
   const over = outcome();
   result.hidden = !over.over;
   if (over.over) {
+    const told = resultText(over, playerSide());
     result.dataset.reason = over.reason;
     result.dataset.winner = over.winner ?? 'draw';
-    $('result-headline').textContent = resultHeadline(over);
-    $('result-reason').textContent = app.ending && !app.game.status().over
-      ? endingText(app.ending) : REASON_TEXT[over.reason] ?? over.text;
+    result.dataset.outcome = told.outcome;
+    $('result-headline').textContent = told.headline;
+    $('result-reason').textContent = told.how;
     $('result-reason').title = over.text;
   }
 
@@ -835,8 +996,8 @@ function arrows() {
   const list = [];
   const ply = shownPly();
   const a = app.analysis;
-  if (app.mode === 'analysis' && a?.ply === ply && a.lines[0]?.pv[0]) list.push({ move: a.lines[0].pv[0], kind: 'best' });
-  if (app.hint?.move && app.ply === null) list.push({ move: app.hint.move, kind: 'hint' });
+  if (app.mode === 'analysis' && a?.ply === ply && a.line === app.line && a.lines[0]?.pv[0]) list.push({ move: a.lines[0].pv[0], kind: 'best' });
+  if (app.hint?.move && atPresent()) list.push({ move: app.hint.move, kind: 'hint' });
   const m = reviewedMove(ply);
   if (m && isMarked(m.verdict) && m.best && m.best !== m.played) list.push({ move: m.best, kind: 'better' });
   return list;
@@ -877,12 +1038,11 @@ function renderControls() {
   $('hint').hidden = !(app.mode === 'play' && app.level <= HINT_MAX_LEVEL);
   $('hint').disabled = !canHint() || Boolean(app.hint);
   $('review-start').disabled = app.history.length === 0 || app.review?.status === 'running';
-  const n = app.history.length;
   const ply = shownPly();
   $('nav-first').disabled = ply === 0;
   $('nav-prev').disabled = ply === 0;
-  $('nav-next').disabled = ply === n;
-  $('nav-last').disabled = ply === n;
+  $('nav-next').disabled = ply === shownEntries().length;
+  $('nav-last').disabled = atPresent();
   $('flip').setAttribute('aria-pressed', String(app.flipped));
 }
 
@@ -890,7 +1050,7 @@ function renderControls() {
  * present. (Before the first move there is nothing to give up: a new game or a change of side
  * is the way out.) */
 function canResign() {
-  return app.game.moves().length > 0 && !outcome().over && app.ply === null && !app.animating;
+  return app.game.moves().length > 0 && !outcome().over && atPresent() && !app.animating;
 }
 
 function renderClocks() {
@@ -916,7 +1076,7 @@ function renderClocks() {
 function renderHint() {
   const box = $('hint-text');
   const h = app.hint;
-  box.hidden = !h || app.ply !== null;
+  box.hidden = !h || !atPresent();
   delete box.dataset.move;
   if (!h) return;
   if (h.busy) {
@@ -939,6 +1099,7 @@ function updateState() {
   else state = app.mode === 'analysis' ? 'analysis' : 'human';
   root.dataset.state = state;
   root.dataset.ply = String(shownPly());
+  root.dataset.line = app.line === null ? 'main' : String(app.line);
 }
 
 function renderMoves() {
@@ -972,11 +1133,15 @@ function renderMoves() {
           cell.appendChild(mark);
         }
       }
-      if (index === ply) cell.classList.add('current');
-      cell.addEventListener('click', () => goTo(index));
+      if (index === ply && app.line === null) cell.classList.add('current');
+      cell.addEventListener('click', () => goTo(index, null));
       li.appendChild(cell);
     }
     rows.push(li);
+    // The variations that leave the game at these moves, under them.
+    for (const [line, v] of app.variations.entries()) {
+      if (v.from === i || v.from === i + 1) rows.push(variationRow(app.variations, line, { line: app.line, ply }, goTo));
+    }
   }
   if (!app.history.length) {
     const li = document.createElement('li');
@@ -993,7 +1158,7 @@ function renderMoves() {
     else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = top + current.offsetHeight - list.clientHeight;
     }
-  } else if (ply === app.history.length) list.scrollTop = list.scrollHeight;
+  } else if (atPresent()) list.scrollTop = list.scrollHeight;
 }
 
 function renderAnalysis() {
@@ -1006,7 +1171,7 @@ function renderAnalysis() {
     // Out of analysis the bar shows the review's chances at the move looked at.
     const r = doneReview();
     const shares = r ? reviewShares(r.result) : [];
-    bar.hidden = !r || ply >= shares.length;
+    bar.hidden = !r || app.line !== null || ply >= shares.length;
     if (!bar.hidden) {
       const m = ply > 0 ? r.result.moves[ply - 1] : r.result.moves[0];
       const ch = ply > 0 ? m.chances_after : m.chances_before;
@@ -1032,7 +1197,7 @@ function renderAnalysis() {
     return;
   }
   const a = app.analysis;
-  const lines = a?.ply === ply ? a.lines.filter(Boolean) : [];
+  const lines = a?.ply === ply && a.line === app.line ? a.lines.filter(Boolean) : [];
   if (!lines.length) {
     bar.style.setProperty('--share', 0.5);
     $('evalbar-text').textContent = '…';
@@ -1148,7 +1313,9 @@ function renderReview() {
   }
   const shares = reviewShares(res);
   const marks = res.moves.map((m, i) => ({ ply: i + 1, verdict: m.verdict })).filter((m) => isMarked(m.verdict));
-  chart.render(shares, marks, Math.min(shownPly(), shares.length - 1));
+  // In a variation the chart marks where it leaves the game.
+  const gamePly = app.line === null ? shownPly() : app.variations[app.line].from;
+  chart.render(shares, marks, Math.min(gamePly, shares.length - 1));
   const ply = shownPly();
   const m = reviewedMove(ply);
   const text = $('review-move');
@@ -1299,17 +1466,16 @@ function wire() {
   for (const radio of document.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener('change', () => {
       app.mode = radio.value;
-      if (app.mode !== 'analysis') app.ply = null;
+      if (app.mode !== 'analysis') {
+        app.ply = null;
+        app.line = null;
+      }
       // The clock of the side to move starts afresh when the clocks come back on.
       app.turnStarted = performance.now();
       changed();
     });
   }
-  $('side').addEventListener('change', (e) => {
-    app.human = e.target.value;
-    announce(`You play the ${app.human}.`);
-    changed();
-  });
+  $('side').addEventListener('change', (e) => changeSide(e.target.value));
   $('level').addEventListener('change', (e) => {
     app.level = Number(e.target.value);
     save();
@@ -1335,11 +1501,7 @@ function wire() {
   $('new').addEventListener('click', async () => {
     if (await mayDiscard('A new game')) newGame();
   });
-  $('swap').addEventListener('click', async () => {
-    if (!(await mayDiscard('Swapping sides'))) return;
-    app.human = otherSide(app.human);
-    newGame();
-  });
+  $('swap').addEventListener('click', () => changeSide(otherSide(app.human)));
   $('takeback').addEventListener('click', takeBack);
   $('resign').addEventListener('click', async () => {
     if (outcome().over) return;
@@ -1351,22 +1513,29 @@ function wire() {
   $('hint').addEventListener('click', hint);
   $('review-start').addEventListener('click', startReview);
   $('review-stop').addEventListener('click', stopReview);
-  $('nav-first').addEventListener('click', () => goTo(0));
+  $('nav-first').addEventListener('click', () => goTo(0, null));
   $('nav-prev').addEventListener('click', () => goTo(shownPly() - 1));
   $('nav-next').addEventListener('click', () => goTo(shownPly() + 1));
-  $('nav-last').addEventListener('click', () => goTo(app.history.length));
-  $('return').addEventListener('click', () => goTo(app.history.length));
+  $('nav-last').addEventListener('click', () => goTo(app.history.length, null));
+  $('return').addEventListener('click', () => goTo(app.history.length, null));
   $('flip').addEventListener('click', () => {
     app.flipped = !app.flipped;
     save();
     render();
   });
+  // The arrow keys step through the moves wherever the focus is (as on a chess site), but for
+  // the fields and the board in cursor mode (the board prevents the keys it takes).
   document.addEventListener('keydown', (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest?.('input, select, textarea, dialog, #board')) return;
-    const steps = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: 0, End: app.history.length };
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest?.('input, select, textarea, dialog')) return;
+    // Left and right along the line looked at; Home and End to the game's start and present.
+    const steps = {
+      ArrowLeft: [shownPly() - 1, app.line], ArrowRight: [shownPly() + 1, app.line],
+      Home: [0, null], End: [app.history.length, null],
+    };
     if (!(e.key in steps)) return;
     e.preventDefault();
-    goTo(steps[e.key]);
+    goTo(...steps[e.key]);
   });
   $('load-pos').addEventListener('click', loadPosition);
   $('position').addEventListener('keydown', (e) => {
@@ -1401,7 +1570,7 @@ async function main() {
   view = new BoardView($('board'), {
     onSquare, canDrag, onDrop, isSelected: (sq) => app.selected === sq,
   });
-  chart = new Chart($('chart'), (ply) => goTo(ply));
+  chart = new Chart($('chart'), (ply) => goTo(ply, null));
   wire();
   const saved = loadSaved();
   if (saved) applySettings(saved.settings);
@@ -1411,7 +1580,10 @@ async function main() {
     const g = saved.saved;
     const review = g.review && g.review.status === 'done' && g.review.result ? g.review : null;
     startFrom(saved.game, {
-      restore: { ending: g.ending ?? null, gameClock: g.gameClock ?? null, times: g.times ?? null, review },
+      restore: {
+        ending: g.ending ?? null, gameClock: g.gameClock ?? null, times: g.times ?? null, review,
+        variations: g.variations,
+      },
     });
   } else {
     setRulesSelect(typeof app.rules === 'string' ? app.rules : null, app.rules);

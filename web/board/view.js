@@ -37,6 +37,10 @@ export class BoardView {
   #press = null;
   #special = { throne: null, camps: [], corners: [] };
   #last = null;
+  /** The keyboard cursor's mode: on when the board was reached with the keyboard (Tab), off
+   * after a click or tap on it. Off, the board leaves the arrow keys to the page (they step
+   * through the moves). */
+  cursorMode = false;
 
   /**
    * @param {HTMLElement} host  the element to draw into (it gets the keyboard focus)
@@ -76,6 +80,7 @@ export class BoardView {
     this.#layout();
     host.appendChild(svg);
     host.addEventListener('keydown', (e) => this.#key(e));
+    host.addEventListener('focus', () => this.#setCursorMode(host.matches(':focus-visible')));
     svg.addEventListener('pointerdown', (e) => this.#down(e));
     svg.addEventListener('pointermove', (e) => this.#move(e));
     svg.addEventListener('pointerup', (e) => this.#up(e));
@@ -314,6 +319,7 @@ export class BoardView {
 
   #down(e) {
     if (e.button !== 0 || this.#press) return;
+    this.#setCursorMode(false);
     const sq = this.#squareAt(e);
     if (!sq) return;
     this.cursor = sq;
@@ -386,9 +392,18 @@ export class BoardView {
     this.host.dataset.cursor = this.cursor;
   }
 
+  #setCursorMode(on) {
+    this.cursorMode = on;
+    this.host.dataset.keys = on ? 'cursor' : 'moves';
+  }
+
+  /** The board's keys. The arrows move the cursor only in cursor mode; Enter, Space and Escape
+   * always act on the board (Enter and Space turn cursor mode on). A key the board takes has
+   * its default prevented: the page acts only on the others. */
   #key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (e.key in moves) {
+    if (e.key in moves && this.cursorMode) {
       // The arrows move the cursor as the player sees the board.
       const sign = this.flipped ? -1 : 1;
       const [df, dr] = moves[e.key];
@@ -399,6 +414,7 @@ export class BoardView {
       }
       e.preventDefault();
     } else if (e.key === 'Enter' || e.key === ' ') {
+      this.#setCursorMode(true);
       this.onSquare(this.cursor);
       e.preventDefault();
     } else if (e.key === 'Escape') {

@@ -90,9 +90,9 @@ export async function waitForPlayer(page, timeout = 30_000) {
 }
 
 /**
- * What the page shows, checked against the rules API in the page: the move list replayed
- * from the list's start position under the selected rules (each move legal), the position
- * that gives, the position after the move looked at, and for each legal move of the game's
+ * What the page shows, checked against the rules API in the page: the move list's line
+ * looked at (the game's, or a variation's) replayed from the list's start position under the
+ * selected rules (each move legal), the position that gives, the position after the move looked at, and for each legal move of the game's
  * position whether it captures or wins. `notation` is the move list's text, `expected` the
  * record's notation of the same moves from the rules API.
  */
@@ -100,7 +100,15 @@ export async function shown(page) {
   return page.evaluate(() => {
     const K = window.__K;
     const list = document.getElementById('moves');
-    const cells = [...list.querySelectorAll('[data-move]')];
+    // The moves of the line looked at: the game's, or a variation's after the game's moves
+    // before it (#app's data-line: 'main' or the variation's index).
+    const line = document.getElementById('app').dataset.line ?? 'main';
+    let cells = [...list.querySelectorAll('.ply[data-move]')];
+    if (line !== 'main') {
+      const own = [...list.querySelectorAll(`.vply[data-line="${line}"]`)];
+      const from = Number(own[0].dataset.ply) - 1;
+      cells = [...cells.slice(0, from), ...own];
+    }
     const moves = cells.map((e) => e.dataset.move);
     const notation = cells.map((e) => e.firstChild.textContent);
     const rulesValue = document.getElementById('rules').value;
@@ -210,4 +218,33 @@ export async function noSidewaysScroll(page) {
     scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
   }));
   assert.ok(scroll <= client, `no horizontal overflow (scroll width ${scroll}, screen ${client})`);
+}
+
+/** A longer game of seeded random moves as a record (for the review's progress and stop). */
+export async function randomRecord(page, plies, seed) {
+  return page.evaluate(({ plies, seed }) => {
+    let a = seed >>> 0;
+    const random = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const game = new window.__K.Game();
+    for (let i = 0; i < plies && !game.status().over; i++) {
+      const legal = game.legalMoves();
+      game.play(legal[Math.floor(random() * legal.length)]);
+    }
+    const text = game.otg();
+    game.free();
+    return text;
+  }, { plies, seed });
+}
+
+/** Imports an OpenTafl record through the Import / export card. */
+export async function importRecord(page, text) {
+  if (!(await page.$eval('#io', (e) => e.open))) await page.click('#io summary');
+  await page.fill('#otg', text);
+  await page.click('#import-otg');
 }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { rng } from './common.mjs';
 import {
   start, stop, openBoard, ready, waitForPlayer, shown, assertConsistent, clickMove, dragMove,
-  choose, shot, answer, noSidewaysScroll, squareCentre, plainProxy, PHONE,
+  choose, shot, answer, noSidewaysScroll, squareCentre, plainProxy, PHONE, randomRecord, importRecord,
 } from './board-common.mjs';
 
 let env;
@@ -55,34 +55,6 @@ async function knownRecord(page) {
   }, KNOWN);
 }
 
-/** A longer game of seeded random moves as a record (for the review's progress and stop). */
-async function randomRecord(page, plies, seed) {
-  return page.evaluate(({ plies, seed }) => {
-    let a = seed >>> 0;
-    const random = () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const game = new window.__K.Game();
-    for (let i = 0; i < plies && !game.status().over; i++) {
-      const legal = game.legalMoves();
-      game.play(legal[Math.floor(random() * legal.length)]);
-    }
-    const text = game.otg();
-    game.free();
-    return text;
-  }, { plies, seed });
-}
-
-async function importRecord(page, text) {
-  if (!(await page.$eval('#io', (e) => e.open))) await page.click('#io summary');
-  await page.fill('#otg', text);
-  await page.click('#import-otg');
-}
-
 test('the level picker names every level with the engine\'s own Elo, and hints show at the lower levels', { timeout: 60_000 }, async () => {
   const { page, problems, context } = await openBoard(env);
   const { options, curve } = await page.evaluate(() => ({
@@ -123,7 +95,7 @@ test('a whole game against level 1, won by following the hints (dragging and cli
     assertConsistent(s);
     if (state === 'over') {
       assert.equal(s.status.winner, 'defenders', `the player (defenders) won: ${s.status.text}`);
-      assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'Defenders win');
+      assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'You won');
       break;
     }
     assert.ok(turns < 150, 'the game ends within 150 of the player\'s moves');
@@ -290,6 +262,7 @@ test('two players at one screen: looking back and returning, the board turned ro
   assert.equal(await page.$eval('#result', (e) => e.dataset.reason), 'resign');
   assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'Attackers win');
   assert.equal(await page.$eval('#result-reason', (e) => e.textContent), 'the defenders resigned');
+  assert.equal(await page.$eval('#result', (e) => e.dataset.outcome), 'neutral', 'two players: nobody\'s own result');
   await shot(page, 'resigned-1280');
   // A game that is over is discarded without a question.
   await page.selectOption('#rules', 'english');
@@ -396,8 +369,9 @@ test('clocks: the engine plays from its clock, and a player whose time runs out 
     // The player now waits: the attackers' clock runs out.
     await page.waitForSelector('#result:not([hidden])', { timeout: 15_000 });
     assert.equal(await page.$eval('#result', (e) => e.dataset.reason), 'time');
-    assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'Defenders win');
-    assert.equal(await page.$eval('#result-reason', (e) => e.textContent), 'the attackers ran out of time');
+    assert.equal(await page.$eval('#result-headline', (e) => e.textContent), 'You lost');
+    assert.equal(await page.$eval('#result-reason', (e) => e.textContent), 'you ran out of time');
+    assert.equal(await page.$eval('#result', (e) => e.dataset.outcome), 'lost', 'coloured as a loss');
     const flagged = await page.$eval('.clock[data-side="attackers"]', (e) => ({ flagged: e.classList.contains('flagged'), time: e.querySelector('.clock-time').textContent }));
     assert.deepEqual(flagged, { flagged: true, time: '0.0' }, 'the attackers\' clock shows the loss');
     await shot(page, `time-loss-${width}`, width === 375);
