@@ -64,8 +64,8 @@ try:
     import gymnasium
     from gymnasium import spaces as _gym_spaces
 except ImportError:  # the environment works without gymnasium, with stand-ins below
-    gymnasium = None
-    _gym_spaces = None
+    gymnasium = None  # type: ignore[assignment]
+    _gym_spaces = None  # type: ignore[assignment]
 
 __all__ = [
     "TablutEnv",
@@ -193,9 +193,8 @@ class _EnvBase:
     def __enter__(self) -> "_EnvBase":
         return self
 
-    def __exit__(self, *args: Any) -> bool:
+    def __exit__(self, *args: Any) -> None:
         self.close()
-        return False
 
 
 _Base: Any = gymnasium.Env if gymnasium is not None else _EnvBase
