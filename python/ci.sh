@@ -18,6 +18,8 @@ if ! python3 -m venv "$venv" 2> /dev/null; then
 fi
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q maturin pytest numpy
+# Gymnasium for the environment's own checks (check_env, wrappers, vector envs); mypy for stubtest.
+"$venv/bin/pip" install -q "gymnasium>=1.0" mypy
 "$venv/bin/maturin" build --release --interpreter "$venv/bin/python" --out "$wheels"
 # Offline, from the built file alone: first into a bare environment (the wheel needs nothing
 # else), then into the tests' environment.
@@ -29,3 +31,5 @@ cargo build --release --bin konakis
 export KONAKIS_BIN="$PWD/target/release/konakis"
 # From outside python/, so that `import konakis` is the installed wheel, not the sources.
 (cd target/python-ci && ./venv/bin/python -m pytest -q ../../python/tests)
+# The type stubs against the installed module: every mismatch fails (none is allowed).
+(cd target/python-ci && ./venv/bin/python -m mypy.stubtest konakis)

@@ -8,19 +8,22 @@
 - :mod:`konakis.engine`: any engine that speaks the Konakis protocol, out of process, the
   python-chess way (``Engine.popen(["konakis"])``), sync or asyncio; :mod:`konakis.otep`
   the same for OpenTafl engines (OTEP).
-- :mod:`konakis.env`: a Gymnasium-style two-player environment; :mod:`konakis.data`: the
-  reader of ``konakis datagen`` files into NumPy arrays.
+- :mod:`konakis.env`: a Gymnasium environment (``gymnasium.make("konakis/Tablut-v0")`` once
+  ``konakis`` is imported, when gymnasium is installed); :mod:`konakis.data`: the reader of
+  ``konakis datagen`` files into NumPy arrays.
 
 See python/README.md for examples.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from typing import Any, Dict, Optional, Tuple
 
 from ._konakis import (
     START_POSITION,
+    ArgumentError,
     GameOverError,
     IllegalMoveError,
     KonakisError,
@@ -30,10 +33,14 @@ from ._konakis import (
     RulesError,
     SearchError,
     Game,
+    LegalMoves,
     NativeEngine,
+    Outcome,
     Rules,
     Status,
     __version__,
+    action_of,
+    move_of,
     random_playouts,
 )
 from .engine import (
@@ -49,6 +56,7 @@ from .otep import AsyncOtepEngine, OtepEngine
 
 __all__ = [
     "START_POSITION",
+    "ArgumentError",
     "GameOverError",
     "IllegalMoveError",
     "KonakisError",
@@ -58,10 +66,14 @@ __all__ = [
     "RulesError",
     "SearchError",
     "Game",
+    "LegalMoves",
     "NativeEngine",
+    "Outcome",
     "Rules",
     "Status",
     "__version__",
+    "action_of",
+    "move_of",
     "random_playouts",
     "analyse_game",
     "Engine",
@@ -100,3 +112,10 @@ def analyse_game(
     parsed: Dict[str, Any] = json.loads(text)
     result: Dict[str, Any] = parsed["games"][0]
     return result
+
+
+# With gymnasium installed, importing the environment registers it ("konakis/Tablut-v0"), so
+# that `gymnasium.make` finds it after `import konakis`. Without gymnasium nothing is imported:
+# the package needs neither it nor NumPy.
+if importlib.util.find_spec("gymnasium") is not None:
+    from . import env as _env  # noqa: F401

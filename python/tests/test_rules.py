@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import random
 import subprocess
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import pytest
 
@@ -203,3 +203,106 @@ def test_rules_agree_with_the_native_program_on_random_games(konakis_bin: str, p
                 g.play(rnd.choice(g.legal_moves()))
     finally:
         native.close()
+
+
+def test_games_rules_and_statuses_pickle_and_compare_by_value() -> None:
+    import pickle
+
+    g = Game(Rules("taflhub", MoveLimit=300))
+    g.playout(seed=2, max_plies=9)
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(g, protocol))
+        assert back == g and back is not g
+        assert (back.position, back.moves, back.rules) == (g.position, g.moves, g.rules)
+        assert back.occurrences == g.occurrences and back.status == g.status
+        r = pickle.loads(pickle.dumps(g.rules, protocol))
+        assert r == g.rules and hash(r) == hash(g.rules)
+    # A game from a position string with a ply count keeps it, and its history.
+    h = Game(position="9/9/9/9/4K4/9/9/9/b2wb4 b 17", moves=["a1c1"])
+    assert pickle.loads(pickle.dumps(h)) == h
+    assert copy.deepcopy(h) == h
+    # Equal games: the same rules, start and moves; a different history is a different game.
+    assert Game() == Game()
+    assert Game(moves=["d1d3"]) != Game()
+    assert Game(Rules("english")) != Game()
+    a, b = Game(moves=["d1d2", "e3f3", "d2d3"]), Game(moves=["d1d3", "e3f3"])
+    assert a.position.split()[0] == b.position.split()[0] and a != b
+    assert Game() != "Game()"
+    with pytest.raises(TypeError):
+        hash(Game())  # a game changes: no hash
+    assert len({Rules(), Rules(), Rules("ashton")}) == 2
+    # Statuses: the ended ones and the ongoing one pickle, compare and hash by value.
+    ended = Game(position="9/9/9/9/9/9/9/1K7/b8 w")
+    ended.play("b2a2")
+    for status in (ended.status, Game().status, Game(Rules(MoveLimit=1), moves=["d1d3"]).status):
+        back = pickle.loads(pickle.dumps(status))
+        assert back == status and hash(back) == hash(status)
+        assert (back.over, back.winner, back.reason, back.text) == (
+            status.over, status.winner, status.reason, status.text)
+    assert konakis.Status("escape", "defenders") == ended.status
+    with pytest.raises(konakis.ArgumentError) as e:
+        konakis.Status("escape", "attackers")
+    assert e.value.reason == "not-a-status"
+    # The package's errors pickle too, with their reason (a worker process sends them back).
+    with pytest.raises(konakis.IllegalMoveError) as i:
+        Game().play("e5e6")
+    back_error = pickle.loads(pickle.dumps(i.value))
+    assert type(back_error) is konakis.IllegalMoveError and back_error.reason == "wrong-side"
+    assert back_error.move == "e5e6"
+
+
+@pytest.mark.parametrize(
+    "call, error, reason",
+    [
+        (lambda: Game().perft(-1), konakis.ArgumentError, "negative"),
+        (lambda: Game().perft(2**70), konakis.ArgumentError, "too-large"),
+        (lambda: Game().perft(21), konakis.ArgumentError, "too-large"),
+        (lambda: Game().divide(-2), konakis.ArgumentError, "negative"),
+        (lambda: Game().divide(0), konakis.ArgumentError, "too-small"),
+        (lambda: Game().playout(seed=-1), konakis.ArgumentError, "negative"),
+        (lambda: Game().playout(max_plies=-1), konakis.ArgumentError, "negative"),
+        (lambda: konakis.random_playouts(games=-1), konakis.ArgumentError, "negative"),
+        (lambda: konakis.random_playouts(seed=-3), konakis.ArgumentError, "negative"),
+        (lambda: konakis.random_playouts(max_plies=2**40), konakis.ArgumentError, "too-large"),
+        (lambda: Game().play_action(-1), konakis.MoveSyntaxError, "not-an-action"),
+        (lambda: Game().play_action(6561), konakis.MoveSyntaxError, "not-an-action"),
+        (lambda: Game().play_action(-(2**80)), konakis.MoveSyntaxError, "not-an-action"),
+        (lambda: Game().status.score_for("white knights"), konakis.ArgumentError, "not-a-side"),
+    ],
+    ids=[
+        "perft(-1)", "perft(2**70)", "perft(21)", "divide(-2)", "divide(0)", "playout(seed=-1)",
+        "playout(max_plies=-1)", "random_playouts(games=-1)", "random_playouts(seed=-3)",
+        "random_playouts(max_plies=2**40)", "play_action(-1)", "play_action(6561)",
+        "play_action(-2**80)", "score_for(bad side)",
+    ],
+)
+def test_numbers_out_of_range_raise_the_packages_typed_errors(
+    call: Callable[[], object], error: type, reason: str
+) -> None:
+    with pytest.raises(error) as e:
+        call()
+    assert e.value.reason == reason
+    assert isinstance(e.value, konakis.KonakisError)
+    assert not isinstance(e.value, OverflowError)
+    if error is konakis.ArgumentError:
+        assert isinstance(e.value, ValueError)  # what code catching a bad value expects
+
+
+def test_a_game_is_unchanged_by_a_refused_number() -> None:
+    g = Game(moves=["d1d3"])
+    before = (g.position, g.moves)
+    for bad in (-1, 6561, 2**64):
+        with pytest.raises(konakis.MoveSyntaxError):
+            g.play_action(bad)
+    with pytest.raises(konakis.ArgumentError):
+        g.playout(seed=-1)
+    assert (g.position, g.moves) == before
+    with pytest.raises(TypeError):
+        g.perft("2")  # not a number at all: Python's own TypeError
+
+
+def test_a_chess_fen_is_reported_as_the_wrong_number_of_ranks() -> None:
+    with pytest.raises(konakis.PositionError) as e:
+        Game(position="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert e.value.reason == "rank-count"
+    assert "8 rank(s)" in str(e.value) and "expected 9" in str(e.value)

@@ -1,5 +1,7 @@
 //! The Python exceptions: one class per kind of failure, all under `KonakisError`, each
 //! instance carrying `reason`, the Rust error's variant in kebab case, and the native message.
+//! Their module is `konakis`, where the package exports them, so that they pickle (a worker
+//! process of a vector environment sends its exception back pickled).
 
 use konakis_core::board::{GameError, IllegalReason, MoveError};
 use konakis_core::types::MoveParseError;
@@ -7,56 +9,89 @@ use konakis_core::{board, rules as core_rules};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyTuple, PyType};
 use std::fmt;
 
 create_exception!(
-    _konakis,
+    konakis,
     KonakisError,
     PyException,
     "Every error of the konakis package; `reason` names it in a word."
 );
 create_exception!(
-    _konakis,
+    konakis,
     MoveSyntaxError,
     KonakisError,
     "Text that is not a move or not a square."
 );
 create_exception!(
-    _konakis,
+    konakis,
     IllegalMoveError,
     KonakisError,
     "A well-formed move the position does not allow; `move` is the move."
 );
 create_exception!(
-    _konakis,
+    konakis,
     GameOverError,
     KonakisError,
     "A move after the end of the game."
 );
 create_exception!(
-    _konakis,
+    konakis,
     PositionError,
     KonakisError,
     "A bad position string."
 );
 create_exception!(
-    _konakis,
+    konakis,
     RulesError,
     KonakisError,
     "An unknown preset or option, or a value it does not allow."
 );
 create_exception!(
-    _konakis,
+    konakis,
     RecordError,
     KonakisError,
     "An OpenTafl record that cannot be read or written."
 );
 create_exception!(
-    _konakis,
+    konakis,
     SearchError,
     KonakisError,
     "The in-process engine refused a request."
 );
+
+/// `ArgumentError`, made once: a `KonakisError` that is also a `ValueError` (what Python code
+/// catches for a bad value), which `create_exception!` cannot make since it takes one base.
+static ARGUMENT_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+
+/// The class `ArgumentError`.
+fn argument_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    ARGUMENT_ERROR
+        .get_or_try_init(py, || {
+            let bases = PyTuple::new(
+                py,
+                [
+                    py.get_type::<KonakisError>(),
+                    py.get_type::<pyo3::exceptions::PyValueError>(),
+                ],
+            )?;
+            let namespace = PyDict::new(py);
+            namespace.set_item("__module__", "konakis")?;
+            namespace.set_item(
+                "__doc__",
+                "A number out of its range, or an argument value the function does not take \
+                 (reason: `negative`, `too-large`, `not-a-side`, ...); also a ValueError.",
+            )?;
+            let class = py
+                .get_type::<PyType>()
+                .call1(("ArgumentError", bases, namespace))?
+                .downcast_into::<PyType>()?;
+            Ok(class.unbind())
+        })
+        .map(|class| class.bind(py))
+}
 
 /// Adds the exception classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -69,6 +104,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RulesError", py.get_type::<RulesError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("SearchError", py.get_type::<SearchError>())?;
+    m.add("ArgumentError", argument_error_type(py)?)?;
     Ok(())
 }
 
@@ -98,16 +134,25 @@ fn raise<E: pyo3::PyTypeInfo>(
     reason: &str,
     extra: &[(&str, String)],
 ) -> PyErr {
-    Python::with_gil(|py| {
-        let err = PyErr::from_type(py.get_type::<E>(), message.to_string());
-        let value = err.value(py);
-        // Setting an attribute on a fresh exception instance cannot fail.
-        let _ = value.setattr("reason", reason);
-        for (k, v) in extra {
-            let _ = value.setattr(*k, v.as_str());
-        }
-        err
-    })
+    Python::with_gil(|py| raise_class(&py.get_type::<E>(), message, reason, extra))
+}
+
+/// An exception of `class` with `message` and the attributes `reason` (and more).
+fn raise_class(
+    class: &Bound<'_, PyType>,
+    message: impl fmt::Display,
+    reason: &str,
+    extra: &[(&str, String)],
+) -> PyErr {
+    let py = class.py();
+    let err = PyErr::from_type(class.clone(), message.to_string());
+    let value = err.value(py);
+    // Setting an attribute on a fresh exception instance cannot fail.
+    let _ = value.setattr("reason", reason);
+    for (k, v) in extra {
+        let _ = value.setattr(*k, v.as_str());
+    }
+    err
 }
 
 /// The exception for a move that cannot be parsed.
@@ -176,6 +221,50 @@ pub fn rules_text(message: impl fmt::Display, reason: &str) -> PyErr {
 /// The exception for a record that cannot be read or written.
 pub fn record(message: impl fmt::Display) -> PyErr {
     raise::<RecordError>(message, "record", &[])
+}
+
+/// The exception for an argument out of its range or not among the values it takes.
+pub fn argument(message: impl fmt::Display, reason: &str) -> PyErr {
+    Python::with_gil(|py| match argument_error_type(py) {
+        Ok(class) => raise_class(class, message, reason, &[]),
+        Err(e) => e,
+    })
+}
+
+/// The exception for an action number that is not below [`crate::game::ACTIONS`].
+pub fn not_an_action(message: impl fmt::Display) -> PyErr {
+    raise::<MoveSyntaxError>(message, "not-an-action", &[])
+}
+
+/// A whole number from 0 to `max` given from Python, for the argument `name`: an integer of any
+/// size (or anything with `__index__`, NumPy's integers too) out of range raises
+/// `ArgumentError` (`negative` or `too-large`) with the argument's name, not the
+/// `OverflowError` of a plain conversion; a value that is not an integer raises `TypeError`,
+/// as Python does.
+pub fn whole(value: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult<u64> {
+    let py = value.py();
+    match value.extract::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        Ok(n) => Err(argument(
+            format!("{name} {n} is above {max}, the largest it can be"),
+            "too-large",
+        )),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) => {
+            let shown = value.str().map(|s| s.to_string()).unwrap_or_default();
+            if value.lt(0)? {
+                Err(argument(
+                    format!("{name} {shown} is negative: it is a whole number from 0 to {max}"),
+                    "negative",
+                ))
+            } else {
+                Err(argument(
+                    format!("{name} {shown} is above {max}, the largest it can be"),
+                    "too-large",
+                ))
+            }
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The exception for a refused search or option.

@@ -4,7 +4,7 @@
 use crate::errors;
 use crate::rules::PyRules;
 use konakis_core::Bitboard;
-use konakis_core::board::{Board, DrawReason, Game, MoveList, Status};
+use konakis_core::board::{Board, DrawReason, Game, MoveList, Status, WinReason};
 use konakis_core::perft;
 use konakis_core::rules::{Rules, Ruleset};
 use konakis_core::types::{Move, Piece, Side, Square};
@@ -17,8 +17,10 @@ use pyo3::types::PyBytes;
 pub const ACTIONS: usize = 81 * 81;
 
 /// The status of a game: whether it is over, the winner, the reason in a word and in words.
-#[pyclass(name = "Status", module = "konakis", frozen, eq)]
-#[derive(Clone, PartialEq, Eq)]
+/// Also `konakis.Outcome`, what `Game.outcome()` returns once the game is over, as python-chess
+/// calls it (`termination` is `reason` under python-chess's name).
+#[pyclass(name = "Status", module = "konakis", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyStatus {
     /// Whether the game has ended.
     #[pyo3(get)]
@@ -33,6 +35,18 @@ pub struct PyStatus {
     #[pyo3(get)]
     text: String,
 }
+
+/// Every status a game can reach: going on, each win, each draw.
+const STATUSES: [Status; 8] = [
+    Status::Ongoing,
+    Status::Win(Side::Defenders, WinReason::KingEscaped),
+    Status::Win(Side::Attackers, WinReason::KingCaptured),
+    Status::Win(Side::Attackers, WinReason::Encircled),
+    Status::Win(Side::Attackers, WinReason::NoMoves),
+    Status::Win(Side::Defenders, WinReason::NoMoves),
+    Status::Draw(DrawReason::Repetition),
+    Status::Draw(DrawReason::MoveLimit),
+];
 
 impl PyStatus {
     pub fn new(status: Status) -> PyStatus {
@@ -50,6 +64,44 @@ impl PyStatus {
 
 #[pymethods]
 impl PyStatus {
+    /// The status with this reason and winner: `Status()` a game going on,
+    /// `Status("escape", "defenders")` a win, `Status("repetition")` a draw (what pickling
+    /// calls; `reason` and `winner` are the words of the attributes).
+    #[new]
+    #[pyo3(signature = (reason=None, winner=None))]
+    fn py_new(reason: Option<&str>, winner: Option<&str>) -> PyResult<PyStatus> {
+        let winner = winner.map(parse_side).transpose()?;
+        STATUSES
+            .iter()
+            .find(|s| {
+                s.ending() == reason
+                    && match s {
+                        Status::Win(side, _) => winner == Some(*side),
+                        _ => winner.is_none(),
+                    }
+            })
+            .map(|&s| PyStatus::new(s))
+            .ok_or_else(|| {
+                let word = |w: Option<&str>| w.map_or("None".to_string(), |w| format!("'{w}'"));
+                errors::argument(
+                    format!(
+                        "no game ends with reason {} and winner {} (reasons: escape and no-move \
+                         for the defenders; capture, encirclement and no-move for the attackers; \
+                         repetition and move-limit with no winner; None going on)",
+                        word(reason),
+                        word(winner.map(Side::name))
+                    ),
+                    "not-a-status",
+                )
+            })
+    }
+
+    /// `reason` under python-chess's name for it.
+    #[getter]
+    fn termination(&self) -> Option<&'static str> {
+        self.reason
+    }
+
     /// The result from one side's point of view: 1 won, -1 lost, 0 drawn or going on.
     fn score_for(&self, side: &str) -> PyResult<i32> {
         let side = parse_side(side)?;
@@ -58,6 +110,10 @@ impl PyStatus {
             Some(w) if w == side.name() => 1,
             Some(_) => -1,
         })
+    }
+
+    fn __getnewargs__(&self) -> (Option<&'static str>, Option<&'static str>) {
+        (self.reason, self.winner)
     }
 
     fn __repr__(&self) -> String {
@@ -74,9 +130,10 @@ pub fn parse_side(text: &str) -> PyResult<Side> {
     match text.trim().to_ascii_lowercase().as_str() {
         "attackers" | "attacker" | "b" | "a" | "black" => Ok(Side::Attackers),
         "defenders" | "defender" | "w" | "d" | "white" => Ok(Side::Defenders),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "'{text}' is not a side (attackers or defenders)"
-        ))),
+        _ => Err(errors::argument(
+            format!("'{text}' is not a side (attackers or defenders)"),
+            "not-a-side",
+        )),
     }
 }
 
@@ -90,16 +147,91 @@ fn parse_square(text: &str) -> PyResult<Square> {
     })
 }
 
+/// An action number, `from_index * 81 + to_index`, below [`ACTIONS`]; else MoveSyntaxError
+/// (`not-an-action`).
+fn action_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let not_an_action = || {
+        let shown = value.str().map(|s| s.to_string()).unwrap_or_default();
+        errors::not_an_action(format!(
+            "{shown} is not an action: actions are whole numbers from 0 to {}",
+            ACTIONS - 1
+        ))
+    };
+    match value.extract::<usize>() {
+        Ok(n) if n < ACTIONS => Ok(n),
+        Ok(_) => Err(not_an_action()),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(value.py()) => {
+            Err(not_an_action())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The squares of an action (already below [`ACTIONS`]) as text, `d1d3`.
+fn action_text(action: usize) -> String {
+    let square = |i: usize| Square::new(i as u8).expect("an index below 81 is a square");
+    format!("{}{}", square(action / 81), square(action % 81))
+}
+
+fn depth_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(errors::whole(value, "depth", u64::from(perft::MAX_DEPTH))? as u32)
+}
+
+fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    errors::whole(value, "seed", u64::MAX)
+}
+
+fn games_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(errors::whole(value, "games", u64::from(u32::MAX))? as u32)
+}
+
+fn max_plies_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(
+        errors::whole(value, "max_plies", u64::from(u32::MAX))? as u32,
+    ))
+}
+
+/// The move as text (`d1d3`) that the action of [`action_arg`] stands for, any of the 6,561
+/// numbers: `move_of(action_of("d1d3")) == "d1d3"`. Raises MoveSyntaxError (`not-an-action`)
+/// for a number that is not an action.
+#[pyfunction]
+pub fn move_of(#[pyo3(from_py_with = action_arg)] action: usize) -> String {
+    action_text(action)
+}
+
+/// The action of a move in text (`d1d3` or `d1-d3`): `from_index * 81 + to_index`, where a
+/// square's index is `rank * 9 + file` from 0. Raises MoveSyntaxError, as `Game.play` does,
+/// for text that is not a move.
+#[pyfunction]
+pub fn action_of(mv: &str) -> PyResult<usize> {
+    let mv = Move::parse(mv).map_err(|e| errors::move_syntax(&e))?;
+    Ok(mv.from().index() * 81 + mv.to().index())
+}
+
 /// A game of Tablut: the rules, the start position, the moves played, and the referee.
 ///
 /// `Game()` starts the reference rules' game; `Game(Rules("ashton"))` the Tablut Challenge's;
 /// `Game(rules, position="...", moves=["d1d3"])` any position string and moves after it.
 /// Moves are text, `d1d3` or `d1-d3`; squares `a1` to `i9`, files from the left, ranks from
 /// the bottom (the attackers' first-move side).
-#[pyclass(name = "Game", module = "konakis")]
+///
+/// Two games are equal when they have the same rules, start position and moves (so the same
+/// position and history); a game changes, so it has no hash. It pickles and copies with its
+/// history.
+#[pyclass(name = "Game", module = "konakis", eq)]
 #[derive(Clone)]
 pub struct PyGame {
     pub game: Game,
+}
+
+impl PartialEq for PyGame {
+    fn eq(&self, other: &PyGame) -> bool {
+        let (a, b) = (&self.game, &other.game);
+        a.rules() == b.rules() && a.start_board() == b.start_board() && a.moves() == b.moves()
+    }
 }
 
 impl PyGame {
@@ -187,6 +319,17 @@ impl PyGame {
         write_game_record(&self.game, &tags).map_err(errors::record)
     }
 
+    /// What pickling needs to build the game again: rules, start position, moves.
+    fn __getnewargs__(&self) -> (PyRules, String, Vec<String>) {
+        (
+            PyRules {
+                rules: *self.rules(),
+            },
+            self.game.start_board().to_fen(),
+            self.game.moves().iter().map(Move::to_string).collect(),
+        )
+    }
+
     /// A copy of the game, history included.
     fn copy(&self) -> PyGame {
         self.clone()
@@ -256,6 +399,18 @@ impl PyGame {
         self.game.status().is_over()
     }
 
+    /// Whether the game has ended (python-chess's name; `is_over` is the attribute).
+    fn is_game_over(&self) -> bool {
+        self.game.status().is_over()
+    }
+
+    /// The status once the game has ended (winner, and reason also as `termination`), None
+    /// while it goes on: python-chess's `outcome()`.
+    fn outcome(&self) -> Option<PyStatus> {
+        let status = self.game.status();
+        status.is_over().then(|| PyStatus::new(status))
+    }
+
     /// How often the current position has occurred, as the repetition rule counts
     /// (the game is drawn when this reaches `rules.repetition_draw`).
     #[getter]
@@ -307,16 +462,13 @@ impl PyGame {
         PyBytes::new(py, &cells)
     }
 
-    /// The legal moves, all or those from one square; none once the game is over.
-    #[pyo3(signature = (from_square=None))]
-    fn legal_moves(&self, from_square: Option<&str>) -> PyResult<Vec<String>> {
-        let from = from_square.map(parse_square).transpose()?;
-        Ok(self
-            .legal_list()
-            .iter()
-            .filter(|mv| from.is_none_or(|sq| mv.from() == sq))
-            .map(|mv| mv.to_string())
-            .collect())
+    /// The legal moves, a view of the game's current position as python-chess's: iterate it,
+    /// take `len()`, ask `"d1d3" in game.legal_moves`, index it; or call it, as
+    /// `game.legal_moves()` or `game.legal_moves("d1")`, for a list of all or those from one
+    /// square. None once the game is over.
+    #[getter]
+    fn legal_moves(slf: Py<PyGame>) -> PyLegalMoves {
+        PyLegalMoves { game: slf }
     }
 
     /// The legal moves as actions, `from_index * 81 + to_index` (square index
@@ -346,18 +498,25 @@ impl PyGame {
         Ok(captured.map(|sq| sq.to_string()).collect())
     }
 
-    /// Plays an action (`from_index * 81 + to_index`), as `play` does.
-    fn play_action(&mut self, action: usize) -> PyResult<Vec<String>> {
-        let (Some(from), Some(to)) = (
-            u8::try_from(action / 81).ok().and_then(Square::new),
-            u8::try_from(action % 81).ok().and_then(Square::new),
-        ) else {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "action {action} is not below {ACTIONS}"
-            )));
-        };
-        let text = format!("{from}{to}");
-        self.play(&text)
+    /// `play` under python-chess's name.
+    fn push(&mut self, mv: &str) -> PyResult<Vec<String>> {
+        self.play(mv)
+    }
+
+    /// Plays a move given as text, as `play` does, and returns the move as the game writes it
+    /// (`d1-d3` -> `d1d3`), as python-chess's `push_uci` returns the move.
+    fn push_uci(&mut self, mv: &str) -> PyResult<String> {
+        self.play(mv)?;
+        Ok(self.moves().pop().expect("a move was just played"))
+    }
+
+    /// Plays an action (`from_index * 81 + to_index`), as `play` does; a number that is not an
+    /// action raises MoveSyntaxError (`not-an-action`).
+    fn play_action(
+        &mut self,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<Vec<String>> {
+        self.play(&action_text(action))
     }
 
     /// Takes the last move back and returns it; None at the start.
@@ -368,26 +527,35 @@ impl PyGame {
         Some(last.to_string())
     }
 
+    /// Takes the last move back and returns it, as `undo` does; at the start, raises
+    /// IndexError, as python-chess's `pop` (and a list's) does.
+    fn pop(&mut self) -> PyResult<String> {
+        self.undo().ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err("pop from a game with no moves played")
+        })
+    }
+
     /// The number of leaves of the legal-move tree `depth` plies deep (repetition and the
     /// move limit are ignored, as by `go perft`). Runs in Rust without the GIL.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > perft::MAX_DEPTH {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "depth {depth} is above {}",
-                perft::MAX_DEPTH
-            )));
-        }
+    fn perft(&self, py: Python<'_>, #[pyo3(from_py_with = depth_arg)] depth: u32) -> u64 {
         let (board, rules) = (*self.game.board(), *self.rules());
-        Ok(py.allow_threads(|| perft::perft(&board, &rules, depth)))
+        py.allow_threads(|| perft::perft(&board, &rules, depth))
     }
 
     /// perft split by first move: `{move: leaves}` in generation order.
-    fn divide(&self, py: Python<'_>, depth: u32) -> PyResult<Vec<(String, u64)>> {
-        if depth == 0 || depth > perft::MAX_DEPTH {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "depth {depth} is not from 1 to {}",
-                perft::MAX_DEPTH
-            )));
+    fn divide(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = depth_arg)] depth: u32,
+    ) -> PyResult<Vec<(String, u64)>> {
+        if depth == 0 {
+            return Err(errors::argument(
+                format!(
+                    "depth 0 has no first move to split by: depth is from 1 to {}",
+                    perft::MAX_DEPTH
+                ),
+                "too-small",
+            ));
         }
         let (board, rules) = (*self.game.board(), *self.rules());
         let split = py.allow_threads(|| perft::divide(&board, &rules, depth));
@@ -398,7 +566,12 @@ impl PyGame {
     /// have been played, with the referee's repetition and move-limit rules; returns the
     /// moves played. The stream of choices is fixed by `seed` (SplitMix64).
     #[pyo3(signature = (seed=0, max_plies=None))]
-    fn playout(&mut self, py: Python<'_>, seed: u64, max_plies: Option<u32>) -> Vec<String> {
+    fn playout(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
+        #[pyo3(from_py_with = max_plies_arg)] max_plies: Option<u32>,
+    ) -> Vec<String> {
         let mut game = self.game.clone();
         let played = py.allow_threads(|| {
             let mut state = seed;
@@ -423,6 +596,77 @@ impl PyGame {
     /// The board as the engine's `d` draws it.
     fn __str__(&self) -> String {
         self.game.board().diagram()
+    }
+}
+
+/// The legal moves of a game's current position (`Game.legal_moves`): a live view, as
+/// python-chess's, so it follows the game as moves are played. Iterable, sized, indexable
+/// (`random.choice` takes it), `in` takes move text in either form; calling it gives a list, all
+/// moves or those from one square, as `Game.legal_moves()` always has.
+#[pyclass(name = "LegalMoves", module = "konakis", frozen)]
+pub struct PyLegalMoves {
+    game: Py<PyGame>,
+}
+
+impl PyLegalMoves {
+    /// The moves as text, those from `from` only if given.
+    fn list(&self, py: Python<'_>, from: Option<Square>) -> Vec<String> {
+        self.game
+            .borrow(py)
+            .legal_list()
+            .iter()
+            .filter(|mv| from.is_none_or(|sq| mv.from() == sq))
+            .map(|mv| mv.to_string())
+            .collect()
+    }
+}
+
+#[pymethods]
+impl PyLegalMoves {
+    /// The legal moves as a list, all or those from one square.
+    #[pyo3(signature = (from_square=None))]
+    fn __call__(&self, py: Python<'_>, from_square: Option<&str>) -> PyResult<Vec<String>> {
+        let from = from_square.map(parse_square).transpose()?;
+        Ok(self.list(py, from))
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.game.borrow(py).legal_list().len()
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let list = pyo3::types::PyList::new(py, self.list(py, None))?;
+        Ok(list.try_iter()?.into_any().unbind())
+    }
+
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<String> {
+        let moves = self.list(py, None);
+        let at = if index < 0 {
+            index + moves.len() as isize
+        } else {
+            index
+        };
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| moves.get(i).cloned())
+            .ok_or_else(|| {
+                pyo3::exceptions::PyIndexError::new_err(format!(
+                    "legal move index {index} is out of range ({} moves)",
+                    moves.len()
+                ))
+            })
+    }
+
+    /// Whether a move (text, `d1d3` or `d1-d3`) is legal now; anything else is not in it.
+    fn __contains__(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> bool {
+        match mv.extract::<String>() {
+            Ok(text) => self.game.borrow(py).is_legal(&text),
+            Err(_) => false,
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<LegalMoves ({})>", self.list(py, None).join(", "))
     }
 }
 
@@ -493,9 +737,9 @@ fn fast_random_game(rules: &Rules, state: &mut u64, max_plies: u32) -> (u32, Sta
 pub fn random_playouts(
     py: Python<'_>,
     rules: Option<PyRules>,
-    games: u32,
-    seed: u64,
-    max_plies: Option<u32>,
+    #[pyo3(from_py_with = games_arg)] games: u32,
+    #[pyo3(from_py_with = seed_arg)] seed: u64,
+    #[pyo3(from_py_with = max_plies_arg)] max_plies: Option<u32>,
 ) -> (u64, u32, u32, u32) {
     let rules = rules.map_or_else(Rules::default, |r| r.rules);
     py.allow_threads(|| {

@@ -35,8 +35,13 @@ fn _konakis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rules::PyRules>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyStatus>()?;
+    // python-chess's name for the status of an ended game, what `Game.outcome()` returns.
+    m.add("Outcome", m.py().get_type::<game::PyStatus>())?;
+    m.add_class::<game::PyLegalMoves>()?;
     m.add_class::<engine::PyNativeEngine>()?;
     m.add_function(wrap_pyfunction!(game::random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(game::action_of, m)?)?;
+    m.add_function(wrap_pyfunction!(game::move_of, m)?)?;
     errors::register(m)?;
     Ok(())
 }

@@ -19,7 +19,8 @@ pub fn value_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
 /// `Rules()` is the reference reading of Linnaeus; `Rules("ashton")` the Tablut Challenge's;
 /// `Rules("taflhub", MoveLimit=300)` a preset with one option changed. Option names and values
 /// are those of the protocol's `setoption` (`Rules.option_table()` lists them), matched without
-/// regard to case; values may be bool, int or str.
+/// regard to case; values may be bool, int or str. Rules compare and hash by value and
+/// pickle.
 #[pyclass(name = "Rules", module = "konakis", frozen, eq)]
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PyRules {
@@ -180,6 +181,20 @@ impl PyRules {
         format!("Rules({})", args.join(", "))
     }
 
+    /// What pickling needs to build the rules again: `Rules(**changed)`, the options in
+    /// table order (the ruleset first), as `repr` writes them.
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<((Option<String>,), Bound<'py, PyDict>)> {
+        let options = PyDict::new(py);
+        for (name, value) in self.changed() {
+            options.set_item(name, value)?;
+        }
+        Ok(((None,), options))
+    }
+
+    /// Equal rules hash equal: the hash of every option's value.
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();

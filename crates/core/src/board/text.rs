@@ -134,6 +134,12 @@ impl Board {
         let Some(placement) = fields.next() else {
             return Err(PositionError::Empty);
         };
+        // The rank count first, before the fields after the placement: a string with the
+        // wrong number of ranks (a chess FEN, say) is a wrong placement, whatever follows it.
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != 9 {
+            return Err(PositionError::RankCount(ranks.len()));
+        }
         let side = match fields.next() {
             None => return Err(PositionError::MissingSide),
             Some("b") => Side::Attackers,
@@ -151,10 +157,6 @@ impl Board {
         }
         let mut board = Board::empty(side);
         board.plies = plies;
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 9 {
-            return Err(PositionError::RankCount(ranks.len()));
-        }
         let mut king: Option<Square> = None;
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 8 - i as u8;
@@ -331,6 +333,19 @@ mod tests {
         assert_eq!(err(""), PositionError::Empty);
         let no_king = start.replacen('K', "1", 1);
         assert_eq!(err(&format!("{no_king} b")), PositionError::NoKing);
+    }
+
+    #[test]
+    fn a_chess_fen_is_reported_as_the_wrong_number_of_ranks() {
+        // The fields after a chess placement ("w KQkq - 0 1") must not be blamed first: the
+        // placement is what is wrong.
+        let chess = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(Board::from_fen(chess), Err(PositionError::RankCount(8)));
+        assert_eq!(
+            Board::from_fen("8/8/8/8/8/8/8/8 x - -"),
+            Err(PositionError::RankCount(8))
+        );
+        assert_eq!(Board::from_fen("9/9"), Err(PositionError::RankCount(2)));
     }
 
     #[test]
