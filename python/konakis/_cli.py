@@ -52,7 +52,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """The command's entry point; returns the exit code."""
-    args = _parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    if words and not words[0].startswith("-") and words[0] != "otep":
+        print(f"error: `konakis {words[0]}` is a tool of the native konakis program, which "
+              "the Python package does not ship; build it with `cargo build --release` in the "
+              "repository. This command is the engine: `konakis` (the line protocol) and "
+              "`konakis otep`.", file=sys.stderr)
+        return 2
+    args = _parser().parse_args(words)
     # Ctrl-C ends the engine at once, as it does the native program (Python's own handler
     # would wait for the protocol loop to return).
     signal.signal(signal.SIGINT, signal.SIG_DFL)

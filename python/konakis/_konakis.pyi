@@ -2,11 +2,12 @@
 
 from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
+from typing_extensions import Self, disjoint_base
+
 __version__: str
 START_POSITION: str
 
 OptionValue = Union[bool, int, str]
-Score = Tuple[Literal["cp", "mate"], int]
 
 class KonakisError(Exception):
     """Every error of the konakis package; ``reason`` names it in a word."""
@@ -159,10 +160,15 @@ def random_playouts(
 ) -> Tuple[int, int, int, int]:
     """(moves, attackers_wins, defenders_wins, draws) of random games played in Rust."""
 
-class NativeEngine:
-    """The Konakis engine in-process; options by name as the protocol's setoption."""
+# A score of NativeEngine.search's lines: ("cp", n) or ("mate", n).
+_ScoreTuple = Tuple[Literal["cp", "mate"], int]
 
-    def __init__(self, **options: OptionValue) -> None: ...
+@disjoint_base
+class NativeEngine:
+    """The Konakis engine in-process; options by name as the protocol's setoption.
+    ``konakis.NativeEngine`` subclasses it with the protocol driver's methods."""
+
+    def __new__(cls, **options: OptionValue) -> Self: ...
     def set_option(self, name: str, value: Optional[OptionValue] = None) -> None: ...
     @staticmethod
     def option_table() -> List[Dict[str, Any]]: ...
@@ -175,8 +181,14 @@ class NativeEngine:
         time: Optional[float] = None,
         mate: Optional[int] = None,
         multipv: Optional[int] = None,
+        attackers_clock: Optional[float] = None,
+        defenders_clock: Optional[float] = None,
+        attackers_inc: Optional[float] = None,
+        defenders_inc: Optional[float] = None,
+        infinite: bool = False,
     ) -> Dict[str, Any]:
-        """{"move", "ponder", "lines", "nodes", "status"}; the GIL is released meanwhile."""
+        """{"move", "ponder", "lines", "nodes", "status"}; the GIL is released meanwhile, and
+        Ctrl-C stops the search with KeyboardInterrupt."""
     def stop(self) -> None:
         """Stops the running search or review; safe from any thread."""
     def review_json(
@@ -189,5 +201,19 @@ class NativeEngine:
         thresholds: Optional[Tuple[float, float, float]] = None,
     ) -> str: ...
     @staticmethod
-    def win_chances(game: Game, score: Score) -> Tuple[int, int, int]: ...
+    def win_chances(game: Game, score: _ScoreTuple) -> Tuple[int, int, int]: ...
     def clear(self) -> None: ...
+
+def run_protocol() -> None:
+    """The line protocol on stdin and stdout until ``quit`` (the ``konakis`` command)."""
+
+def run_otep(
+    *,
+    movetime: int = 5000,
+    threads: int = 1,
+    hash: int = 64,
+    max_time: Optional[int] = None,
+    skill: Optional[int] = None,
+    elo: Optional[int] = None,
+) -> None:
+    """OpenTafl's engine protocol on stdin and stdout (``konakis otep``)."""

@@ -228,7 +228,7 @@ def _pov_score(raw: Tuple[str, int], wdl: Optional[Tuple[int, int, int]],
     if wdl is None:
         game = position if not (position is None or isinstance(position, str)) else None
         if game is not None:
-            wdl = _NativeEngine.win_chances(game, (kind, value))
+            wdl = _NativeEngine.win_chances(game, ("cp" if kind == "cp" else "mate", value))
     chances = Wdl(*wdl) if wdl is not None else None
     score = Score(cp=value, wdl=chances) if kind == "cp" else Score(mate=value, wdl=chances)
     return PovScore(score, _turn_of(position))

@@ -22,7 +22,8 @@ def _game_of(position: Position) -> _konakis.Game:
         return _konakis.Game()
     if isinstance(position, str):
         return _konakis.Game(position=position)
-    return position
+    game: _konakis.Game = position
+    return game
 
 
 def _limit_words(limit: Limit) -> Dict[str, Any]:
