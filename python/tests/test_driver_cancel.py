@@ -233,3 +233,18 @@ def test_a_cancelled_otep_play_whose_answer_comes_late_does_not_answer_the_next(
             await engine.quit()
 
     asyncio.run(main())
+
+
+def test_ctrl_c_while_iterating_a_sync_analysis_stops_it_and_the_next_play_answers_its_game(
+        engine: Engine) -> None:
+    analysis = engine.analysis(FIRST)
+    timer = interrupt_main_after(0.3)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in analysis:
+            pass
+    timer.join()
+    assert time.monotonic() - start < 1.5
+    result = engine.play(SECOND, Limit(depth=2))
+    assert result.move in SECOND.legal_moves()
+    assert time.monotonic() - start < 2.5

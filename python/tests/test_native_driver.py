@@ -126,3 +126,18 @@ def test_score_objects_behave_as_python_chess_scores() -> None:
     with pytest.raises(ValueError):
         pov.pov("white")
     assert PovWdl(Wdl(600, 100, 300), "attackers").defenders() == Wdl(300, 100, 600)
+
+
+def test_the_konakis_command_of_the_package_refuses_the_native_programs_tools() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "konakis._cli", "datagen", "--games", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "cargo build --release" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "konakis._cli", "otep", "--skill", "99"],
+                          input="", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Skill Level" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "konakis._cli"], input="uci\nquit\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "uciok" in done.stdout
