@@ -671,7 +671,10 @@ class AsyncEngine:
             raise
         analysis = AsyncAnalysis(self)
         self._analysis = analysis
-        analysis._task = asyncio.get_running_loop().create_task(self._feed(analysis, position))
+        task = asyncio.get_running_loop().create_task(self._feed(analysis, position))
+        # Its failure reaches the iteration and wait(); nobody need await the task itself.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        analysis._task = task
         return analysis
 
     async def _feed(self, analysis: "AsyncAnalysis", position: Position) -> PlayResult:
