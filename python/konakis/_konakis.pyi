@@ -1,6 +1,6 @@
 """Type stubs of the extension module konakis._konakis (crates/python)."""
 
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 from typing_extensions import Self, disjoint_base
 
@@ -186,6 +186,7 @@ class NativeEngine:
         attackers_inc: Optional[float] = None,
         defenders_inc: Optional[float] = None,
         infinite: bool = False,
+        on_info: Optional[Callable[[Dict[str, Any]], object]] = None,
     ) -> Dict[str, Any]:
         """{"move", "ponder", "lines", "nodes", "status"}; the GIL is released meanwhile, and
         Ctrl-C stops the search with KeyboardInterrupt."""

@@ -6,13 +6,14 @@ for the other. ``search(game, depth=...)``, the keyword form, stays as the lower
 
 from __future__ import annotations
 
+import queue
 import threading
 from typing import Any, Dict, List, Mapping, Optional, Union, overload
 
 from . import _konakis
 from .engine import EngineTimeoutError, Limit, PlayResult, Position, _pov_score
 
-__all__ = ["NativeEngine"]
+__all__ = ["NativeAnalysis", "NativeEngine"]
 
 
 def _game_of(position: Position) -> _konakis.Game:
@@ -119,6 +120,19 @@ class NativeEngine(_konakis.NativeEngine):
             return infos[0] if infos else {}
         return infos
 
+    def analysis(self, position: Position, limit: Optional[Limit] = None, *,
+                 multipv: Optional[int] = None) -> "NativeAnalysis":
+        """Starts a search on a thread of its own (without a limit: until stopped) and returns
+        a :class:`NativeAnalysis` at once, which yields the infos as the search finds them,
+        as :meth:`konakis.engine.Engine.analysis` does::
+
+            with engine.analysis(game) as analysis:
+                for info in analysis:
+                    if info["depth"] >= 12:
+                        break
+        """
+        return NativeAnalysis(self, _game_of(position), limit or Limit(), multipv)
+
     def quit(self) -> None:
         """Stops a running search; the engine needs no other ending (for the same face as the
         protocol driver)."""
@@ -131,3 +145,86 @@ class NativeEngine(_konakis.NativeEngine):
 
     def __exit__(self, *exc: object) -> None:
         self.quit()
+
+
+class NativeAnalysis:
+    """A running search of :meth:`NativeEngine.analysis`: iterate over it for the infos as they
+    come; :meth:`stop` ends it early, :meth:`wait` returns its :class:`PlayResult`; ``info`` is
+    the latest info of the first line, ``multipv`` of every line. As a context manager it
+    stops the search on leaving and waits for its end."""
+
+    def __init__(self, engine: NativeEngine, game: _konakis.Game, limit: Limit,
+                 multipv: Optional[int]) -> None:
+        self._engine = engine
+        self._game = game
+        self._queue: "queue.Queue[Union[Dict[str, Any], BaseException, None]]" = queue.Queue()
+        self._result: Optional[PlayResult] = None
+        self._error: Optional[BaseException] = None
+        self._ended = False
+        self.info: Dict[str, Any] = {}
+        self.multipv: List[Dict[str, Any]] = [self.info]
+        words = _limit_words(limit)
+        if multipv is not None:
+            words["multipv"] = multipv
+        self._thread = threading.Thread(target=self._search, args=(words,),
+                                        name="konakis-analysis", daemon=True)
+        self._thread.start()
+
+    def _take(self, line: Dict[str, Any]) -> None:
+        info = _info(line, self._game)
+        k = int(info.get("multipv", 1))
+        while len(self.multipv) < k:
+            self.multipv.append({})
+        self.multipv[k - 1].update(info)
+        self._queue.put(info)
+
+    def _search(self, words: Dict[str, Any]) -> None:
+        try:
+            result = self._engine.search(self._game, on_info=self._take, **words)
+            info = dict(self.info)
+            if result["move"] is None:
+                info["string"] = "game over: " + result["status"]
+            self._result = PlayResult(result["move"], result["ponder"], info)
+            self._queue.put(None)
+        except BaseException as e:
+            self._error = e
+            self._queue.put(e)
+
+    def __iter__(self) -> "NativeAnalysis":
+        return self
+
+    def __next__(self) -> Dict[str, Any]:
+        if self._ended:
+            raise StopIteration
+        try:
+            item = self._queue.get()
+        except KeyboardInterrupt:
+            self.stop()
+            raise
+        if item is None:
+            self._ended = True
+            raise StopIteration
+        if isinstance(item, BaseException):
+            self._ended = True
+            raise item
+        return item
+
+    def stop(self) -> None:
+        """Ends the search early (nothing if it has ended); from any thread."""
+        if self._thread.is_alive():
+            self._engine.stop()
+
+    def wait(self) -> PlayResult:
+        """Waits for the search to end and returns its move."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    def __enter__(self) -> "NativeAnalysis":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self._thread.join()

@@ -141,3 +141,33 @@ def test_the_konakis_command_of_the_package_refuses_the_native_programs_tools() 
     done = subprocess.run([sys.executable, "-m", "konakis._cli"], input="uci\nquit\n",
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "uciok" in done.stdout
+
+
+def test_a_native_analysis_streams_infos_stops_early_and_the_engine_plays_next() -> None:
+    engine = NativeEngine()
+    game = Game()
+    depths = []
+    with engine.analysis(game) as analysis:
+        for info in analysis:
+            assert isinstance(info["score"], PovScore) and info["pv"][0] in game.legal_moves()
+            depths.append(info["depth"])
+            if info["depth"] >= 4:
+                break
+    assert depths[:4] == [1, 2, 3, 4]
+    assert analysis.wait().move in game.legal_moves()
+    second = Game(moves=["d1d3"])
+    assert engine.play(second, Limit(depth=2)).move in second.legal_moves()
+    limited = engine.analysis(second, Limit(depth=3), multipv=2)
+    infos = list(limited)
+    assert max(i["depth"] for i in infos) == 3 and {i["multipv"] for i in infos} == {1, 2}
+    assert limited.wait().move in second.legal_moves()
+
+
+def test_an_exception_in_on_info_stops_the_native_search_and_is_raised() -> None:
+    def refuse(info: dict) -> None:
+        raise RuntimeError("enough")
+
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="enough"):
+        NativeEngine().search(Game(), infinite=True, on_info=refuse)
+    assert time.monotonic() - start < 2.0

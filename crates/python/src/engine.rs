@@ -284,11 +284,13 @@ impl PyNativeEngine {
     /// `score` as `("cp", n)` or `("mate", n)` from the side to move's view, `wdl` per mille
     /// for the side to move, `bound`, `nodes`, `nps`, `time` in seconds, `hashfull`, `pv`).
     /// The GIL is released meanwhile; `stop()` from another thread ends the search early, with
-    /// the best move found so far, and Ctrl-C ends it with KeyboardInterrupt. (`play` and
-    /// `analyse` take a `konakis.Limit` and answer as the protocol driver does.)
+    /// the best move found so far, and Ctrl-C ends it with KeyboardInterrupt. `on_info`, a
+    /// function, is called with each line's info as the search finds it (an exception it
+    /// raises stops the search and is raised here). (`play`, `analyse` and `analysis` take a
+    /// `konakis.Limit` and answer as the protocol driver does.)
     #[pyo3(signature = (game, *, depth=None, nodes=None, time=None, mate=None, multipv=None,
                         attackers_clock=None, defenders_clock=None, attackers_inc=None,
-                        defenders_inc=None, infinite=false))]
+                        defenders_inc=None, infinite=false, on_info=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -304,6 +306,7 @@ impl PyNativeEngine {
         attackers_inc: Option<f64>,
         defenders_inc: Option<f64>,
         infinite: bool,
+        on_info: Option<PyObject>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let clocks = Clocks {
             attackers: attackers_clock,
@@ -330,9 +333,27 @@ impl PyNativeEngine {
                     .expect("the moves of a game replay under its rules");
             }
             let mut reports: Vec<Report> = Vec::new();
-            let outcome = inner.search(limits, Cancel::Flag(&stop), |_, r| reports.push(r));
+            // The first exception of `on_info`, which also stops the search.
+            let mut failed: Option<PyErr> = None;
+            let outcome = inner.search(limits, Cancel::Flag(&stop), |_, r| {
+                if let (Some(callback), Report::Info(info), None) = (&on_info, &r, &failed) {
+                    let called = Python::with_gil(|py| {
+                        callback
+                            .call1(py, (info_dict(py, info, &game)?,))
+                            .map(|_| ())
+                    });
+                    if let Err(e) = called {
+                        stop.store(true, Ordering::SeqCst);
+                        failed = Some(e);
+                    }
+                }
+                reports.push(r);
+            });
             if multipv.is_some() {
                 let _ = inner.set_option("MultiPV", Some(&saved_multipv.to_string()));
+            }
+            if let Some(e) = failed {
+                return Err(e);
             }
             let outcome = outcome.map_err(|e| errors::search(e, "search"))?;
             let nodes = inner.nodes();
