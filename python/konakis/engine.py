@@ -453,7 +453,7 @@ class AsyncEngine:
     async def _settle(self) -> None:
         """Before a command: reads and drops what the engine still owes to a cancelled one
         (``stop`` first, so a search ends at once), and sets MultiPV back. An engine that does
-        not answer is killed (EngineTerminatedError)."""
+        not answer is killed (EngineTerminatedError). The caller holds the lock."""
         if self._busy():
             self._interrupt()
             await self._drain()
@@ -469,11 +469,6 @@ class AsyncEngine:
             self._multipv_changed = False
             await self._configure({"MultiPV": 1})
 
-    async def _command(self) -> None:
-        """Takes the engine for a command: a running analysis is stopped, and the answers
-        still owed to a cancelled command are read first. The caller holds the lock."""
-        await self._settle()
-
     def _stop_analysis(self) -> None:
         if self._analysis is not None and not self._analysis.done():
             self._analysis.stop()
@@ -486,7 +481,7 @@ class AsyncEngine:
         sends its rules again, whatever was set here."""
         self._stop_analysis()
         async with self._lock:
-            await self._command()
+            await self._settle()
             self._sent_rules = None
             await self._configure(options)
 
@@ -597,7 +592,7 @@ class AsyncEngine:
         s, none for a depth or node limit) bounds the wait for ``bestmove``."""
         self._stop_analysis()
         async with self._lock:
-            await self._command()
+            await self._settle()
             return await self._search(position, limit, timeout, None)
 
     @overload
@@ -629,7 +624,7 @@ class AsyncEngine:
     ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         self._stop_analysis()
         async with self._lock:
-            await self._command()
+            await self._settle()
             if multipv is not None:
                 self._multipv_changed = True
                 await self._configure({"MultiPV": multipv})
@@ -660,7 +655,7 @@ class AsyncEngine:
         self._stop_analysis()
         await self._lock.acquire()
         try:
-            await self._command()
+            await self._settle()
             if multipv is not None:
                 self._multipv_changed = True
                 await self._configure({"MultiPV": multipv})
@@ -713,7 +708,7 @@ class AsyncEngine:
         """``isready``: waits until the engine answers ``readyok``."""
         self._stop_analysis()
         async with self._lock:
-            await self._command()
+            await self._settle()
             await self._ping()
 
     async def quit(self) -> None:

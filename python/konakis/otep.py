@@ -210,7 +210,7 @@ class AsyncOtepEngine(AsyncEngine):
         if limit.time is None:
             raise EngineError("OTEP analysis takes a time (Limit(time=...))")
         async with self._lock:
-            await self._command()
+            await self._settle()
             await self._send_game(position)
             lines = await self._analyze(position, multipv or 1, limit.time,
                                         timeout if timeout is not None else limit.time + 10.0)
