@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 34, the Python package: build the abi3 wheel with maturin, install it offline from the
 # built file into a fresh virtual environment, and run the package's tests against the native
-# program (built here if `cargo test --release` has not built it already). `.ci/run` calls
-# this; it needs Python 3 with venv, and PyPI for maturin, pytest and numpy.
+# program (built here if `cargo test --release` has not built it already), and run
+# python/README.md's examples from the wheel alone. `.ci/run` calls this; it needs Python 3
+# with venv, and PyPI for maturin, pytest and numpy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=target/python-ci/venv
@@ -28,6 +29,13 @@ target/python-ci/bare/bin/pip install -q --no-index "$wheels"/konakis-*.whl
 target/python-ci/bare/bin/python -c 'import konakis; assert konakis.Game().perft(2) == 4400'
 "$venv/bin/pip" install --no-index --find-links "$wheels" konakis
 cargo build --release --bin konakis
+# python/README.md's examples as written, as a user runs them after `pip install`: in the bare
+# environment (the wheel, and NumPy for the learning examples), each in a fresh interpreter in
+# an empty directory, with the environment's own `konakis` command and the system's on the
+# PATH, no KONAKIS_BIN. Only the example marked `python native` (`konakis datagen`, a tool of
+# the native program) gets target/release first on its PATH.
+target/python-ci/bare/bin/pip install -q numpy
+target/python-ci/bare/bin/python python/tests/readme_examples.py --native-dir "$PWD/target/release"
 export KONAKIS_BIN="$PWD/target/release/konakis"
 # From outside python/, so that `import konakis` is the installed wheel, not the sources.
 (cd target/python-ci && ./venv/bin/python -m pytest -q ../../python/tests)

@@ -4,7 +4,10 @@
   play with typed errors, undo, status, repetition and move-limit state, every rule option and
   the presets, OpenTafl records, perft, random playouts).
 - :class:`NativeEngine`: the Konakis search in-process (depth, node or time limits, multi-PV,
-  strength levels, win chances), and :func:`analyse_game` for the review of a game.
+  strength levels, win chances) with the protocol driver's face (``play(game, Limit(...))``),
+  and :func:`analyse_game` for the review of a game.
+- :mod:`konakis.score`: :class:`PovScore`, :class:`Score` and :class:`Wdl`, the scores of
+  both engines' infos.
 - :mod:`konakis.engine`: any engine that speaks the Konakis protocol, out of process, the
   python-chess way (``Engine.popen(["konakis"])``), sync or asyncio; :mod:`konakis.otep`
   the same for OpenTafl engines (OTEP).
@@ -34,7 +37,6 @@ from ._konakis import (
     SearchError,
     Game,
     LegalMoves,
-    NativeEngine,
     Outcome,
     Rules,
     Status,
@@ -44,6 +46,8 @@ from ._konakis import (
     random_playouts,
 )
 from .engine import (
+    Analysis,
+    AsyncAnalysis,
     AsyncEngine,
     Engine,
     EngineError,
@@ -52,7 +56,9 @@ from .engine import (
     Limit,
     PlayResult,
 )
+from .native import NativeEngine
 from .otep import AsyncOtepEngine, OtepEngine
+from .score import PovScore, PovWdl, Score, Wdl
 
 __all__ = [
     "START_POSITION",
@@ -80,6 +86,12 @@ __all__ = [
     "AsyncEngine",
     "Limit",
     "PlayResult",
+    "Analysis",
+    "AsyncAnalysis",
+    "PovScore",
+    "PovWdl",
+    "Score",
+    "Wdl",
     "EngineError",
     "EngineTerminatedError",
     "EngineTimeoutError",

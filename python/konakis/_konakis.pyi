@@ -1,8 +1,8 @@
 """Type stubs of the extension module konakis._konakis (crates/python)."""
 
-from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
-from typing_extensions import final
+from typing_extensions import Self, disjoint_base, final
 
 __all__ = [
     "__version__",
@@ -25,6 +25,8 @@ __all__ = [
     "RecordError",
     "SearchError",
     "ArgumentError",
+    "run_protocol",
+    "run_otep",
 ]
 
 __version__: str
@@ -235,10 +237,12 @@ def action_of(mv: str) -> int:
 def move_of(action: int) -> str:
     """The move in text of an action from 0 to 6560."""
 
+@disjoint_base
 class NativeEngine:
-    """The Konakis engine in-process; options by name as the protocol's setoption."""
+    """The Konakis engine in-process; options by name as the protocol's setoption.
+    ``konakis.NativeEngine`` subclasses it with the protocol driver's methods."""
 
-    def __init__(self, **options: _OptionValue) -> None: ...
+    def __new__(cls, **options: _OptionValue) -> Self: ...
     def set_option(self, name: str, value: Optional[_OptionValue] = None) -> None: ...
     @staticmethod
     def option_table() -> List[Dict[str, Any]]: ...
@@ -251,8 +255,15 @@ class NativeEngine:
         time: Optional[float] = None,
         mate: Optional[int] = None,
         multipv: Optional[int] = None,
+        attackers_clock: Optional[float] = None,
+        defenders_clock: Optional[float] = None,
+        attackers_inc: Optional[float] = None,
+        defenders_inc: Optional[float] = None,
+        infinite: bool = False,
+        on_info: Optional[Callable[[Dict[str, Any]], object]] = None,
     ) -> Dict[str, Any]:
-        """{"move", "ponder", "lines", "nodes", "status"}; the GIL is released meanwhile."""
+        """{"move", "ponder", "lines", "nodes", "status"}; the GIL is released meanwhile, and
+        Ctrl-C stops the search with KeyboardInterrupt."""
     def stop(self) -> None:
         """Stops the running search or review; safe from any thread."""
     def review_json(
@@ -267,3 +278,17 @@ class NativeEngine:
     @staticmethod
     def win_chances(game: Game, score: _Score) -> Tuple[int, int, int]: ...
     def clear(self) -> None: ...
+
+def run_protocol() -> None:
+    """The line protocol on stdin and stdout until ``quit`` (the ``konakis`` command)."""
+
+def run_otep(
+    *,
+    movetime: int = 5000,
+    threads: int = 1,
+    hash: int = 64,
+    max_time: Optional[int] = None,
+    skill: Optional[int] = None,
+    elo: Optional[int] = None,
+) -> None:
+    """OpenTafl's engine protocol on stdin and stdout (``konakis otep``)."""

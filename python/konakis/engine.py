@@ -28,9 +28,27 @@ import concurrent.futures
 import subprocess
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Coroutine, Dict, List, Mapping, Optional, Sequence, TypeVar, Union
+from typing import (
+    Any,
+    Coroutine,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from ._konakis import Game as _Game
+from ._konakis import NativeEngine as _NativeEngine
+from .score import PovScore, Score, Wdl
 
 __all__ = [
+    "Analysis",
+    "AsyncAnalysis",
     "AsyncEngine",
     "Engine",
     "EngineError",
@@ -64,7 +82,8 @@ class EngineTimeoutError(EngineError, TimeoutError):
 class Limit:
     """When a search ends: any of a depth, nodes, a time per move (seconds), clocks
     (seconds: ``attackers_clock``/``defenders_clock`` and their increments), or ``mate``.
-    With none, the search runs until :meth:`AsyncEngine.stop`."""
+    With none, the search runs until :meth:`AsyncEngine.stop` (or :meth:`Engine.stop`,
+    ``NativeEngine.stop``)."""
 
     depth: Optional[int] = None
     nodes: Optional[int] = None
@@ -125,15 +144,39 @@ class PlayResult:
 _INT_FIELDS = {"depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "currmovenumber"}
 
 
-def parse_info(line: str) -> Dict[str, Any]:
-    """One ``info`` line as a dictionary: ``depth``, ``seldepth``, ``multipv``, ``score`` as
-    ``("cp", n)`` or ``("mate", n)``, ``wdl`` as ``(win, draw, loss)`` per mille, ``bound``
-    (``"exact"``, ``"lower"``, ``"upper"``), ``nodes``, ``nps``, ``time`` in seconds,
-    ``hashfull``, ``pv`` (a list of moves), ``currmove``, ``string``."""
+def _turn_of(position: Position) -> str:
+    """The side to move of a position for an engine: a Game's, a position string's last word
+    (``w`` the defenders, ``b`` the attackers, as in the protocol), else the start's."""
+    if position is None:
+        return str(_Game().side_to_move)
+    if isinstance(position, str):
+        words = position.split()
+        if len(words) >= 2 and words[1] in ("w", "b"):
+            return "defenders" if words[1] == "w" else "attackers"
+        return str(_Game().side_to_move)
+    return str(position.side_to_move)
+
+
+def _model_game(position: Position) -> Any:
+    """The game whose win-chance model scores a search of ``position``: a copy of the Game
+    given, or None for a position string (its rules are the engine's, unknown here)."""
+    if position is None or isinstance(position, str):
+        return None
+    return position.copy()
+
+
+def parse_info(line: str, position: Position = None) -> Dict[str, Any]:
+    """One ``info`` line as a dictionary: ``depth``, ``seldepth``, ``multipv``, ``score`` as a
+    :class:`~konakis.score.PovScore` (from the side to move of ``position``, the position
+    searched), ``wdl`` as ``(win, draw, loss)`` per mille for the side to move (the engine's,
+    or Konakis' model's when ``position`` is a Game), ``bound`` (``"exact"``, ``"lower"``,
+    ``"upper"``), ``nodes``, ``nps``, ``time`` in seconds, ``hashfull``, ``pv`` (a list of
+    moves), ``currmove``, ``string``."""
     words = line.split()
     if words and words[0] == "info":
         words = words[1:]
     info: Dict[str, Any] = {}
+    raw_score: Optional[Tuple[str, int]] = None
     i = 0
     while i < len(words):
         w = words[i]
@@ -151,7 +194,9 @@ def parse_info(line: str) -> Dict[str, Any]:
                 info["time"] = int(words[i + 1]) / 1000.0
                 i += 2
             elif w == "score":
-                info["score"] = (words[i + 1], int(words[i + 2]))
+                if words[i + 1] not in ("cp", "mate"):
+                    break
+                raw_score = (words[i + 1], int(words[i + 2]))
                 info.setdefault("bound", "exact")
                 i += 3
             elif w == "wdl":
@@ -168,7 +213,25 @@ def parse_info(line: str) -> Dict[str, Any]:
         except (IndexError, ValueError):
             # A malformed field ends what can be read of the line.
             break
+    if raw_score is not None:
+        info["score"] = _pov_score(raw_score, info.get("wdl"), position)
+        if "wdl" not in info and info["score"].relative._wdl is not None:
+            info["wdl"] = tuple(info["score"].relative.wdl())
     return info
+
+
+def _pov_score(raw: Tuple[str, int], wdl: Optional[Tuple[int, int, int]],
+               position: Position) -> PovScore:
+    """A score of the side to move of ``position`` as a PovScore, with the win chances sent
+    or else those of Konakis' model for a Game."""
+    kind, value = raw
+    if wdl is None:
+        game = position if not (position is None or isinstance(position, str)) else None
+        if game is not None:
+            wdl = _NativeEngine.win_chances(game, ("cp" if kind == "cp" else "mate", value))
+    chances = Wdl(*wdl) if wdl is not None else None
+    score = Score(cp=value, wdl=chances) if kind == "cp" else Score(mate=value, wdl=chances)
+    return PovScore(score, _turn_of(position))
 
 
 def _position_command(position: Position) -> List[str]:
@@ -183,12 +246,25 @@ def _position_command(position: Position) -> List[str]:
     return [line]
 
 
+def _play_result(words: List[str], info: Dict[str, Any], strings: List[str]) -> PlayResult:
+    best = words[1] if len(words) > 1 and words[1] != "(none)" else None
+    ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
+    info = dict(info)
+    if strings:
+        info["string"] = "\n".join(strings)
+    return PlayResult(best, ponder, info)
+
+
 class AsyncEngine:
     """An engine process driven through the Konakis protocol with ``asyncio``.
 
     Start one with ``await AsyncEngine.popen(command)``; it has answered ``uci`` and
     ``isready`` by then. ``id`` holds its ``id`` lines (``name``, ``author``), ``options`` its
     option table (name to a dictionary of ``type``, ``default``, ``min``, ``max``, ``var``).
+
+    A search that is cancelled (``asyncio.wait_for``, ``Task.cancel``, Ctrl-C in
+    :class:`Engine`) is sent ``stop`` at once, and its ``bestmove`` is read and dropped before
+    the next command: an answer always belongs to its question.
     """
 
     def __init__(self, process: asyncio.subprocess.Process, timeout: Optional[float]) -> None:
@@ -197,7 +273,17 @@ class AsyncEngine:
         self._lock = asyncio.Lock()
         self.id: Dict[str, str] = {}
         self.options: Dict[str, Dict[str, Any]] = {}
+        # The rule options last sent, so that a game under the same rules does not send them
+        # again; None after any configure(), which may have changed them.
         self._sent_rules: Optional[Dict[str, str]] = None
+        # What the engine still owes: a `go` whose `bestmove` has not been read (and whether
+        # it was sent `stop`), `isready`s whose `readyok` has not.
+        self._searching = False
+        self._stop_sent = False
+        self._pending_ready = 0
+        # MultiPV set by analyse(multipv=...) and not yet set back to 1.
+        self._multipv_changed = False
+        self._analysis: Optional[AsyncAnalysis] = None
 
     @classmethod
     async def popen(
@@ -263,12 +349,24 @@ class AsyncEngine:
         except asyncio.TimeoutError as e:
             raise EngineTimeoutError(f"the engine did not answer within {timeout} s") from e
         if not raw:
+            self._searching = False
+            self._pending_ready = 0
             code = await self._returncode()
             raise EngineTerminatedError(
                 "the engine closed its output"
                 + (f" (exit code {code})" if code is not None else "")
             )
-        return raw.decode("utf-8", "replace").rstrip("\r\n")
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        self._note(line)
+        return line
+
+    def _note(self, line: str) -> None:
+        """Keeps count of the answers owed, whoever reads them."""
+        word = line.split(maxsplit=1)[0] if line.strip() else ""
+        if word == "readyok" and self._pending_ready:
+            self._pending_ready -= 1
+        elif word == "bestmove":
+            self._searching = False
 
     async def _returncode(self) -> Optional[int]:
         try:
@@ -324,21 +422,67 @@ class AsyncEngine:
         """``isready`` until ``readyok``; returns the ``info string error:`` messages that came
         before it."""
         self._send("isready")
+        self._pending_ready += 1
         await self._drain()
         errors: List[str] = []
-        while True:
+        while self._pending_ready:
             line = await self._readline(self._timeout)
-            if line.strip() == "readyok":
-                return errors
             if line.startswith("info string error:"):
                 errors.append(line[len("info string error:") :].strip())
+        return errors
+
+    # -- what a cancelled command leaves behind ------------------------------------------
+
+    def _busy(self) -> bool:
+        """Whether the engine owes answers to a command that was cancelled."""
+        return self._searching or self._pending_ready > 0
+
+    def _interrupt(self) -> None:
+        """Ends the running search at once (its ``bestmove`` follows); nothing when none
+        runs or it was already told."""
+        if self._searching and not self._stop_sent and self._process.returncode is None:
+            try:
+                self._send("stop")
+            except EngineError:
+                return
+            self._stop_sent = True
+
+    def _settle_timeout(self) -> float:
+        return self._timeout if self._timeout is not None else 10.0
+
+    async def _settle(self) -> None:
+        """Before a command: reads and drops what the engine still owes to a cancelled one
+        (``stop`` first, so a search ends at once), and sets MultiPV back. An engine that does
+        not answer is killed (EngineTerminatedError). The caller holds the lock."""
+        if self._busy():
+            self._interrupt()
+            await self._drain()
+            try:
+                while self._busy():
+                    await self._readline(self._settle_timeout())
+            except EngineTimeoutError:
+                await self._kill()
+                raise EngineTerminatedError(
+                    "the engine did not end a cancelled search; it was killed"
+                ) from None
+        if self._multipv_changed:
+            self._multipv_changed = False
+            await self._configure({"MultiPV": 1})
+
+    def _stop_analysis(self) -> None:
+        if self._analysis is not None and not self._analysis.done():
+            self._analysis.stop()
 
     # -- commands ------------------------------------------------------------------------
 
     async def configure(self, options: Mapping[str, Any]) -> None:
         """Sets options by name (``{"Skill Level": 5, "UCI_ShowWDL": True}``); raises
-        EngineError with the engine's message if it refuses one."""
+        EngineError with the engine's message if it refuses one. The next search of a Game
+        sends its rules again, whatever was set here."""
+        self._stop_analysis()
         async with self._lock:
+            await self._settle()
+            self._sent_rules = None
             await self._configure(options)
 
     async def _configure(self, options: Mapping[str, Any]) -> None:
@@ -358,6 +502,7 @@ class AsyncEngine:
         if rules is not None:
             wanted = {name: str(value) for name, value in rules.options().items()}
             if wanted != self._sent_rules:
+                self._sent_rules = None
                 # Ruleset first: Ashton fixes other options, which then may only keep its values.
                 ordered = sorted(wanted.items(), key=lambda kv: kv[0] != "Ruleset")
                 await self._configure(dict(ordered))
@@ -368,6 +513,12 @@ class AsyncEngine:
         if errors:
             raise EngineError("; ".join(errors))
 
+    async def _go(self, position: Position, limit: Limit) -> None:
+        await self._set_position(position)
+        self._send("go " + " ".join(limit.go_words()))
+        self._searching, self._stop_sent = True, False
+        await self._drain()
+
     async def _search(
         self,
         position: Position,
@@ -375,9 +526,21 @@ class AsyncEngine:
         timeout: Optional[float],
         infos: Optional[Dict[int, Dict[str, Any]]],
     ) -> PlayResult:
-        await self._set_position(position)
-        self._send("go " + " ".join(limit.go_words()))
-        await self._drain()
+        await self._go(position, limit)
+        try:
+            return await self._read_search(position, limit, timeout, infos)
+        except BaseException:
+            # Cancelled or failed: stop the search now; the next command drops its bestmove.
+            self._interrupt()
+            raise
+
+    async def _read_search(
+        self,
+        position: Position,
+        limit: Limit,
+        timeout: Optional[float],
+        infos: Optional[Dict[int, Dict[str, Any]]],
+    ) -> PlayResult:
         if timeout is None:
             expected = limit.expected_seconds()
             timeout = None if expected is None else expected + 10.0
@@ -398,14 +561,9 @@ class AsyncEngine:
             if not words:
                 continue
             if words[0] == "bestmove":
-                best = words[1] if len(words) > 1 and words[1] != "(none)" else None
-                ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
-                info = dict(last.get(1, {}))
-                if strings:
-                    info["string"] = "\n".join(strings)
-                return PlayResult(best, ponder, info)
+                return _play_result(words, last.get(1, {}), strings)
             if words[0] == "info":
-                info = parse_info(line)
+                info = parse_info(line, position)
                 if "string" in info:
                     strings.append(info["string"])
                 elif "score" in info:
@@ -414,13 +572,11 @@ class AsyncEngine:
     async def _give_up(self) -> None:
         """After a time-out: ``stop``, and a second to drain the ``bestmove``; an engine that
         does not give it is killed."""
+        self._interrupt()
         try:
-            self._send("stop")
             await self._drain()
-            while True:
-                line = await self._readline(1.0)
-                if line.startswith("bestmove"):
-                    return
+            while self._searching:
+                await self._readline(1.0)
         except EngineError:
             await self._kill()
 
@@ -434,8 +590,18 @@ class AsyncEngine:
         """The engine's move in ``position`` (a ``konakis.Game``, a position string, or None
         for the start) under ``limit``. ``timeout`` (seconds; default: the limit's time plus 10
         s, none for a depth or node limit) bounds the wait for ``bestmove``."""
+        self._stop_analysis()
         async with self._lock:
+            await self._settle()
             return await self._search(position, limit, timeout, None)
+
+    @overload
+    async def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+                      timeout: Optional[float] = None) -> Dict[str, Any]: ...
+
+    @overload
+    async def analyse(self, position: Position, limit: Limit, *, multipv: int,
+                      timeout: Optional[float] = None) -> List[Dict[str, Any]]: ...
 
     async def analyse(
         self,
@@ -447,22 +613,102 @@ class AsyncEngine:
     ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """The last info of the search (a dictionary, see :func:`parse_info`), or with
         ``multipv`` a list of the lines' infos, best first."""
+        return await self._analyse(position, limit, multipv, timeout)
+
+    async def _analyse(
+        self,
+        position: Position,
+        limit: Limit,
+        multipv: Optional[int],
+        timeout: Optional[float],
+    ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
+        self._stop_analysis()
         async with self._lock:
+            await self._settle()
             if multipv is not None:
+                self._multipv_changed = True
                 await self._configure({"MultiPV": multipv})
             lines: Dict[int, Dict[str, Any]] = {}
-            try:
-                result = await self._search(position, limit, timeout, lines)
-            finally:
-                if multipv is not None and self._process.returncode is None:
-                    await self._configure({"MultiPV": 1})
+            result = await self._search(position, limit, timeout, lines)
+            await self._settle()
             if multipv is None:
                 return result.info
             return [lines[k] for k in sorted(lines)]
 
+    async def analysis(
+        self,
+        position: Position,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: Optional[int] = None,
+    ) -> "AsyncAnalysis":
+        """Starts a search of ``position`` (without a limit: until :meth:`stop`) and returns
+        at once an :class:`AsyncAnalysis`, which yields the search's infos as they arrive::
+
+            async with await engine.analysis(game) as analysis:
+                async for info in analysis:
+                    if info.get("depth", 0) >= 12:
+                        break
+            # leaving the block stopped the search and read its bestmove
+
+        Any other command stops it too (after which it is read to its end)."""
+        self._stop_analysis()
+        await self._lock.acquire()
+        try:
+            await self._settle()
+            if multipv is not None:
+                self._multipv_changed = True
+                await self._configure({"MultiPV": multipv})
+            await self._go(position, limit if limit is not None else Limit())
+        except BaseException:
+            self._interrupt()
+            self._lock.release()
+            raise
+        analysis = AsyncAnalysis(self)
+        self._analysis = analysis
+        task = asyncio.get_running_loop().create_task(self._feed(analysis, position))
+        # Its failure reaches the iteration and wait(); nobody need await the task itself.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        analysis._task = task
+        return analysis
+
+    async def _feed(self, analysis: "AsyncAnalysis", position: Position) -> PlayResult:
+        """Reads a running analysis' lines into it until its ``bestmove``; holds the lock."""
+        strings: List[str] = []
+        try:
+            while True:
+                line = await self._readline(None)
+                words = line.split()
+                if not words:
+                    continue
+                if words[0] == "bestmove":
+                    result = _play_result(words, analysis.info, strings)
+                    analysis._put(None)
+                    return result
+                if words[0] == "info":
+                    info = parse_info(line, position)
+                    if "string" in info:
+                        strings.append(info["string"])
+                    analysis._take(info)
+        except BaseException as e:
+            self._interrupt()
+            analysis._put(e)
+            raise
+        finally:
+            self._lock.release()
+
+    async def stop(self) -> None:
+        """Ends the running search (of :meth:`play`, :meth:`analyse` or :meth:`analysis`)
+        early: it answers with the best move found so far. Nothing when no search runs."""
+        self._interrupt()
+        if self._stop_sent:
+            await self._drain()
+
     async def ping(self) -> None:
         """``isready``: waits until the engine answers ``readyok``."""
+        self._stop_analysis()
         async with self._lock:
+            await self._settle()
             await self._ping()
 
     async def quit(self) -> None:
@@ -485,6 +731,8 @@ class AsyncEngine:
             except ProcessLookupError:
                 pass
             await self._process.wait()
+        self._searching = False
+        self._pending_ready = 0
 
     @property
     def returncode(self) -> Optional[int]:
@@ -498,10 +746,90 @@ class AsyncEngine:
         await self.quit()
 
 
+class AsyncAnalysis:
+    """A running search, from :meth:`AsyncEngine.analysis`: ``async for info in analysis``
+    yields every info (see :func:`parse_info`) as it arrives, until the search ends;
+    :meth:`stop` ends it early, :meth:`wait` returns its :class:`PlayResult`. ``info`` is the
+    latest info of the first line (merged), ``multipv`` the latest of every line. As a context
+    manager (``with`` or ``async with``) it stops the search on leaving; ``async with`` also
+    waits for its end."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._queue: "asyncio.Queue[Union[Dict[str, Any], BaseException, None]]" = (
+            asyncio.Queue()
+        )
+        self._task: "Optional[asyncio.Task[PlayResult]]" = None
+        self._ended = False
+        self.info: Dict[str, Any] = {}
+        self.multipv: List[Dict[str, Any]] = [self.info]
+
+    def _take(self, info: Dict[str, Any]) -> None:
+        k = int(info.get("multipv", 1))
+        while len(self.multipv) < k:
+            self.multipv.append({})
+        self.multipv[k - 1].update(info)
+        self._queue.put_nowait(info)
+
+    def _put(self, item: Union[BaseException, None]) -> None:
+        self._queue.put_nowait(item)
+
+    def done(self) -> bool:
+        """Whether the search has ended (its bestmove has been read)."""
+        return self._task is not None and self._task.done()
+
+    def stop(self) -> None:
+        """Ends the search early (nothing if it has ended); the iteration then runs out."""
+        if not self.done() and self._engine._analysis is self:
+            self._engine._interrupt()
+
+    async def wait(self) -> PlayResult:
+        """Waits for the search to end; its move, as :meth:`AsyncEngine.play` gives it."""
+        assert self._task is not None
+        return await asyncio.shield(self._task)
+
+    async def get(self) -> Dict[str, Any]:
+        """The next info; StopAsyncIteration once the search has ended and all were read."""
+        if self._ended:
+            raise StopAsyncIteration
+        item = await self._queue.get()
+        if item is None:
+            self._ended = True
+            raise StopAsyncIteration
+        if isinstance(item, BaseException):
+            self._ended = True
+            raise item
+        return item
+
+    def __aiter__(self) -> "AsyncAnalysis":
+        return self
+
+    async def __anext__(self) -> Dict[str, Any]:
+        return await self.get()
+
+    def __enter__(self) -> "AsyncAnalysis":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> "AsyncAnalysis":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.stop()
+        try:
+            await self.wait()
+        except EngineError:
+            pass
+
+
 class Engine:
     """The synchronous face of :class:`AsyncEngine`: the same methods, each waiting for its
     answer; the engine's event loop runs on a thread of its own. Use it as a context manager,
-    or call :meth:`quit`."""
+    or call :meth:`quit`. Ctrl-C (KeyboardInterrupt) during a search stops that search; the
+    next command does not wait for it and never gets its move. :meth:`stop` works from any
+    thread."""
 
     _async_class = AsyncEngine
 
@@ -521,6 +849,7 @@ class Engine:
         try:
             engine = future.result()
         except BaseException:
+            future.cancel()
             loop.call_soon_threadsafe(loop.stop)
             thread.join()
             loop.close()
@@ -536,6 +865,11 @@ class Engine:
             return future.result()
         except concurrent.futures.CancelledError as e:
             raise EngineTerminatedError("the engine's loop was stopped") from e
+        except BaseException:
+            # KeyboardInterrupt (or any exception raised in this thread) while waiting: cancel
+            # the command in the loop, which stops its search.
+            future.cancel()
+            raise
 
     @property
     def id(self) -> Dict[str, str]:
@@ -561,11 +895,37 @@ class Engine:
         """See :meth:`AsyncEngine.play`."""
         return self._run(self._engine.play(position, limit, timeout=timeout))
 
+    @overload
+    def analyse(self, position: Position, limit: Limit, *, multipv: None = None,
+                timeout: Optional[float] = None) -> Dict[str, Any]: ...
+
+    @overload
+    def analyse(self, position: Position, limit: Limit, *, multipv: int,
+                timeout: Optional[float] = None) -> List[Dict[str, Any]]: ...
+
     def analyse(self, position: Position, limit: Limit, *, multipv: Optional[int] = None,
                 timeout: Optional[float] = None) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
         """See :meth:`AsyncEngine.analyse`."""
-        return self._run(self._engine.analyse(position, limit, multipv=multipv,
-                                              timeout=timeout))
+        return self._run(self._engine._analyse(position, limit, multipv, timeout))
+
+    def analysis(self, position: Position, limit: Optional[Limit] = None, *,
+                 multipv: Optional[int] = None) -> "Analysis":
+        """Starts a search and returns an :class:`Analysis` at once; see
+        :meth:`AsyncEngine.analysis`::
+
+            with engine.analysis(game) as analysis:
+                for info in analysis:
+                    if info.get("depth", 0) >= 12:
+                        break
+        """
+        inner = self._run(self._engine.analysis(position, limit, multipv=multipv))
+        return Analysis(self, inner)
+
+    def stop(self) -> None:
+        """Ends the running search early (see :meth:`AsyncEngine.stop`); from any thread."""
+        if self._loop.is_closed():
+            return
+        asyncio.run_coroutine_threadsafe(self._engine.stop(), self._loop).result()
 
     def ping(self) -> None:
         """See :meth:`AsyncEngine.ping`."""
@@ -589,3 +949,55 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.quit()
+
+
+class Analysis:
+    """The synchronous face of :class:`AsyncAnalysis`, from :meth:`Engine.analysis`: iterate
+    over it for the infos as they arrive; :meth:`stop`, :meth:`wait`; as a context manager it
+    stops the search on leaving and waits for its end, after which the engine takes the next
+    command."""
+
+    def __init__(self, engine: Engine, inner: AsyncAnalysis) -> None:
+        self._engine = engine
+        self._inner = inner
+
+    @property
+    def info(self) -> Dict[str, Any]:
+        """The latest info of the first line."""
+        return self._inner.info
+
+    @property
+    def multipv(self) -> List[Dict[str, Any]]:
+        """The latest info of every line."""
+        return self._inner.multipv
+
+    def __iter__(self) -> "Analysis":
+        return self
+
+    def __next__(self) -> Dict[str, Any]:
+        try:
+            return self._engine._run(self._inner.get())
+        except StopAsyncIteration:
+            raise StopIteration from None
+        except KeyboardInterrupt:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Ends the search early; from any thread."""
+        if not self._engine._loop.is_closed():
+            self._engine._loop.call_soon_threadsafe(self._inner.stop)
+
+    def wait(self) -> PlayResult:
+        """Waits for the search to end and returns its move."""
+        return self._engine._run(self._inner.wait())
+
+    def __enter__(self) -> "Analysis":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        try:
+            self.wait()
+        except EngineError:
+            pass

@@ -23,6 +23,7 @@ from .engine import (
     Limit,
     PlayResult,
     Position,
+    _pov_score,
 )
 
 __all__ = ["AsyncOtepEngine", "OtepEngine", "opentafl_record", "rules_string"]
@@ -64,7 +65,45 @@ def _move_of(text: str) -> Optional[str]:
 
 
 class AsyncOtepEngine(AsyncEngine):
-    """An OTEP engine driven with ``asyncio``; see the module documentation."""
+    """An OTEP engine driven with ``asyncio``; see the module documentation.
+
+    OTEP has no ``stop`` that answers: a cancelled search runs to its time, and the next
+    command first reads and drops its answer (a ``move`` or ``analysis`` line)."""
+
+    def __init__(self, process: asyncio.subprocess.Process, timeout: Optional[float]) -> None:
+        super().__init__(process, timeout)
+        # The answer owed to the last `play` or `analyze` (its first word), and until when
+        # (the loop's clock) it may come.
+        self._awaiting: Optional[str] = None
+        self._awaiting_until = 0.0
+
+    def _note(self, line: str) -> None:
+        word = line.split(maxsplit=1)[0] if line.strip() else ""
+        if self._awaiting is not None and word in (self._awaiting, "error"):
+            self._awaiting = None
+
+    def _busy(self) -> bool:
+        return self._awaiting is not None
+
+    def _settle_timeout(self) -> float:
+        left = self._awaiting_until - asyncio.get_running_loop().time()
+        return max(1.0, left)
+
+    def _expect(self, word: str, timeout: Optional[float]) -> None:
+        self._awaiting = word
+        self._awaiting_until = asyncio.get_running_loop().time() + (
+            timeout if timeout is not None else 10.0
+        )
+
+    async def analysis(
+        self,
+        position: Position,
+        limit: Optional[Limit] = None,
+        *,
+        multipv: Optional[int] = None,
+    ) -> Any:
+        """OTEP answers an analysis only at its end: use :meth:`analyse`."""
+        raise EngineError("OTEP engines give no streaming analysis; use analyse()")
 
     async def _handshake(self) -> None:
         # OTEP has no handshake: the engine may greet with `hello`, which is skipped as read.
@@ -121,7 +160,7 @@ class AsyncOtepEngine(AsyncEngine):
             timeout = seconds + 10.0
         if limit.time is not None:
             # A fixed time per move: OTEP's `analyze` thinks exactly that long.
-            lines = await self._analyze(1, limit.time, timeout)
+            lines = await self._analyze(position, 1, limit.time, timeout)
             move = lines[0]["pv"][0] if lines and lines[0]["pv"] else None
             return PlayResult(move, None, lines[0] if lines else {})
 
@@ -130,13 +169,15 @@ class AsyncOtepEngine(AsyncEngine):
 
         self._send(f"clock {ms(limit.attackers_clock)} {ms(limit.defenders_clock)} 0 0 0")
         self._send(f"play {side}")
+        self._expect("move", timeout)
         await self._drain()
         words = await self._answer("move", timeout)
         return PlayResult(_move_of(words[1]) if len(words) > 1 else None)
 
-    async def _analyze(self, lines: int, seconds: float, timeout: Optional[float]
-                       ) -> List[Dict[str, Any]]:
+    async def _analyze(self, position: Position, lines: int, seconds: float,
+                       timeout: Optional[float]) -> List[Dict[str, Any]]:
         self._send(f"analyze {lines} {seconds:g}")
+        self._expect("analysis", timeout)
         await self._drain()
         words = await self._answer("analysis", timeout)
         out: List[Dict[str, Any]] = []
@@ -149,25 +190,29 @@ class AsyncOtepEngine(AsyncEngine):
             except ValueError:
                 break
             # OTEP scores are absolute: positive when the attackers stand better.
-            out.append({"multipv": k // 2 + 1, "pv": pv, "score": ("absolute", value)})
+            if position.side_to_move != "attackers":
+                value = -value
+            out.append({"multipv": k // 2 + 1, "pv": pv,
+                        "score": _pov_score(("cp", value), None, position)})
         return out
 
-    async def analyse(
+    async def _analyse(
         self,
         position: Position,
         limit: Limit,
-        *,
-        multipv: Optional[int] = None,
-        timeout: Optional[float] = None,
+        multipv: Optional[int],
+        timeout: Optional[float],
     ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
-        """``analyze`` for ``limit.time`` seconds: the lines as dictionaries with ``pv`` and
-        ``score`` as ``("absolute", n)``, hundredths of a soldier, positive when the attackers
-        stand better (OpenTafl's convention)."""
+        # `analyse` (the base class's) for OTEP: `analyze` for `limit.time` seconds; the lines
+        # as dictionaries with `pv` and `score`, a PovScore (OpenTafl's absolute hundredths of
+        # a soldier turned to the side to move's view: `score.attackers()` is OpenTafl's
+        # figure), its win chances from Konakis' model of the game.
         if limit.time is None:
             raise EngineError("OTEP analysis takes a time (Limit(time=...))")
         async with self._lock:
+            await self._settle()
             await self._send_game(position)
-            lines = await self._analyze(multipv or 1, limit.time,
+            lines = await self._analyze(position, multipv or 1, limit.time,
                                         timeout if timeout is not None else limit.time + 10.0)
         if multipv is None:
             return lines[0] if lines else {}

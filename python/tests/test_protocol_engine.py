@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from konakis import Game, Rules
+from konakis import Game, PovScore, Rules, Score
 from konakis.engine import (
     AsyncEngine,
     Engine,
@@ -33,12 +33,14 @@ def test_play_and_analyse_with_the_real_program(konakis_bin: str) -> None:
             g.play(result.move)
         info = engine.analyse(g, Limit(depth=4))
         assert info["depth"] == 4 and info["pv"][0] in g.legal_moves()
-        assert info["score"][0] in ("cp", "mate")
+        assert isinstance(info["score"], PovScore) and info["score"].turn == g.side_to_move
+        assert info["score"].relative.score() is not None or info["score"].is_mate()
         lines = engine.analyse(g, Limit(depth=3), multipv=3)
         assert isinstance(lines, list) and [l["multipv"] for l in lines] == [1, 2, 3]
         engine.configure({"UCI_ShowWDL": True, "Skill Level": 3})
         info = engine.analyse(Game(), Limit(depth=3))
         assert sum(info["wdl"]) == 1000
+        assert tuple(info["score"].relative.wdl()) == info["wdl"]
         with pytest.raises(EngineError, match="Skill Level"):
             engine.configure({"Skill Level": 99})
         # Back to other rules: the driver sends the rule options again.
@@ -130,7 +132,7 @@ def test_info_lines_become_dictionaries() -> None:
         "nps 3675083 time 12 hashfull 1 pv a4c4 c5c6"
     )
     assert info == {
-        "depth": 6, "seldepth": 16, "multipv": 2, "score": ("mate", -3),
+        "depth": 6, "seldepth": 16, "multipv": 2, "score": PovScore(Score(mate=-3), "attackers"),
         "wdl": (0, 0, 1000), "bound": "upper", "nodes": 44101, "nps": 3675083,
         "time": 0.012, "hashfull": 1, "pv": ["a4c4", "c5c6"],
     }
@@ -152,7 +154,8 @@ def test_an_otep_engine(konakis_bin: str) -> None:
         assert engine.play(g, Limit(time=0.1)).move in g.legal_moves()
         lines = engine.analyse(g, Limit(time=0.2), multipv=2)
         assert isinstance(lines, list) and len(lines) == 2
-        assert lines[0]["pv"][0] in g.legal_moves() and lines[0]["score"][0] == "absolute"
+        assert lines[0]["pv"][0] in g.legal_moves()
+        assert isinstance(lines[0]["score"], PovScore) and sum(lines[0]["score"].wdl().relative) == 1000
         with pytest.raises(EngineError, match="time limits"):
             engine.play(g, Limit(depth=3))
         with pytest.raises(EngineError, match="options"):

@@ -1,9 +1,10 @@
 //! `NativeEngine`: the Konakis search in-process, through the one engine every front-end uses.
 //!
-//! A search runs on the calling thread with the GIL released, so other Python threads go on;
-//! `NativeEngine.stop()` sets a flag the search reads every thousand nodes or so, from any
-//! thread. The engine sits behind a mutex: a second search from another thread waits for the
-//! first.
+//! A search runs on a helper thread while the calling thread waits for it without the GIL, so
+//! other Python threads go on, and checks for signals every few milliseconds: Ctrl-C stops the
+//! search and raises KeyboardInterrupt. `NativeEngine.stop()` sets the flag the search reads
+//! every thousand nodes or so, from any thread. The engine sits behind a mutex: a second
+//! search from another thread waits for the first.
 
 use crate::errors;
 use crate::game::PyGame;
@@ -21,6 +22,62 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How often a thread waiting for a search checks for signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work` on a helper thread while the calling thread waits for it without the GIL and
+/// checks for signals every [`SIGNAL_POLL`]. A signal whose handler raises (Ctrl-C's
+/// KeyboardInterrupt) sets `stop`, which ends the work within milliseconds; its exception is
+/// returned once the work has ended, so the engine is ready for the next search.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let waiter = std::thread::current();
+        let done = &done;
+        let helper = scope.spawn(move || {
+            let out = work();
+            done.store(true, Ordering::SeqCst);
+            waiter.unpark();
+            out
+        });
+        let mut signal: Option<PyErr> = None;
+        while !done.load(Ordering::SeqCst) {
+            py.allow_threads(|| std::thread::park_timeout(SIGNAL_POLL));
+            if signal.is_none() {
+                signal = py.check_signals().err();
+            }
+            if signal.is_some() {
+                // Again at every turn: a search that had not begun yet clears the flag.
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        let out = match helper.join() {
+            Ok(out) => out,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        match signal {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    })
+}
+
+/// Seconds on a clock as milliseconds; ValueError for a negative or non-finite number.
+fn clock_ms(name: &str, seconds: Option<f64>) -> PyResult<Option<u64>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some((s * 1000.0).round() as u64)),
+        Some(s) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} {s} is not a number of seconds"
+        ))),
+    }
+}
 
 fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
     match engine.lock() {
@@ -29,12 +86,24 @@ fn lock(engine: &Mutex<Engine>) -> MutexGuard<'_, Engine> {
     }
 }
 
-/// The limits of a search from Python's keyword arguments (time in seconds).
+/// The clocks of a search, in seconds: attackers', defenders', and their increments.
+#[derive(Default, Clone, Copy)]
+struct Clocks {
+    attackers: Option<f64>,
+    defenders: Option<f64>,
+    attackers_inc: Option<f64>,
+    defenders_inc: Option<f64>,
+}
+
+/// The limits of a search from Python's keyword arguments (time in seconds); `infinite`
+/// searches until `stop()` or Ctrl-C.
 fn limits(
     depth: Option<u32>,
     nodes: Option<u64>,
     time: Option<f64>,
     mate: Option<u32>,
+    clocks: Clocks,
+    infinite: bool,
 ) -> PyResult<Limits> {
     let movetime = match time {
         None => None,
@@ -50,18 +119,31 @@ fn limits(
             "depth, nodes and mate must be at least 1",
         ));
     }
-    if depth.is_none() && nodes.is_none() && movetime.is_none() && mate.is_none() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "give a limit: depth, nodes, time or mate (an endless search needs a stop)",
-        ));
-    }
-    Ok(Limits {
+    // The protocol's names: `w` the defenders, `b` the attackers.
+    let limits = Limits {
         depth,
         nodes,
         movetime,
         mate,
+        wtime: clock_ms("defenders_clock", clocks.defenders)?,
+        btime: clock_ms("attackers_clock", clocks.attackers)?,
+        winc: clock_ms("defenders_inc", clocks.defenders_inc)?,
+        binc: clock_ms("attackers_inc", clocks.attackers_inc)?,
+        infinite,
         ..Limits::default()
-    })
+    };
+    let bounded = depth.is_some()
+        || nodes.is_some()
+        || movetime.is_some()
+        || mate.is_some()
+        || limits.has_clock();
+    if !bounded && !infinite {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "give a limit: depth, nodes, time, mate or a clock, or infinite=True (an endless \
+             search, ended by stop() or Ctrl-C)",
+        ));
+    }
+    Ok(limits)
 }
 
 /// An info report as a dictionary, with the win chances of its score.
@@ -105,7 +187,7 @@ fn info_dict<'py>(py: Python<'py>, info: &Info, game: &Game) -> PyResult<Bound<'
 ///
 /// `NativeEngine(**options)` sets options at once, e.g. `NativeEngine(Threads=2,
 /// **{"Skill Level": 5})`; `NativeEngine.option_table()` lists them.
-#[pyclass(name = "NativeEngine", module = "konakis", frozen)]
+#[pyclass(name = "NativeEngine", module = "konakis", frozen, subclass)]
 pub struct PyNativeEngine {
     engine: Mutex<Engine>,
     stop: Arc<AtomicBool>,
@@ -194,15 +276,21 @@ impl PyNativeEngine {
     }
 
     /// Searches the game's current position (its rules and history count: repetition, the
-    /// move limit) within the limits given, `time` in seconds, with `multipv` lines (default:
-    /// the `MultiPV` option). Returns `{"move", "ponder", "lines", "nodes", "status"}`:
-    /// `move` the move to play (None when the game is over; at a strength level it may differ
-    /// from the first line's), `lines` the last info of each line, best first, as dictionaries
-    /// (`depth`, `seldepth`, `multipv`, `score` as `("cp", n)` or `("mate", n)` from the side
-    /// to move's view, `wdl` per mille for the side to move, `bound`, `nodes`, `nps`, `time`
-    /// in seconds, `hashfull`, `pv`). The GIL is released meanwhile; `stop()` from another
-    /// thread ends the search early, with the best move found so far.
-    #[pyo3(signature = (game, *, depth=None, nodes=None, time=None, mate=None, multipv=None))]
+    /// move limit) within the limits given, `time` and the clocks in seconds (or until `stop()`
+    /// with `infinite=True`), with `multipv` lines (default: the `MultiPV` option). Returns
+    /// `{"move", "ponder", "lines", "nodes", "status"}`: `move` the move to play (None when the
+    /// game is over; at a strength level it may differ from the first line's), `lines` the
+    /// last info of each line, best first, as dictionaries (`depth`, `seldepth`, `multipv`,
+    /// `score` as `("cp", n)` or `("mate", n)` from the side to move's view, `wdl` per mille
+    /// for the side to move, `bound`, `nodes`, `nps`, `time` in seconds, `hashfull`, `pv`).
+    /// The GIL is released meanwhile; `stop()` from another thread ends the search early, with
+    /// the best move found so far, and Ctrl-C ends it with KeyboardInterrupt. `on_info`, a
+    /// function, is called with each line's info as the search finds it (an exception it
+    /// raises stops the search and is raised here). (`play`, `analyse` and `analysis` take a
+    /// `konakis.Limit` and answer as the protocol driver does.)
+    #[pyo3(signature = (game, *, depth=None, nodes=None, time=None, mate=None, multipv=None,
+                        attackers_clock=None, defenders_clock=None, attackers_inc=None,
+                        defenders_inc=None, infinite=false, on_info=None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -213,11 +301,23 @@ impl PyNativeEngine {
         time: Option<f64>,
         mate: Option<u32>,
         multipv: Option<u32>,
+        attackers_clock: Option<f64>,
+        defenders_clock: Option<f64>,
+        attackers_inc: Option<f64>,
+        defenders_inc: Option<f64>,
+        infinite: bool,
+        on_info: Option<PyObject>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let limits = limits(depth, nodes, time, mate)?;
+        let clocks = Clocks {
+            attackers: attackers_clock,
+            defenders: defenders_clock,
+            attackers_inc,
+            defenders_inc,
+        };
+        let limits = limits(depth, nodes, time, mate, clocks, infinite)?;
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
-        let result = py.allow_threads(|| {
+        let result = interruptible(py, &self.stop, || {
             let mut inner = lock(&self.engine);
             stop.store(false, Ordering::SeqCst);
             let saved_multipv = inner.config().settings.multipv;
@@ -233,14 +333,32 @@ impl PyNativeEngine {
                     .expect("the moves of a game replay under its rules");
             }
             let mut reports: Vec<Report> = Vec::new();
-            let outcome = inner.search(limits, Cancel::Flag(&stop), |_, r| reports.push(r));
+            // The first exception of `on_info`, which also stops the search.
+            let mut failed: Option<PyErr> = None;
+            let outcome = inner.search(limits, Cancel::Flag(&stop), |_, r| {
+                if let (Some(callback), Report::Info(info), None) = (&on_info, &r, &failed) {
+                    let called = Python::with_gil(|py| {
+                        callback
+                            .call1(py, (info_dict(py, info, &game)?,))
+                            .map(|_| ())
+                    });
+                    if let Err(e) = called {
+                        stop.store(true, Ordering::SeqCst);
+                        failed = Some(e);
+                    }
+                }
+                reports.push(r);
+            });
             if multipv.is_some() {
                 let _ = inner.set_option("MultiPV", Some(&saved_multipv.to_string()));
+            }
+            if let Some(e) = failed {
+                return Err(e);
             }
             let outcome = outcome.map_err(|e| errors::search(e, "search"))?;
             let nodes = inner.nodes();
             Ok::<_, PyErr>((outcome, reports, nodes))
-        });
+        })?;
         let (outcome, reports, nodes) = result?;
         let mut lines: Vec<Info> = Vec::new();
         for r in &reports {
@@ -286,7 +404,7 @@ impl PyNativeEngine {
         time: Option<f64>,
         thresholds: Option<(f64, f64, f64)>,
     ) -> PyResult<String> {
-        let limits = limits(depth, nodes, time, None)?;
+        let limits = limits(depth, nodes, time, None, Clocks::default(), false)?;
         let thresholds = match thresholds {
             None => Thresholds::default(),
             Some((inaccuracy, mistake, blunder)) => Thresholds {
@@ -298,7 +416,7 @@ impl PyNativeEngine {
         let config = review::ReviewConfig { limits, thresholds };
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
-        py.allow_threads(|| {
+        interruptible(py, &self.stop, || {
             // Its own engine at full strength: a review judges moves, it does not play.
             let mut settings = lock(&self.engine).config().settings;
             settings.skill = Skill::default();
@@ -326,7 +444,7 @@ impl PyNativeEngine {
                 review: &reviewed,
             };
             Ok(review_json(&[one], &config, false))
-        })
+        })?
     }
 
     /// The win chances, per mille `(win, draw, loss)` for the side to move of `game`, of a

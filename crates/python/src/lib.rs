@@ -20,6 +20,7 @@
 // `unsafe` blocks (the C API behind the bindings), which `forbid` would refuse. The crate's own
 // code has none.
 
+pub mod cli;
 pub mod engine;
 pub mod errors;
 pub mod game;
@@ -42,6 +43,8 @@ fn _konakis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(game::action_of, m)?)?;
     m.add_function(wrap_pyfunction!(game::move_of, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_protocol, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::run_otep, m)?)?;
     errors::register(m)?;
     Ok(())
 }
