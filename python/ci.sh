@@ -30,11 +30,11 @@ target/python-ci/bare/bin/python -c 'import konakis; assert konakis.Game().perft
 "$venv/bin/pip" install --no-index --find-links "$wheels" konakis
 cargo build --release --bin konakis
 # python/README.md's examples as written, as a user runs them after `pip install`: in the bare
-# environment (the wheel, and NumPy for the learning examples), each in a fresh interpreter in
+# environment (the wheel, and NumPy and Gymnasium for the learning examples), each in a fresh interpreter in
 # an empty directory, with the environment's own `konakis` command and the system's on the
 # PATH, no KONAKIS_BIN. Only the example marked `python native` (`konakis datagen`, a tool of
 # the native program) gets target/release first on its PATH.
-target/python-ci/bare/bin/pip install -q numpy
+target/python-ci/bare/bin/pip install -q numpy "gymnasium>=1.0"
 target/python-ci/bare/bin/python python/tests/readme_examples.py --native-dir "$PWD/target/release"
 export KONAKIS_BIN="$PWD/target/release/konakis"
 # From outside python/, so that `import konakis` is the installed wheel, not the sources.
