@@ -19,8 +19,8 @@ const NAMES = [
 
 /**
  * The levels offered as one-click buttons, for a player who does not know the numbers: each
- * the first level of a band of NAMES, the band's name shortened. The picker beside them has
- * all the levels.
+ * the first level of a band of NAMES, named after it in a word (full strength as
+ * "Strongest"). The picker beside them has every level.
  */
 export const LEVEL_BUTTONS = [
   { name: 'Beginner', level: 1 },
@@ -47,9 +47,9 @@ export const HINT_MAX_LEVEL = 10;
 
 /**
  * The level a new player starts at: the Beginner button, level 1. By docs/levels.md it looks
- * one ply ahead at a few of its pieces' moves and is some 200 Elo below level 5 (the default
- * until issue 43), which wins about three games in four against it: a first game a newcomer
- * can win, against an opponent that still takes what it is offered.
+ * one ply ahead at a few of its pieces' moves and is some 200 Elo below the casual level 5
+ * (which would win about three games in four against it): a first game a newcomer can win,
+ * against an opponent that still takes what it is offered and is not a random mover.
  */
 export const DEFAULT_LEVEL = 1;
 

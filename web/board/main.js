@@ -505,9 +505,9 @@ function shownPremove() {
 /** After the engine's reply: plays the premove if it is legal now, else drops it. True when
  * a premove is on its way. */
 function playPremove() {
-  if (app.mode !== 'play' || app.ply !== null || outcome().over || app.game.sideToMove() !== app.human) return false;
+  if (app.mode !== 'play' || app.ply !== null || app.game.sideToMove() !== app.human) return false;
   const move = premove.takeAfterReply(app.history.length);
-  if (move === null) return false;
+  if (move === null || outcome().over) return false;
   if (!app.game.legalMoves(move.slice(0, 2)).includes(move)) {
     announce(`Premove ${move.slice(0, 2)}-${move.slice(2)} dropped: it is not legal after Konakis' reply.`);
     return false;
@@ -902,7 +902,8 @@ function render() {
   const king = $('king-lines');
   king.hidden = openLines === 0;
   king.dataset.lines = String(openLines);
-  king.textContent = openLines === 1 ? 'Raichi! The king has an open line to the edge'
+  // Linnaeus' words, said in plain ones after them (the element's title explains them).
+  king.textContent = openLines === 1 ? 'Raichi! The king can reach the edge next move'
     : `Tuichu! The king has ${openLines} open lines to the edge`;
 
   renderMoves();

@@ -71,6 +71,9 @@ export class Sound {
   }
 
   #audio() {
+    // Before the first click, tap or key on the page the browser would not let a context
+    // start (and warns): a move then is silent.
+    if (globalThis.navigator?.userActivation?.hasBeenActive === false) return null;
     if (!this.#context) {
       const Context = globalThis.AudioContext ?? globalThis.webkitAudioContext;
       if (!Context) return null;
