@@ -62,6 +62,21 @@ test('at 1280x800 the move list is on the first screen after some moves, and no 
   }).filter((b) => b.lines > 1));
   assert.deepEqual(wrapped, [], 'no button\'s words wrap onto a second line');
   await shot(page, 'layout-1280x800');
+  // Reviewed, the longest button's words (Review again) still fit in its card.
+  await page.click('#review-start');
+  await page.waitForFunction(() => document.getElementById('review-card').dataset.status === 'done', null, { timeout: 60_000 });
+  assert.equal(await page.$eval('#review-start', (e) => e.textContent), 'Review again');
+  const outside = await page.$$eval('button, .button', (els) => els.filter((e) => e.checkVisibility() && e.closest('.card')).filter((e) => {
+    // The card's content box: its padding is the margin every control keeps.
+    const card = e.closest('.card');
+    const box = card.getBoundingClientRect();
+    const style = getComputedStyle(card);
+    const left = box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+    const right = box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+    const b = e.getBoundingClientRect();
+    return b.left < left - 0.5 || b.right > right + 0.5;
+  }).map((e) => e.id || e.textContent));
+  assert.deepEqual(outside, [], 'every button inside its card\'s padding');
   assert.deepEqual(problems, []);
   await context.close();
 });
