@@ -508,8 +508,9 @@ function playPremove() {
   if (app.mode !== 'play' || app.ply !== null || app.game.sideToMove() !== app.human) return false;
   const move = premove.takeAfterReply(app.history.length);
   if (move === null || outcome().over) return false;
-  if (!app.game.legalMoves(move.slice(0, 2)).includes(move)) {
-    announce(`Premove ${move.slice(0, 2)}-${move.slice(2)} dropped: it is not legal after Konakis' reply.`);
+  const [from, to] = splitMove(move);
+  if (!app.game.legalMoves(from).includes(move)) {
+    announce(`Premove ${from}-${to} dropped: it is not legal after Konakis' reply.`);
     return false;
   }
   const version = app.version;
