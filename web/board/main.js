@@ -11,6 +11,9 @@ import { BoardView } from './view.js';
 import { Chart } from './chart.js';
 import { lineEntries, placeMove, variationsWithin, variationRow } from './variations.js';
 import { HINT_MAX_LEVEL, DEFAULT_LEVEL, levelLabel, playsLike } from './levels.js';
+import { Sound } from './sound.js';
+import { Premove, premoveTargets } from './premove.js';
+import { setUpNewcomer, renderNewcomer } from './newcomer.js';
 import {
   SIDE_NAME, otherSide, sideOfPosition, splitMove,
   attackersView, scoreShort, scoreLong, barShare, resultHeadline, recordMove,
@@ -38,7 +41,7 @@ const app = {
   clockChoice: '0+0',       // the clock select's value
   clock: { minutes: 0, increment: 0 }, // the clock chosen for the next game (0 minutes: none)
   rules: 'original',        // a preset id, or an option map (from an imported record)
-  flipped: false,
+  flipped: false,           // the board turned from the player's side (boardTurned)
   // The game (kept across a reload).
   /** @type {Game} */ game: null,
   /** Per move: { move, side, piece, text (record notation), captured: square -> piece }. */
@@ -71,6 +74,8 @@ const app = {
 
 let view;
 let chart;
+const sound = new Sound();
+const premove = new Premove();
 
 const pieceSide = (kind) => (kind === 'attacker' ? 'attackers' : 'defenders');
 const sortedJson = (map) => JSON.stringify(Object.keys(map).sort().map((k) => [k, String(map[k])]));
@@ -396,6 +401,7 @@ async function playMove(move, { animate }) {
     return;
   }
   punchClock(side);
+  sound.play(captured.length ? 'capture' : 'move');
   const e = entry(move, side, before, captured);
   app.history.push(e);
   app.justCaptured = atPresent() ? captured : [];
@@ -534,6 +540,10 @@ function goCommand() {
 // ---------------------------------------------------------------- moving pieces
 
 function onSquare(square) {
+  if (premoveTime()) {
+    premoveSquare(square);
+    return;
+  }
   if (!humanCanMove()) return;
   if (square === null) {
     app.selected = null;
@@ -571,6 +581,7 @@ function legalFrom(square) {
 }
 
 function canDrag(square) {
+  if (premoveTime()) return ownPiece(square);
   if (!humanCanMove()) return false;
   const shown = positionAt(shownPly());
   const kind = shown.pieces[square];
@@ -578,6 +589,11 @@ function canDrag(square) {
 }
 
 function onDrop(from, to) {
+  if (premoveTime()) {
+    if (app.selected === from && app.targets.includes(to)) enterPremove(from + to);
+    else premoveSquare(null);
+    return;
+  }
   if (app.selected === from && app.targets.includes(to)) {
     playMove(from + to, { animate: false });
     return;
@@ -585,6 +601,77 @@ function onDrop(from, to) {
   app.selected = null;
   app.targets = [];
   render();
+}
+
+// ---------------------------------------------------------------- premoves
+
+/** May the player enter a premove: playing, at the present, the engine to move? */
+function premoveTime() {
+  return app.mode === 'play' && app.engine !== null && app.ply === null && !outcome().over
+    && app.game.sideToMove() !== app.human;
+}
+
+/** Is there one of the player's pieces on `square` in the game? */
+function ownPiece(square) {
+  const kind = app.game.pieces()[square];
+  return Boolean(kind) && pieceSide(kind) === app.human;
+}
+
+/** A click (or a key) on `square`, or off the board (null), while the engine thinks: picks up
+ * one of the player's pieces, enters the premove to a square it may go to, or cancels. */
+function premoveSquare(square) {
+  if (square && app.selected && app.targets.includes(square)) {
+    enterPremove(app.selected + square);
+    return;
+  }
+  const had = premove.move !== null;
+  premove.clear();
+  if (square && ownPiece(square) && app.selected !== square) {
+    app.selected = square;
+    app.targets = premoveTargets(app.game.rules(), app.game.position(), square);
+  } else {
+    app.selected = null;
+    app.targets = [];
+    if (had) announce('Premove cancelled.');
+  }
+  render();
+}
+
+function enterPremove(move) {
+  premove.set(move, app.history.length);
+  app.selected = null;
+  app.targets = [];
+  const [from, to] = splitMove(move);
+  announce(`Premove ${from}-${to}: played after Konakis' reply if it is still legal.`);
+  render();
+}
+
+/** The premove as the board draws it, while it waits for the engine's reply; a premove that
+ * no longer belongs to the game (a move taken back, a new game, another mode) goes. */
+function shownPremove() {
+  if (premove.move === null) return null;
+  if (premoveTime() && premove.waiting(app.history.length)) return premove.move;
+  if (premove.ply + 1 !== app.history.length || app.mode !== 'play') premove.clear();
+  return null;
+}
+
+/** After the engine's reply: plays the premove if it is legal now, else drops it. True when
+ * a premove is on its way. */
+function playPremove() {
+  if (app.mode !== 'play' || app.ply !== null || app.game.sideToMove() !== app.human) return false;
+  const move = premove.takeAfterReply(app.history.length);
+  if (move === null || outcome().over) return false;
+  const [from, to] = splitMove(move);
+  if (!app.game.legalMoves(from).includes(move)) {
+    announce(`Premove ${from}-${to} dropped: it is not legal after Konakis' reply.`);
+    return false;
+  }
+  const version = app.version;
+  // Played after this change has been drawn and saved, as if the player had just moved.
+  queueMicrotask(() => {
+    if (version === app.version && humanCanMove()) playMove(move, { animate: false });
+  });
+  return true;
 }
 
 /** After any change of the game: save, redraw, then let the engine play or analyse. */
@@ -598,9 +685,11 @@ function changed() {
   think();
 }
 
-/** Lets the engine play its move, analyse the position looked at, or rest. */
+/** Lets the engine play its move, analyse the position looked at, or rest (or plays the
+ * player's premove once the engine has replied). */
 function think() {
   if (!app.engine) return;
+  if (playPremove()) return;
   if (app.mode === 'play' && !outcome().over && app.game.sideToMove() !== app.human) {
     app.analysis = null;
     engineMove();
@@ -931,13 +1020,14 @@ function render() {
   const present = atPresent();
   const status = present ? outcome() : shown.status;
   const last = ply > 0 ? shownEntries()[ply - 1] : null;
-  view.setFlipped(app.flipped);
+  view.setFlipped(boardTurned());
   view.render({
     pieces: shown.pieces,
     selected: app.selected,
     targets: app.targets,
     lastMove: last?.move ?? null,
-    captured: app.justCaptured,
+    premove: shownPremove(),
+    captured: present ? app.justCaptured : [],
     capturedPieces: last?.captured ?? {},
     arrows: arrows(),
     king: kingFate(shown.pieces, status, last),
@@ -974,7 +1064,8 @@ function render() {
   const king = $('king-lines');
   king.hidden = openLines === 0;
   king.dataset.lines = String(openLines);
-  king.textContent = openLines === 1 ? 'Raichi! The king has an open line to the edge'
+  // Linnaeus' words, said in plain ones after them (the element's title explains them).
+  king.textContent = openLines === 1 ? 'Raichi! The king can reach the edge next move'
     : `Tuichu! The king has ${openLines} open lines to the edge`;
 
   renderMoves();
@@ -983,11 +1074,19 @@ function render() {
   const pos = $('position');
   if (document.activeElement !== pos) pos.value = app.game.position();
   renderControls();
+  renderNewcomer({ level: app.level, rules: app.game.rules(), sound });
   renderClocks();
   renderHint();
   renderAnalysis();
   renderReview();
   updateState();
+}
+
+/** Is the board turned round (the defenders' side at the bottom)? When you play the
+ * defenders it is, as a chess site turns it to your colour; the flip button turns it from
+ * there (`app.flipped`). */
+function boardTurned() {
+  return app.flipped !== (app.mode === 'play' && app.human === 'defenders');
 }
 
 /** The arrows on the board: the engine's best move in analysis, a hint, the better move of a
@@ -1043,7 +1142,7 @@ function renderControls() {
   $('nav-prev').disabled = ply === 0;
   $('nav-next').disabled = ply === shownEntries().length;
   $('nav-last').disabled = atPresent();
-  $('flip').setAttribute('aria-pressed', String(app.flipped));
+  $('flip').setAttribute('aria-pressed', String(boardTurned()));
 }
 
 /** The game can be resigned: a move has been played, it is not over, and the board shows the
@@ -1055,7 +1154,7 @@ function canResign() {
 
 function renderClocks() {
   const on = clocksOn();
-  const bottom = app.flipped ? 'defenders' : 'attackers';
+  const bottom = boardTurned() ? 'defenders' : 'attackers';
   const running = clockRuns() ? app.game.sideToMove() : null;
   for (const [id, side] of [['clock-bottom', bottom], ['clock-top', otherSide(bottom)]]) {
     const box = $(id);
@@ -1272,13 +1371,13 @@ function renderReview() {
   const r = app.review;
   const card = $('review-card');
   const fits = r && reviewFits();
-  card.hidden = !fits && app.history.length === 0;
+  // Only a review shows the card (the Review button's tooltip says what one is).
+  card.hidden = !fits;
   $('review-start').textContent = fits && r.status === 'done' ? 'Review again' : 'Review';
   const progress = $('review-progress');
   const result = $('review-result');
   const state = $('review-state');
   card.dataset.status = fits ? r.status : 'none';
-  $('review-note').hidden = Boolean(fits);
   if (!fits) {
     progress.hidden = true;
     result.hidden = true;
@@ -1571,6 +1670,15 @@ async function main() {
     onSquare, canDrag, onDrop, isSelected: (sq) => app.selected === sq,
   });
   chart = new Chart($('chart'), (ply) => goTo(ply, null));
+  setUpNewcomer({
+    levels: app.levels,
+    sound,
+    onLevel: (level) => {
+      app.level = level;
+      save();
+      render();
+    },
+  });
   wire();
   const saved = loadSaved();
   if (saved) applySettings(saved.settings);

@@ -212,6 +212,7 @@ export class BoardView {
    * @param {string|null} s.selected  the picked square
    * @param {string[]} s.targets  legal destinations of the picked piece
    * @param {string|null} s.lastMove  'd1d3'
+   * @param {string|null} s.premove  a move entered while the engine thinks, 'd1d3'
    * @param {string[]} s.captured  squares whose pieces the last move took (drawn fading)
    * @param {Record<string,string>} s.capturedPieces  what stood there
    * @param {{move: string, kind: 'best'|'hint'|'better'}[]} s.arrows  moves drawn as arrows
@@ -219,7 +220,7 @@ export class BoardView {
    */
   render(s) {
     this.#last = { ...s, captured: [] }; // a redraw after a flip does not fade pieces again
-    const { pieces, selected = null, targets = [], lastMove = null, captured = [], capturedPieces = {}, arrows = [], king = null } = s;
+    const { pieces, selected = null, targets = [], lastMove = null, premove = null, captured = [], capturedPieces = {}, arrows = [], king = null } = s;
     this.#press = null;
     this.marks.replaceChildren();
     if (lastMove) {
@@ -228,6 +229,13 @@ export class BoardView {
         el('rect', { x, y, width: S, height: S, class: 'last', 'data-square': sq }, this.marks);
       }
     }
+    if (premove) {
+      for (const sq of [premove.slice(0, 2), premove.slice(2)]) {
+        const { x, y } = this.#corner(sq);
+        el('rect', { x, y, width: S, height: S, class: 'premove', 'data-square': sq }, this.marks);
+      }
+    }
+    this.host.dataset.premove = premove ?? '';
     if (selected) {
       const { x, y } = this.#corner(selected);
       el('rect', { x, y, width: S, height: S, class: 'selected', 'data-square': selected }, this.marks);
@@ -318,6 +326,11 @@ export class BoardView {
   // ------------------------------------------------ pointer: click, tap and drag
 
   #down(e) {
+    // A right click cancels: it puts a picked piece back (and drops a premove).
+    if (e.button === 2 && !this.#press) {
+      this.onSquare(null);
+      return;
+    }
     if (e.button !== 0 || this.#press) return;
     this.#setCursorMode(false);
     const sq = this.#squareAt(e);

@@ -70,8 +70,8 @@ test('the level picker names every level with the engine\'s own Elo, and hints s
   assert.match(options[curve.full].text, /Full strength/);
   // The notes of docs/levels.md beside the levels they name.
   await page.selectOption('#level', '14');
-  assert.match(options[14].text, /^14 \u00b7 Like OpenTafl\u2019s AI \u00b7 /, 'level 14 is named after the program it plays like');
-  assert.match(await page.$eval('#level-note', (e) => e.textContent), /OpenTafl/);
+  assert.match(options[14].text, /^14 \u00b7 Expert \u00b7 /, 'level 14 keeps its band\'s name');
+  assert.match(await page.$eval('#level-note', (e) => e.textContent), /OpenTafl \(a desktop tafl program\)/, 'the note says which program it plays like, and what that is');
   assert.equal(await page.$eval('#hint', (e) => e.hidden), true, 'no hint at level 14');
   await page.selectOption('#level', '8');
   assert.equal(await page.$eval('#hint', (e) => e.hidden), false, 'a hint at level 8');
