@@ -1,6 +1,7 @@
 //! The running totals of a match: results per engine, per side and per pair.
 
-use super::game::{Ending, GameOutcome};
+use super::game::GameOutcome;
+use super::referee::Ending;
 use super::players::Fault;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
