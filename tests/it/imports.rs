@@ -1,9 +1,20 @@
-//! How the workspace's files depend on each other: no two files import each other. Every
-//! crate's module tree is read from its root (`mod` declarations, `#[path]` included), the
-//! `use` declarations of each file are resolved to the file that defines what they name —
-//! through `crate::`, `super::`, `self::` and the crate's own re-exports (`pub use`, globs) —
-//! and the files that import each other are named. A plain reader of the source is enough
-//! for this: the workspace writes its imports as `use` declarations, whose grammar is small.
+//! How the workspace's files depend on each other: no two files import each other (issue 44).
+//!
+//! Every crate of the repository is read from its root (`mod` declarations, `#[path]`
+//! included). A file imports what its `use` declarations name (`use a::{b, c::{d, e}}`
+//! included), what the paths written out in its code name (`crate::quant::QA`) and what its
+//! intra-doc links name (documentation that links to a file depends on it as code does).
+//! Each of those paths is resolved to the file that defines the item, through `crate::`,
+//! `super::`, `self::` and the crate's own re-exports (`pub use`, globs), so importing a name
+//! through `search/mod.rs` counts as importing the file that defines it.
+//!
+//! Two kinds of link are left out. A file and the files of the modules it declares are one
+//! room: a child reaches its parent's items through `super::` and the parent re-exports or
+//! uses its children's. And `#[cfg(test)]` modules may use a neighbour to check their own file
+//! against; the rule is about the library's structure.
+//!
+//! A plain reader of the source is enough for this (no `syn`): the grammar of `use` is small,
+//! and comments, strings and characters are all the reader has to step over.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -223,9 +234,9 @@ enum Target {
 struct Crate {
     files: Vec<PathBuf>,
     modules: Vec<Module>,
-    /// Each `use` (module level or inside a block): the file it is in, the module it is
-    /// resolved from and what it imports.
-    uses: Vec<(usize, usize, Import)>,
+    /// Each import (a `use` at module level or inside a block, a path in the code, an
+    /// intra-doc link): the file it is in, the module it is resolved from and its path.
+    uses: Vec<(usize, usize, Vec<String>)>,
 }
 
 impl Crate {
@@ -400,17 +411,10 @@ impl Crate {
                         path.push(name);
                         *at += 2;
                     }
-                    self.uses.push((file, module, Import { path, alias: None }));
+                    self.uses.push((file, module, path));
                 }
                 Token::DocLink(path) => {
-                    self.uses.push((
-                        file,
-                        module,
-                        Import {
-                            path: path.clone(),
-                            alias: None,
-                        },
-                    ));
+                    self.uses.push((file, module, path.clone()));
                 }
                 Token::Name(word) if word == "use" => {
                     // `use<'a>` (precise capturing in `impl Trait + use<'a>`) is no import.
@@ -426,13 +430,10 @@ impl Crate {
                         *at += 1;
                     }
                     for import in imports {
+                        self.uses.push((file, module, import.path.clone()));
                         if !in_block {
-                            self.modules[module].imports.push(Import {
-                                path: import.path.clone(),
-                                alias: import.alias.clone(),
-                            });
+                            self.modules[module].imports.push(import);
                         }
-                        self.uses.push((file, module, import));
                     }
                 }
                 Token::Name(word)
@@ -556,8 +557,8 @@ impl Crate {
     /// written) that import it.
     fn imports_by_file(&self) -> Graph {
         let mut graph = Graph::new();
-        for (file, scope, import) in &self.uses {
-            let Some(target) = self.resolve(*scope, &import.path, &mut HashSet::new()) else {
+        for (file, scope, path) in &self.uses {
+            let Some(target) = self.resolve(*scope, path, &mut HashSet::new()) else {
                 continue;
             };
             let (Target::Module(module) | Target::Item(module)) = target;
@@ -574,7 +575,7 @@ impl Crate {
                     .or_default()
                     .entry(self.files[to].display().to_string())
                     .or_default()
-                    .insert(import.path.join("::"));
+                    .insert(path.join("::"));
             }
         }
         graph
@@ -812,5 +813,59 @@ fn no_two_files_import_each_other() {
          larger rings (for information):\n{}",
         pairs.iter().cloned().collect::<Vec<_>>().join("\n"),
         rings.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_follows_groups_reexports_and_doc_links_but_not_comments_strings_or_tests() {
+    let dir = std::env::temp_dir().join(format!("konakis-imports-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let files = [
+        ("lib.rs", "mod a;\nmod b;\nmod c;\npub use c::Thing;\n"),
+        (
+            "a.rs",
+            "use crate::{\n    b::{self, Other},\n    Thing,\n};\npub struct A;\n",
+        ),
+        (
+            "b.rs",
+            "// use crate::a::A;\n/// Made from a [`Thing`](crate::Thing).\npub struct Other;\n\
+             const S: &str = \"use crate::a::A;\";\nconst C: char = '\"';\n",
+        ),
+        (
+            "c.rs",
+            "pub struct Thing;\nfn make() { let _ = crate::b::Other; }\n\
+             #[cfg(test)]\nmod tests {\n    use crate::a::A;\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(src.join(name), text).unwrap();
+    }
+    let root = src.join("lib.rs").canonicalize().unwrap();
+    let graph = Crate::read(&root).imports_by_file();
+    let _ = std::fs::remove_dir_all(&dir);
+    let edges: BTreeSet<String> = graph
+        .iter()
+        .flat_map(|(from, targets)| {
+            let name = |path: &str| path.rsplit('/').next().unwrap().to_string();
+            targets
+                .keys()
+                .map(move |to| format!("{} -> {}", name(from), name(to)))
+        })
+        .collect();
+    let expected = [
+        "a.rs -> b.rs",
+        "a.rs -> c.rs",
+        "b.rs -> c.rs",
+        "c.rs -> b.rs",
+    ];
+    assert_eq!(edges, expected.map(str::to_string).into(), "{graph:?}");
+    let pairs = mutual_imports(&graph);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert!(
+        pairs
+            .iter()
+            .all(|pair| pair.contains("b.rs <-> ") && pair.contains("c.rs\n")),
+        "{pairs:?}"
     );
 }
