@@ -11,6 +11,7 @@ mod build;
 mod challenge;
 mod engine;
 mod fuzz_corpora;
+mod imports;
 mod levels;
 mod matches;
 mod nnue;

@@ -283,7 +283,8 @@ impl Piece {
 /// A move of one piece from one square to another along a rank or file.
 ///
 /// Packed in 16 bits: `from | to << 7`. Printed as `d1d3`; [`Move::parse`] also takes `d1-d3`.
-/// A `Move` says nothing about legality; [`crate::Board::parse_move`] checks that.
+/// A `Move` says nothing about legality; `Board::parse_move` (module `board`,
+/// which uses this one) checks that.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
@@ -324,7 +325,7 @@ impl Move {
 
     /// Parses `d1d3` or `d1-d3` (upper-case file letters are accepted). Checks only the
     /// notation and that the two squares share a rank or file, not legality
-    /// ([`crate::Board::parse_move`] does both).
+    /// (`Board::parse_move` does both).
     ///
     /// ```
     /// use konakis_core::{Move, MoveParseError};

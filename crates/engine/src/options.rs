@@ -292,7 +292,7 @@ pub enum Change {
     /// The `Clear Hash` button.
     ClearHash,
     /// `EvalFile`: load this network file (`None`: the built-in networks again). The file is
-    /// read by whoever applies the change ([`crate::Engine::set_option`]).
+    /// read by whoever applies the change (`Engine::set_option`).
     EvalFile(Option<String>),
 }
 

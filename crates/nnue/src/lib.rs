@@ -26,6 +26,7 @@
 pub mod data;
 pub mod network;
 pub mod quant;
+mod quant_format;
 mod simd;
 pub mod stack;
 #[cfg(feature = "train")]

@@ -7,8 +7,8 @@
 //!
 //! The file is a 32-byte header (magic `KNKNNUE\0`, version, the sizes, the rule family and
 //! the scale), the weights as little-endian `f32`, and a CRC-32 of everything before it. The
-//! integer network of [`crate::quant`] is made from this one when it is loaded; the networks
-//! built into the engine are stored in the quantized file of [`crate::quant`] instead, made
+//! integer network (module `quant`) is made from this one when it is loaded; the networks
+//! built into the engine are stored in the quantized file of module `quant` instead, made
 //! from their float files by `konakis quantize`.
 
 use crate::{HEADS, INPUTS, RuleFamily, for_each_feature};
@@ -112,19 +112,19 @@ pub enum NetError {
     /// A weight is NaN or infinite.
     #[error("weight {0} is not a finite number")]
     NotFinite(usize),
-    /// Another version of the quantized format ([`crate::quant`]).
+    /// Another version of the quantized format (module `quant`).
     #[error(
         "quantized network format version {0}, this build reads versions {oldest} to {newest}",
-        oldest = crate::quant::FILE_VERSIONS_READ[0],
-        newest = crate::quant::FILE_VERSION
+        oldest = crate::quant_format::FILE_VERSIONS_READ[0],
+        newest = crate::quant_format::FILE_VERSION
     )]
     QuantVersion(u32),
     /// A quantized file made with other scales than this build's.
     #[error(
         "network quantized with QA = {qa} and QB = {qb}, this build uses QA = {build_qa} and \
          QB = {build_qb}",
-        build_qa = crate::quant::QA,
-        build_qb = crate::quant::QB
+        build_qa = crate::quant_format::QA,
+        build_qb = crate::quant_format::QB
     )]
     Quantization {
         /// The first layer's scale in the file.

@@ -20,17 +20,13 @@
 //! reader; [`QuantHeader::read`] tells which hidden layer size a file holds before it is read.
 
 use crate::network::{NetError, Network, WEIGHT_CLIP};
+pub use crate::quant_format::{FILE_VERSION, FILE_VERSIONS_READ, QA, QB};
 use crate::simd::{Isa, Kernel};
 use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, feature, for_each_feature};
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
 use konakis_core::types::{Move, Piece, Side};
 
-/// The first layer's scale: 1.0 is `QA`.
-pub const QA: i16 = 255;
-/// The output weights' scale: fine enough that their rounding costs well under a
-/// centi-soldier (docs/nnue.md), coarse enough that weights up to ±32 fit an `i16`.
-pub const QB: i32 = 1024;
 /// The hidden layer size of most networks Konakis ships (a choice measured in docs/nnue.md).
 pub const HIDDEN: usize = 256;
 /// The wider hidden layer the search also runs (docs/nnue.md says which network has it).
@@ -44,11 +40,6 @@ const _: () = assert!(
 
 /// The first eight bytes of a quantized network file.
 pub const FILE_MAGIC: [u8; 8] = *b"KNKQNUE\0";
-/// The version of the quantized file this crate writes.
-pub const FILE_VERSION: u32 = 2;
-/// The versions of the quantized file this crate reads: version 1 stored each value as a
-/// little-endian `i16`, version 2 as two byte planes of zigzag codes ([`QuantNetwork::to_bytes`]).
-pub const FILE_VERSIONS_READ: [u32; 2] = [1, FILE_VERSION];
 /// Bytes of the quantized file's header.
 pub const FILE_HEADER_SIZE: usize = 44;
 

@@ -231,7 +231,7 @@ pub fn argument(message: impl fmt::Display, reason: &str) -> PyErr {
     })
 }
 
-/// The exception for an action number that is not below [`crate::game::ACTIONS`].
+/// The exception for an action number that is not below `ACTIONS` (module `game`).
 pub fn not_an_action(message: impl fmt::Display) -> PyErr {
     raise::<MoveSyntaxError>(message, "not-an-action", &[])
 }

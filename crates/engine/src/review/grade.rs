@@ -49,8 +49,8 @@ pub fn verdict(
     }
 }
 
-/// The review of a game from the judgements of its positions (`games` as
-/// [`positions`](super::positions) lists them, `judgements` in the same order, one each).
+/// The review of a game from the judgements of its positions (`games` as `positions`, in
+/// `walk.rs`, lists them; `judgements` in the same order, one each).
 pub fn review(
     games: &[Game],
     judgements: &[Judgement],

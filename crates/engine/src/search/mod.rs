@@ -5,8 +5,8 @@
 //!
 //! - the vocabulary (`types.rs`): the constants, [`Limits`], [`Report`], [`Cancel`],
 //!   [`SearchError`], [`SearchOutcome`];
-//! - the searcher (`threads.rs`): [`Searcher`], the table, the [`Settings`] and the threads,
-//!   with what the threads share;
+//! - the searcher (`threads.rs`): [`Searcher`], the table and the threads, with the
+//!   [`Settings`] (`settings.rs`) and what the threads share (`shared.rs`);
 //! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
 //!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
@@ -22,14 +22,17 @@ mod serial;
 use serial as parallel;
 mod history;
 mod movepick;
+mod settings;
+mod shared;
 mod threads;
 mod time;
 pub mod tt;
 mod types;
 mod worker;
 
-pub(crate) use threads::Shared;
-pub use threads::{Searcher, Settings, SmpMode};
+pub use settings::{Settings, SmpMode};
+pub(crate) use shared::Shared;
+pub use threads::Searcher;
 pub use time::{Budget, budget};
 pub use types::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_HASH_MIB, MAX_PLY, MAX_THREADS, Report,

@@ -1,5 +1,6 @@
-//! The searcher: the transposition table, the settings and the threads that search (the
-//! thread pool of Stockfish's `thread.h`), and the state the threads share ([`Shared`]).
+//! The searcher: the transposition table and the threads that search (the thread pool of
+//! Stockfish's `thread.h`), run with the [`Settings`] (`settings.rs`) and readying the state
+//! the threads share ([`Shared`], `shared.rs`) for each search.
 //!
 //! [`Searcher::go`] starts a search on its own thread and returns at once; the search reports
 //! through a callback ([`Report`]) and never prints. [`Searcher::stop`] ends it,
@@ -8,189 +9,21 @@
 //! in [`super::deepen`].
 
 use super::deepen::{RunContext, play_at_level, run};
-use super::time::{self, Budget};
+use super::time;
 use super::tt::TranspositionTable;
-use super::{Cancel, Info, Limits, Report, SearchError, SearchOutcome, Signal, parallel};
+use super::{
+    Cancel, Info, Limits, Report, SearchError, SearchOutcome, Settings, Shared, SmpMode, parallel,
+};
 use crate::clock::Instant;
-use crate::network::{self, EvalMode, LoadedNet, Net};
-use crate::skill::{self, Skill};
+use crate::network::{self, LoadedNet};
+use crate::skill;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-
-/// State all search threads share.
-pub(crate) struct Shared {
-    pub(crate) tt: TranspositionTable,
-    pub(crate) stop: AtomicBool,
-    pub(crate) pondering: AtomicBool,
-    pub(crate) nodes: AtomicU64,
-    /// Hard deadline in ms after `start`, or `u64::MAX`.
-    pub(crate) hard_ms: AtomicU64,
-    /// Soft limit in ms after `start`, or `u64::MAX`.
-    pub(crate) soft_ms: AtomicU64,
-    /// Budget to apply from `ponderhit`.
-    pub(crate) ponder_budget: Mutex<Option<Budget>>,
-    pub(crate) start: Mutex<Instant>,
-    /// Lazy SMP: the deepest iteration a helper thread has completed in this search (0 for
-    /// none), and its score and principal variation in `helper_line`. The main thread takes it
-    /// over instead of finishing the same depth itself.
-    pub(crate) helper_depth: AtomicI32,
-    pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
-    /// The network that evaluates in this search; `None` for the classical evaluation.
-    pub(crate) net: Mutex<Option<Net>>,
-}
-
-impl Shared {
-    #[cfg(test)]
-    pub(super) fn new(hash_mib: usize) -> Shared {
-        Shared::with_table(TranspositionTable::new(hash_mib))
-    }
-
-    pub(super) fn with_table(tt: TranspositionTable) -> Shared {
-        Shared {
-            tt,
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            hard_ms: AtomicU64::new(u64::MAX),
-            soft_ms: AtomicU64::new(u64::MAX),
-            ponder_budget: Mutex::new(None),
-            start: Mutex::new(Instant::now()),
-            helper_depth: AtomicI32::new(0),
-            helper_line: Mutex::new((0, Vec::new())),
-            net: Mutex::new(None),
-        }
-    }
-
-    /// Records a helper's completed iteration if it is deeper than any before.
-    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: Vec<Move>) {
-        if pv.is_empty() {
-            return;
-        }
-        if let Ok(mut line) = self.helper_line.lock()
-            && depth > self.helper_depth.load(Ordering::Relaxed)
-        {
-            *line = (score, pv);
-            self.helper_depth.store(depth, Ordering::Release);
-        }
-    }
-
-    /// The deepest helper iteration, if it reached `depth`: its depth, score and line.
-    pub(super) fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<Move>)> {
-        let line = self.helper_line.lock().ok()?;
-        let d = self.helper_depth.load(Ordering::Acquire);
-        (d >= depth).then(|| (d, line.0, line.1.clone()))
-    }
-
-    /// The opponent played the expected move: the ponder search's clock budget starts now,
-    /// and it searches on as a timed search.
-    pub(super) fn ponderhit(&self) {
-        if let Ok(b) = self.ponder_budget.lock()
-            && let Some(b) = *b
-        {
-            let now = self.elapsed_ms();
-            self.soft_ms
-                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
-            self.hard_ms
-                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
-        }
-        self.pondering.store(false, Ordering::SeqCst);
-    }
-
-    /// Asks `cancel`, acting on a `ponderhit` at once; whether it says stop.
-    #[inline]
-    pub(super) fn cancelled(&self, cancel: Cancel) -> bool {
-        match cancel.signal() {
-            Signal::Continue => false,
-            Signal::Stop => true,
-            Signal::PonderHit => {
-                if self.pondering.load(Ordering::SeqCst) {
-                    self.ponderhit();
-                }
-                false
-            }
-        }
-    }
-
-    pub(super) fn elapsed_ms(&self) -> u64 {
-        self.start
-            .lock()
-            .map(|s| s.elapsed().as_millis() as u64)
-            .unwrap_or(0)
-    }
-}
-
-/// How several threads share the work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SmpMode {
-    /// The first root move alone, then the others in parallel on a rayon pool against the
-    /// shared bound, re-searched on fail-high.
-    RootSplit,
-    /// Every thread searches the whole tree from the root, sharing the table (Lazy SMP).
-    Lazy,
-}
-
-impl SmpMode {
-    /// Names as the `SMP Mode` option spells them.
-    pub const NAMES: [&'static str; 2] = ["RootSplit", "Lazy"];
-
-    /// The mode named `name` (case-insensitive).
-    pub fn parse(name: &str) -> Option<SmpMode> {
-        if name.eq_ignore_ascii_case("RootSplit") {
-            Some(SmpMode::RootSplit)
-        } else if name.eq_ignore_ascii_case("Lazy") {
-            Some(SmpMode::Lazy)
-        } else {
-            None
-        }
-    }
-
-    /// The option value text.
-    pub fn name(self) -> &'static str {
-        match self {
-            SmpMode::RootSplit => "RootSplit",
-            SmpMode::Lazy => "Lazy",
-        }
-    }
-}
-
-/// Search settings that are not rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// How threads share the work when `threads > 1`.
-    pub smp: SmpMode,
-    /// Transposition table size in MiB.
-    pub hash_mib: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Lines to report.
-    pub multipv: usize,
-    /// Milliseconds kept in reserve per move.
-    pub move_overhead_ms: u64,
-    /// The evaluation: the network for the rules where there is one, or the classical one.
-    pub eval: EvalMode,
-    /// The strength options; full strength by default ([`crate::skill`]).
-    pub skill: Skill,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            // Lazy SMP won more games (docs/strength.md).
-            smp: SmpMode::Lazy,
-            hash_mib: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 30,
-            eval: EvalMode::Network,
-            skill: Skill::default(),
-        }
-    }
-}
 
 /// The searcher: owns the table and runs one search at a time on its own thread.
 pub struct Searcher {
@@ -552,6 +385,7 @@ impl Drop for Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::network::EvalMode;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).expect("a move")

@@ -199,9 +199,8 @@ pub enum Report {
     },
 }
 
-/// What a search on the caller's thread ([`Searcher::search`](super::Searcher::search),
-/// [`Engine::search`](crate::Engine::search)) and the bench ask now and then (every thousand
-/// nodes or so) to learn that they must stop.
+/// What a search on the caller's thread (`Searcher::search`, `Engine::search`) and the bench
+/// ask now and then (every thousand nodes or so) to learn that they must stop.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Cancel<'a> {
     /// Only the search's own limits end it.
@@ -220,10 +219,9 @@ pub enum Cancel<'a> {
 pub enum Signal {
     /// Go on.
     Continue,
-    /// Stop, as on [`Searcher::stop`](super::Searcher::stop).
+    /// Stop, as on `Searcher::stop`.
     Stop,
-    /// The opponent played the expected move, as on
-    /// [`Searcher::ponderhit`](super::Searcher::ponderhit) (ignored unless a
+    /// The opponent played the expected move, as on `Searcher::ponderhit` (ignored unless a
     /// ponder search runs, so it may be said more than once).
     PonderHit,
 }

@@ -1,7 +1,7 @@
 //! The player as a state machine, without a socket: a [`Client`] takes each state the server
 //! sends and answers with an [`Action`] (think and play, wait, the game is over) and the lines
-//! for the log; [`Client::think`] then gives the move to send. [`client`](super::client)
-//! carries states and moves over TCP.
+//! for the log; [`Client::think`] then gives the move to send. The socket side (module
+//! `client`, which uses this one) carries states and moves over TCP.
 //!
 //! The server is the authority. Each state is matched against the position Konakis holds: it
 //! is the same position (a refused move, or a result without a move), or the position after

@@ -209,8 +209,8 @@ pub enum ConfigError {
     Shard(#[from] ShardError),
 }
 
-/// A mistake in an `--sprt` group ([`sprt_flag`](super::config::sprt_flag)), or `--sprt`
-/// given for a match of more than two engines.
+/// A mistake in an `--sprt` group (read by `config::sprt_flag`, which returns this error),
+/// or `--sprt` given for a match of more than two engines.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SprtError {
     /// An item is not a `key=value` setting, or its key or number is bad.
@@ -284,8 +284,8 @@ pub enum OutputError {
     },
 }
 
-/// An engine that cannot be started
-/// ([`EngineProcess::spawn`](super::engine::EngineProcess::spawn)).
+/// An engine that cannot be started (the error of `EngineProcess::spawn`, in module
+/// `engine`).
 #[derive(Debug, Error)]
 pub enum SpawnError {
     /// Its program cannot be started.

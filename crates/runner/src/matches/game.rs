@@ -5,8 +5,7 @@
 use super::config::{MatchConfig, Opening, TimeControl};
 use super::engine::{Failure, Log};
 use super::players::{self, Fault, GameEnd, MoveRequest, Player};
-use super::referee::{Referee, Reply, Settings, Verdict};
-use konakis_core::board::Status;
+use super::referee::{Ending, Referee, Reply, Settings, Verdict};
 use konakis_core::types::{BySide, Move, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,57 +28,6 @@ pub struct Job {
     pub opening: usize,
     /// Engine index playing each side.
     pub sides: BySide<usize>,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// By the rules (escape, capture, encirclement, no move, repetition, move limit).
-    Rules(Status),
-    /// `side` lost by a fault.
-    Forfeit {
-        /// The side at fault.
-        side: Side,
-        /// What it did.
-        fault: Fault,
-    },
-    /// `side` lost by resignation adjudication.
-    Resigned {
-        /// The losing side.
-        side: Side,
-    },
-    /// Drawn by adjudication.
-    AdjudicatedDraw,
-}
-
-impl Ending {
-    /// The winning side; `None` for a draw.
-    pub fn winner(&self) -> Option<Side> {
-        match self {
-            Ending::Rules(Status::Win(side, _)) => Some(*side),
-            Ending::Rules(_) | Ending::AdjudicatedDraw => None,
-            Ending::Forfeit { side, .. } | Ending::Resigned { side } => Some(side.opponent()),
-        }
-    }
-
-    /// How the game ended in one word: by the rules `escape`, `capture`, `encirclement`,
-    /// `no-move`, `repetition` or `move-limit` ([`Status::ending`]); otherwise the
-    /// [`Ending::category`] (`time`, `crash`, `illegal`, `protocol`, `adjudication`).
-    pub fn how(&self) -> &'static str {
-        match self {
-            Ending::Rules(status) => status.ending().unwrap_or("rules"),
-            _ => self.category(),
-        }
-    }
-
-    /// A one-word category: `rules`, `time`, `crash`, `illegal`, `protocol`, `adjudication`.
-    pub fn category(&self) -> &'static str {
-        match self {
-            Ending::Rules(_) => "rules",
-            Ending::Forfeit { fault, .. } => fault.word(),
-            Ending::Resigned { .. } | Ending::AdjudicatedDraw => "adjudication",
-        }
-    }
 }
 
 /// A finished game.

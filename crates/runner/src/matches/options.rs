@@ -1,9 +1,9 @@
-//! What `konakis match` is asked for: its flags as given, before [`super::config::MatchConfig`]
-//! checks them.
+//! What `konakis match` is asked for: its flags as given, before `MatchConfig` (module
+//! `config`, which reads this one) checks them.
 
 use std::path::PathBuf;
 
-/// The flags of `konakis match`, as given; [`MatchConfig::from_args`](super::config::MatchConfig::from_args) checks them.
+/// The flags of `konakis match`, as given; `MatchConfig::from_args` checks them.
 #[derive(Clone, Debug, Default)]
 pub struct MatchOptions {
     /// One `key=value` group per `--engine`.

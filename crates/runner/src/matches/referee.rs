@@ -1,16 +1,66 @@
 //! The referee's judgement of one game, without processes or clocks on the wall: the game,
-//! both sides' clocks, adjudication and the record. [`game`](super::game) carries requests
-//! to the engines and their answers; this module says what each answer (or failure) means:
-//! the next move to ask for, or how the game ended.
+//! both sides' clocks, adjudication and the record. The module `game` carries requests to
+//! the engines and their answers; this module says what each answer (or failure) means: the
+//! next move to ask for, or how the game ended ([`Ending`]).
 
 use super::config::{DrawAdjudication, MatchConfig, Resign};
 use super::engine::shorten;
-use super::game::Ending;
 use super::players::{Clock, Fault};
 use crate::matches::config::Limits;
-use konakis_core::board::Game;
+use konakis_core::board::{Game, Status};
 use konakis_core::types::{BySide, Move, Side};
 use std::time::Duration;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules (escape, capture, encirclement, no move, repetition, move limit).
+    Rules(Status),
+    /// `side` lost by a fault.
+    Forfeit {
+        /// The side at fault.
+        side: Side,
+        /// What it did.
+        fault: Fault,
+    },
+    /// `side` lost by resignation adjudication.
+    Resigned {
+        /// The losing side.
+        side: Side,
+    },
+    /// Drawn by adjudication.
+    AdjudicatedDraw,
+}
+
+impl Ending {
+    /// The winning side; `None` for a draw.
+    pub fn winner(&self) -> Option<Side> {
+        match self {
+            Ending::Rules(Status::Win(side, _)) => Some(*side),
+            Ending::Rules(_) | Ending::AdjudicatedDraw => None,
+            Ending::Forfeit { side, .. } | Ending::Resigned { side } => Some(side.opponent()),
+        }
+    }
+
+    /// How the game ended in one word: by the rules `escape`, `capture`, `encirclement`,
+    /// `no-move`, `repetition` or `move-limit` ([`Status::ending`]); otherwise the
+    /// [`Ending::category`] (`time`, `crash`, `illegal`, `protocol`, `adjudication`).
+    pub fn how(&self) -> &'static str {
+        match self {
+            Ending::Rules(status) => status.ending().unwrap_or("rules"),
+            _ => self.category(),
+        }
+    }
+
+    /// A one-word category: `rules`, `time`, `crash`, `illegal`, `protocol`, `adjudication`.
+    pub fn category(&self) -> &'static str {
+        match self {
+            Ending::Rules(_) => "rules",
+            Ending::Forfeit { fault, .. } => fault.word(),
+            Ending::Resigned { .. } | Ending::AdjudicatedDraw => "adjudication",
+        }
+    }
+}
 
 /// What the referee needs of the match's settings.
 #[derive(Clone, Debug)]

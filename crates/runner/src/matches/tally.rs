@@ -1,7 +1,8 @@
 //! The running totals of a match: results per engine, per side and per pair.
 
-use super::game::{Ending, GameOutcome};
+use super::game::GameOutcome;
 use super::players::Fault;
+use super::referee::Ending;
 use super::stats::Pentanomial;
 use konakis_core::types::{BySide, Side};
 use serde::{Deserialize, Serialize, Serializer};

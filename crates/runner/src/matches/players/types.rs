@@ -100,7 +100,7 @@ pub trait Player: Send {
 
     /// Waits until the engine may hear about the next move, before the referee starts its
     /// clock and computes the request's deadline: the wait is on no clock and is not the
-    /// runner's overhead. Only OTEP engines wait (`settle=`, [`otep`](super::otep)); the
+    /// runner's overhead. Only OTEP engines wait (`settle=`, module `otep`); the
     /// others are ready at once.
     fn settle(&mut self, _abort: &AtomicBool) -> Result<(), Failure> {
         Ok(())

@@ -1,0 +1,114 @@
+//! The state all search threads share (`Searcher::go` readies it for each search): the
+//! transposition table, the stop and ponder flags, the node counter, the time limits, the
+//! Lazy SMP helpers' best line and the network.
+
+use super::time::Budget;
+use super::tt::TranspositionTable;
+use super::{Cancel, Signal};
+use crate::clock::Instant;
+use crate::network::Net;
+use konakis_core::types::Move;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+
+/// State all search threads share.
+pub(crate) struct Shared {
+    pub(crate) tt: TranspositionTable,
+    pub(crate) stop: AtomicBool,
+    pub(crate) pondering: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    /// Hard deadline in ms after `start`, or `u64::MAX`.
+    pub(crate) hard_ms: AtomicU64,
+    /// Soft limit in ms after `start`, or `u64::MAX`.
+    pub(crate) soft_ms: AtomicU64,
+    /// Budget to apply from `ponderhit`.
+    pub(crate) ponder_budget: Mutex<Option<Budget>>,
+    pub(crate) start: Mutex<Instant>,
+    /// Lazy SMP: the deepest iteration a helper thread has completed in this search (0 for
+    /// none), and its score and principal variation in `helper_line`. The main thread takes it
+    /// over instead of finishing the same depth itself.
+    pub(crate) helper_depth: AtomicI32,
+    pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
+    /// The network that evaluates in this search; `None` for the classical evaluation.
+    pub(crate) net: Mutex<Option<Net>>,
+}
+
+impl Shared {
+    #[cfg(test)]
+    pub(super) fn new(hash_mib: usize) -> Shared {
+        Shared::with_table(TranspositionTable::new(hash_mib))
+    }
+
+    pub(super) fn with_table(tt: TranspositionTable) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            hard_ms: AtomicU64::new(u64::MAX),
+            soft_ms: AtomicU64::new(u64::MAX),
+            ponder_budget: Mutex::new(None),
+            start: Mutex::new(Instant::now()),
+            helper_depth: AtomicI32::new(0),
+            helper_line: Mutex::new((0, Vec::new())),
+            net: Mutex::new(None),
+        }
+    }
+
+    /// Records a helper's completed iteration if it is deeper than any before.
+    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: Vec<Move>) {
+        if pv.is_empty() {
+            return;
+        }
+        if let Ok(mut line) = self.helper_line.lock()
+            && depth > self.helper_depth.load(Ordering::Relaxed)
+        {
+            *line = (score, pv);
+            self.helper_depth.store(depth, Ordering::Release);
+        }
+    }
+
+    /// The deepest helper iteration, if it reached `depth`: its depth, score and line.
+    pub(super) fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<Move>)> {
+        let line = self.helper_line.lock().ok()?;
+        let d = self.helper_depth.load(Ordering::Acquire);
+        (d >= depth).then(|| (d, line.0, line.1.clone()))
+    }
+
+    /// The opponent played the expected move: the ponder search's clock budget starts now,
+    /// and it searches on as a timed search.
+    pub(super) fn ponderhit(&self) {
+        if let Ok(b) = self.ponder_budget.lock()
+            && let Some(b) = *b
+        {
+            let now = self.elapsed_ms();
+            self.soft_ms
+                .store(now + b.soft.as_millis() as u64, Ordering::SeqCst);
+            self.hard_ms
+                .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
+        }
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Asks `cancel`, acting on a `ponderhit` at once; whether it says stop.
+    #[inline]
+    pub(super) fn cancelled(&self, cancel: Cancel) -> bool {
+        match cancel.signal() {
+            Signal::Continue => false,
+            Signal::Stop => true,
+            Signal::PonderHit => {
+                if self.pondering.load(Ordering::SeqCst) {
+                    self.ponderhit();
+                }
+                false
+            }
+        }
+    }
+
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        self.start
+            .lock()
+            .map(|s| s.elapsed().as_millis() as u64)
+            .unwrap_or(0)
+    }
+}
