@@ -11,13 +11,19 @@
 
 mod danger;
 mod game;
+mod legal;
 mod lines;
+mod mobility;
 mod movegen;
+mod parse;
+mod replies;
 mod tables;
 mod text;
 
 pub use game::{DrawReason, Game, GameError, Status, WinReason};
-pub use movegen::{IllegalMove, IllegalReason, MAX_MOVES, MoveError, MoveList};
+pub use legal::{IllegalMove, IllegalReason};
+pub use movegen::{MAX_MOVES, MoveList};
+pub use parse::MoveError;
 pub use text::{PositionError, START_FEN};
 
 use crate::bitboard::Bitboard;
@@ -28,6 +34,9 @@ use tables::TRANSPOSE;
 
 /// The king's square index after he has been captured.
 const NO_KING: u8 = 81;
+
+/// The throne's square index (the same in the transposed layout).
+const THRONE: usize = Square::THRONE.index();
 
 /// A Tablut position: pieces, side to move, plies played.
 ///
@@ -493,6 +502,14 @@ impl Board {
         self.side = side.opponent();
         self.plies = self.plies.saturating_add(1);
         Bitboard(captured)
+    }
+
+    /// Passes the move to the other side without moving (the search's null move).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SIDE_KEY;
+        self.plies = self.plies.saturating_add(1);
     }
 
     /// Removes the soldier on `sq` of the given kind, updating the key.
