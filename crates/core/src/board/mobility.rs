@@ -8,6 +8,7 @@ use super::tables::{
 };
 use super::{Board, NO_KING, THRONE, bit, bit_t};
 use crate::bitboard::Bitboard;
+use crate::geometry::{LAST, LINE_MASK, MIDDLE, SIDE};
 use crate::rules::Rules;
 use crate::types::Side;
 
@@ -144,10 +145,10 @@ impl Board {
 #[inline]
 fn edge_view_of(occ: u128, occ_t: u128) -> Bitboard {
     let mut view = 0u128;
-    for line in 1..8 {
-        let shift = 9 * line;
-        view |= (EDGE_VIEW[(occ >> shift) as usize & 511] as u128) << shift;
-        view |= SPREAD_FILE[line][EDGE_VIEW[(occ_t >> shift) as usize & 511] as usize];
+    for line in 1..LAST {
+        let shift = SIDE * line;
+        view |= (EDGE_VIEW[(occ >> shift) as usize & LINE_MASK] as u128) << shift;
+        view |= SPREAD_FILE[line][EDGE_VIEW[(occ_t >> shift) as usize & LINE_MASK] as usize];
     }
     Bitboard(view & !Bitboard::EDGE.0)
 }
@@ -166,12 +167,12 @@ fn line_state(block_ternary: u16, movers_ternary: u16) -> usize {
 /// sets) with blockers `block`.
 #[inline]
 pub(super) fn count_line(block: u128, movers: u128, line: usize) -> u32 {
-    let shift = 9 * line;
+    let shift = SIDE * line;
     let state = line_state(
-        TERNARY[(block >> shift) as usize & 511],
-        TERNARY[(movers >> shift) as usize & 511],
+        TERNARY[(block >> shift) as usize & LINE_MASK],
+        TERNARY[(movers >> shift) as usize & LINE_MASK],
     );
-    if line == 4 {
+    if line == MIDDLE {
         LINE_MOVES_THRONE[state] as u32
     } else {
         LINE_MOVES[state] as u32
@@ -182,18 +183,18 @@ pub(super) fn count_line(block: u128, movers: u128, line: usize) -> u32 {
 #[inline]
 fn count_lines_both(mut block: u128, mut a: u128, mut b: u128) -> (u32, u32) {
     let (mut ca, mut cb) = (0u32, 0u32);
-    for line in 0..9 {
-        let base = TERNARY[block as usize & 511];
-        let table = if line == 4 {
+    for line in 0..SIDE {
+        let base = TERNARY[block as usize & LINE_MASK];
+        let table = if line == MIDDLE {
             &LINE_MOVES_THRONE
         } else {
             &LINE_MOVES
         };
-        ca += table[line_state(base, TERNARY[a as usize & 511])] as u32;
-        cb += table[line_state(base, TERNARY[b as usize & 511])] as u32;
-        block >>= 9;
-        a >>= 9;
-        b >>= 9;
+        ca += table[line_state(base, TERNARY[a as usize & LINE_MASK])] as u32;
+        cb += table[line_state(base, TERNARY[b as usize & LINE_MASK])] as u32;
+        block >>= SIDE;
+        a >>= SIDE;
+        b >>= SIDE;
     }
     (ca, cb)
 }
@@ -203,18 +204,18 @@ fn count_lines_both(mut block: u128, mut a: u128, mut b: u128) -> (u32, u32) {
 #[inline]
 fn count_lines(mut block: u128, mut movers: u128) -> u32 {
     let mut count = 0u32;
-    for line in 0..9 {
-        let m = movers as usize & 511;
+    for line in 0..SIDE {
+        let m = movers as usize & LINE_MASK;
         if m != 0 {
-            let state = line_state(TERNARY[block as usize & 511], TERNARY[m]);
-            count += if line == 4 {
+            let state = line_state(TERNARY[block as usize & LINE_MASK], TERNARY[m]);
+            count += if line == MIDDLE {
                 LINE_MOVES_THRONE[state]
             } else {
                 LINE_MOVES[state]
             } as u32;
         }
-        block >>= 9;
-        movers >>= 9;
+        block >>= SIDE;
+        movers >>= SIDE;
     }
     count
 }

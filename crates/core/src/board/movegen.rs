@@ -8,6 +8,7 @@
 use super::tables::{SLIDES, SPREAD_FILE};
 use super::{Board, CAMP_OF, CAMP_OF_T, NO_KING, THRONE, bit, bit_t, camp_walls, fixed_anvils};
 use crate::bitboard::Bitboard;
+use crate::geometry::{LAST, LINE_MASK, SIDE, SQUARES};
 use crate::rules::Rules;
 use crate::types::{Move, Side, Square};
 use smallvec::SmallVec;
@@ -43,21 +44,21 @@ const FEW_TARGETS: u32 = 4;
 
 /// The squares along each line from each square, the square left out: north, east (up the
 /// square indices), south, west (down them).
-static RAYS: [[u128; 81]; 4] = {
-    let mut rays = [[0u128; 81]; 4];
+static RAYS: [[u128; SQUARES]; 4] = {
+    let mut rays = [[0u128; SQUARES]; 4];
     let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
     let mut d = 0;
     while d < 4 {
         let mut sq = 0;
-        while sq < 81 {
-            let (mut file, mut rank) = ((sq % 9) as i32, (sq / 9) as i32);
+        while sq < SQUARES {
+            let (mut file, mut rank) = ((sq % SIDE) as i32, (sq / SIDE) as i32);
             loop {
                 file += steps[d].0;
                 rank += steps[d].1;
-                if file < 0 || file > 8 || rank < 0 || rank > 8 {
+                if file < 0 || file > LAST as i32 || rank < 0 || rank > LAST as i32 {
                     break;
                 }
-                rays[d][sq] |= 1u128 << (rank * 9 + file);
+                rays[d][sq] |= 1u128 << (rank * SIDE as i32 + file);
             }
             sq += 1;
         }
@@ -303,8 +304,8 @@ fn capture_squares(enemies: u128, anvils: u128) -> u128 {
     const NOT_I: u128 = !Bitboard::FILE_I.0;
     const ALL: u128 = Bitboard::FULL.0;
     // north: anvil two ranks up
-    let north = (enemies & (anvils >> 9)) >> 9;
-    let south = ((enemies & (anvils << 9)) << 9) & ALL;
+    let north = (enemies & (anvils >> SIDE)) >> SIDE;
+    let south = ((enemies & (anvils << SIDE)) << SIDE) & ALL;
     let east = (enemies & ((anvils & NOT_A) >> 1) & NOT_A) >> 1;
     let west = ((enemies & ((anvils & NOT_I) << 1) & NOT_I) << 1) & ALL;
     north | south | east | west
@@ -344,9 +345,9 @@ fn king_targets_past_throne(
 #[inline]
 pub(super) fn slide_targets(from: Square, block: u128, block_t: u128) -> u128 {
     let (f, r) = (from.file() as usize, from.rank() as usize);
-    let rank_line = (block >> (9 * r)) as usize & 511;
-    let file_line = (block_t >> (9 * f)) as usize & 511;
-    let along_rank = (SLIDES[f][rank_line] as u128) << (9 * r);
+    let rank_line = (block >> (SIDE * r)) as usize & LINE_MASK;
+    let file_line = (block_t >> (SIDE * f)) as usize & LINE_MASK;
+    let along_rank = (SLIDES[f][rank_line] as u128) << (SIDE * r);
     let along_file = SPREAD_FILE[f][SLIDES[r][file_line] as usize];
     along_rank | along_file
 }
@@ -378,7 +379,7 @@ mod tests {
                     for size in 1..=8 {
                         let mut targets = Bitboard::EMPTY;
                         for _ in 0..size {
-                            targets.set(Square::from_index(rng.random_range(0..81)));
+                            targets.set(Square::from_index(rng.random_range(0..SQUARES)));
                         }
                         if let Some(k) = board.king().filter(|_| size == 8) {
                             targets = Bitboard::from_square(k).neighbours();

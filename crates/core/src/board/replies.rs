@@ -6,6 +6,7 @@ use super::movegen::{slide_targets, soldier_walls};
 use super::tables::TRANSPOSE;
 use super::{Board, CAMP_OF, CAMP_OF_T, THRONE, bit, camp_walls};
 use crate::bitboard::Bitboard;
+use crate::geometry::SIDE;
 use crate::rules::Rules;
 use crate::types::{Move, Side, Square};
 use smallvec::SmallVec;
@@ -42,10 +43,10 @@ impl Board {
             Side::Attackers => (self.att & !camps, self.att_t & !camps),
             Side::Defenders => (self.def & !camps, self.def_t & !camps),
         };
-        let mut ranks = [0u32; 9];
-        let mut files = [0u32; 9];
+        let mut ranks = [0u32; SIDE];
+        let mut files = [0u32; SIDE];
         let mut base = 0;
-        for line in 0..9 {
+        for line in 0..SIDE {
             ranks[line] = count_line(block, om, line);
             files[line] = count_line(block_t, om_t, line);
             base += ranks[line] + files[line];
@@ -169,8 +170,8 @@ struct LineMobility {
     walls_t: u128,
     movers: u128,
     movers_t: u128,
-    ranks: [u32; 9],
-    files: [u32; 9],
+    ranks: [u32; SIDE],
+    files: [u32; SIDE],
     total: u32,
 }
 
@@ -191,11 +192,11 @@ impl LineMobility {
             walls_t,
             movers,
             movers_t,
-            ranks: [0; 9],
-            files: [0; 9],
+            ranks: [0; SIDE],
+            files: [0; SIDE],
             total: 0,
         };
-        for line in 0..9 {
+        for line in 0..SIDE {
             m.ranks[line] = count_line(block, movers, line);
             m.files[line] = count_line(block_t, movers_t, line);
             m.total += m.ranks[line] + m.files[line];
