@@ -1,5 +1,6 @@
 //! [`Bitboard`]: a set of squares stored in the low 81 bits of a `u128`.
 
+use crate::geometry::{LAST, SIDE, SQUARES};
 use crate::types::Square;
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
@@ -11,15 +12,26 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub(crate) u128);
 
-/// The 81 valid bits.
-const ALL_BITS: u128 = (1u128 << 81) - 1;
+/// The squares of file `file`, as bits.
+const fn file_bits(file: usize) -> u128 {
+    let mut bits = 0u128;
+    let mut rank = 0;
+    while rank < SIDE {
+        bits |= 1u128 << (rank * SIDE + file);
+        rank += 1;
+    }
+    bits
+}
+
+/// The board's valid bits, one a square.
+const ALL_BITS: u128 = (1u128 << SQUARES) - 1;
 
 /// The bit of each square: a look-up costs fewer instructions than shifting a 128-bit word by
 /// a variable amount.
-const SQUARE_BITS: [u128; 81] = {
-    let mut t = [0u128; 81];
+const SQUARE_BITS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         t[sq] = 1u128 << sq;
         sq += 1;
     }
@@ -28,10 +40,10 @@ const SQUARE_BITS: [u128; 81] = {
 
 /// The squares next to each square, looked up where a move is played: cheaper than shifting
 /// a 128-bit word four ways.
-static SQUARE_NEIGHBOURS: [u128; 81] = {
-    let mut t = [0u128; 81];
+static SQUARE_NEIGHBOURS: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         t[sq] = Bitboard(1u128 << sq).neighbours().0;
         sq += 1;
     }
@@ -56,7 +68,7 @@ impl Bitboard {
         X X X X X X X X X
     };
     /// The throne, `e5`.
-    pub const THRONE: Bitboard = Bitboard(1u128 << 40);
+    pub const THRONE: Bitboard = Bitboard(1u128 << Square::THRONE.index());
     /// Ashton's 16 camp squares (the Tablut Challenge server's citadels): the four groups of
     /// four where the attackers start. Symmetric under transposition.
     pub const CAMPS: Bitboard = crate::bitboard! {
@@ -84,9 +96,9 @@ impl Bitboard {
         . . . . X . . . .
     };
     /// File a, for masking shifts that would wrap.
-    pub const FILE_A: Bitboard = Bitboard(0x0100_8040_2010_0804_0201u128);
+    pub const FILE_A: Bitboard = Bitboard(file_bits(0));
     /// File i.
-    pub const FILE_I: Bitboard = Bitboard(0x0100_8040_2010_0804_0201u128 << 8);
+    pub const FILE_I: Bitboard = Bitboard(file_bits(LAST));
 
     /// The set of the squares whose bits are set in `bits` (bit `i` for the square with index
     /// `i`); bits 81 and above are dropped.
@@ -165,8 +177,8 @@ impl Bitboard {
     #[inline]
     pub const fn neighbours(self) -> Bitboard {
         let b = self.0;
-        let up = b << 9;
-        let down = b >> 9;
+        let up = b << SIDE;
+        let down = b >> SIDE;
         let right = (b & !Bitboard::FILE_I.0) << 1;
         let left = (b & !Bitboard::FILE_A.0) >> 1;
         Bitboard((up | down | right | left) & ALL_BITS)
@@ -177,7 +189,7 @@ impl Bitboard {
         let mut out = Bitboard::EMPTY;
         for sq in self {
             out.set(Square::from_index(
-                sq.file() as usize * 9 + sq.rank() as usize,
+                sq.file() as usize * SIDE + sq.rank() as usize,
             ));
         }
         out
@@ -258,11 +270,11 @@ impl Not for Bitboard {
 impl fmt::Debug for Bitboard {
     /// A 9×9 picture, rank 9 on top, `X` for members.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..9u8).rev() {
-            for file in 0..9u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates below 9");
+        for rank in (0..SIDE as u8).rev() {
+            for file in 0..SIDE as u8 {
+                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
                 f.write_str(if self.has(sq) { "X" } else { "." })?;
-                f.write_str(if file < 8 { " " } else { "\n" })?;
+                f.write_str(if file < LAST as u8 { " " } else { "\n" })?;
             }
         }
         Ok(())
@@ -299,17 +311,23 @@ macro_rules! bitboard {
             while i < CELLS.len() {
                 let c = CELLS[i];
                 if c == b'X' || c == b'.' {
-                    assert!(n < 81, "a bitboard literal has 81 cells");
-                    let rank = 8 - n / 9;
-                    let file = n % 9;
+                    assert!(
+                        n < $crate::geometry::SQUARES,
+                        "a bitboard literal has a cell for each square"
+                    );
+                    let rank = $crate::geometry::LAST - n / $crate::geometry::SIDE;
+                    let file = n % $crate::geometry::SIDE;
                     if c == b'X' {
-                        bits |= 1u128 << (rank * 9 + file);
+                        bits |= 1u128 << (rank * $crate::geometry::SIDE + file);
                     }
                     n += 1;
                 }
                 i += 1;
             }
-            assert!(n == 81, "a bitboard literal has 81 cells");
+            assert!(
+                n == $crate::geometry::SQUARES,
+                "a bitboard literal has a cell for each square"
+            );
             bits
         };
         $crate::Bitboard::from_bits(BITS)

@@ -40,6 +40,7 @@
 #[macro_use]
 mod bitboard;
 pub mod board;
+pub mod geometry;
 pub mod perft;
 pub mod prelude;
 pub mod rules;

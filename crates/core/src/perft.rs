@@ -14,17 +14,34 @@ pub const MAX_DEPTH: u32 = 20;
 /// Leaves of the legal-move tree `depth` plies below `board`. The last ply is counted without
 /// being generated or played.
 pub fn perft(board: &Board, rules: &Rules, depth: u32) -> u64 {
+    perft_until(board, rules, depth, &|| false).expect("a perft that is never stopped ends")
+}
+
+/// [`perft`] that gives up (`None`) soon after `stopped` returns true: it is asked before each
+/// move more than three plies above the leaves, so the plies below are counted in one go, short
+/// enough to wait for.
+pub fn perft_until(
+    board: &Board,
+    rules: &Rules,
+    depth: u32,
+    stopped: &impl Fn() -> bool,
+) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => board.count_moves(rules) as u64,
-        2 => board.count_replies(rules),
+        0 => Some(1),
+        1 => Some(board.count_moves(rules) as u64),
+        2 => Some(board.count_replies(rules)),
         _ => {
-            let mut total = 0;
+            let mut total = Some(0);
             board.for_each_piece_moves(rules, |from, dests| {
                 for to in dests {
+                    let Some(sum) = total else { return };
+                    if depth > 3 && stopped() {
+                        total = None;
+                        return;
+                    }
                     let mut child = *board;
                     child.play(rules, Move::new(from, to));
-                    total += perft(&child, rules, depth - 1);
+                    total = perft_until(&child, rules, depth - 1, stopped).map(|n| sum + n);
                 }
             });
             total
@@ -35,15 +52,32 @@ pub fn perft(board: &Board, rules: &Rules, depth: u32) -> u64 {
 /// Perft split by the first move: each legal move with the leaves below it, in generation
 /// order. The counts add up to `perft(board, rules, depth)`.
 pub fn divide(board: &Board, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
+    let mut split = Vec::new();
+    divide_until(board, rules, depth, &|| false, |mv, n| split.push((mv, n)));
+    split
+}
+
+/// [`divide`] handing each move and its count to `each` as soon as it is known, and giving up
+/// ([`perft_until`]) soon after `stopped` returns true; the total, or `None` if stopped (after
+/// the moves counted so far).
+pub fn divide_until(
+    board: &Board,
+    rules: &Rules,
+    depth: u32,
+    stopped: &impl Fn() -> bool,
+    mut each: impl FnMut(Move, u64),
+) -> Option<u64> {
     let mut list = MoveList::new();
     board.legal_moves_into(rules, &mut list);
-    list.iter()
-        .map(|&mv| {
-            let mut child = *board;
-            child.play(rules, mv);
-            (mv, perft(&child, rules, depth.saturating_sub(1)))
-        })
-        .collect()
+    let mut total = 0;
+    for &mv in &list {
+        let mut child = *board;
+        child.play(rules, mv);
+        let n = perft_until(&child, rules, depth.saturating_sub(1), stopped)?;
+        each(mv, n);
+        total += n;
+    }
+    Some(total)
 }
 
 /// Perft counting every move by generating and playing it, with no bulk counting: the slow
@@ -84,5 +118,39 @@ mod tests {
         let d = divide(&b, &rules, 3);
         assert_eq!(d.len(), 80);
         assert_eq!(d.iter().map(|&(_, n)| n).sum::<u64>(), 353_200);
+    }
+
+    #[test]
+    fn perft_until_gives_up_only_above_the_last_three_plies() {
+        let rules = Rules::default();
+        let b = Board::start(&rules);
+        assert_eq!(perft_until(&b, &rules, 3, &|| true), Some(353_200));
+        assert_eq!(perft_until(&b, &rules, 4, &|| true), None);
+        assert_eq!(
+            perft_until(&b, &rules, 3, &|| false),
+            Some(perft(&b, &rules, 3))
+        );
+    }
+
+    #[test]
+    fn divide_until_hands_over_each_move_until_stopped() {
+        let rules = Rules::default();
+        let b = Board::start(&rules);
+        let mut handed = Vec::new();
+        let total = divide_until(&b, &rules, 2, &|| false, |mv, n| handed.push((mv, n)));
+        assert_eq!(handed, divide(&b, &rules, 2));
+        assert_eq!(total, Some(4_400));
+        // Stopped once three moves' counts have been handed over: four plies below the root,
+        // the fourth move's count is given up.
+        let handed = std::cell::RefCell::new(Vec::new());
+        let stopped = || handed.borrow().len() >= 3;
+        let total = divide_until(&b, &rules, 5, &stopped, |mv, _| {
+            handed.borrow_mut().push(mv)
+        });
+        let handed = handed.into_inner();
+        assert_eq!(total, None);
+        assert_eq!(handed.len(), 3);
+        let first: Vec<Move> = divide(&b, &rules, 1).iter().map(|&(m, _)| m).collect();
+        assert_eq!(handed, first[..3]);
     }
 }

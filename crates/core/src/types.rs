@@ -1,5 +1,6 @@
 //! The small value types every other module speaks in: squares, sides, pieces and moves.
 
+use crate::geometry::{FILES, LAST, SIDE, SQUARES};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 use std::str::FromStr;
@@ -13,14 +14,14 @@ pub struct Square(u8);
 
 impl Square {
     /// Number of squares on the board.
-    pub const COUNT: usize = 81;
+    pub const COUNT: usize = SQUARES;
     /// The throne (*konakis*), `e5`.
-    pub const THRONE: Square = Square(40);
+    pub const THRONE: Square = Square((SQUARES / 2) as u8);
 
     /// The square with the given index, if it is below 81.
     #[inline]
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 81 {
+        if (index as usize) < SQUARES {
             Some(Square(index))
         } else {
             None
@@ -30,15 +31,15 @@ impl Square {
     /// The square with the given index; the caller guarantees `index < 81`.
     #[inline]
     pub(crate) const fn from_index(index: usize) -> Square {
-        debug_assert!(index < 81);
+        debug_assert!(index < SQUARES);
         Square(index as u8)
     }
 
     /// The square on `file` (0 = a) and `rank` (0 = rank 1), if both are below 9.
     #[inline]
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 9 && rank < 9 {
-            Some(Square(rank * 9 + file))
+        if (file as usize) < SIDE && (rank as usize) < SIDE {
+            Some(Square(rank * SIDE as u8 + file))
         } else {
             None
         }
@@ -53,20 +54,20 @@ impl Square {
     /// File, 0 (a) to 8 (i).
     #[inline]
     pub const fn file(self) -> u8 {
-        self.0 % 9
+        self.0 % SIDE as u8
     }
 
     /// Rank, 0 (rank 1) to 8 (rank 9).
     #[inline]
     pub const fn rank(self) -> u8 {
-        self.0 / 9
+        self.0 / SIDE as u8
     }
 
     /// Whether the square lies on the outer ring of the board.
     #[inline]
     pub const fn is_edge(self) -> bool {
         let (f, r) = (self.file(), self.rank());
-        f == 0 || f == 8 || r == 0 || r == 8
+        f == 0 || f == LAST as u8 || r == 0 || r == LAST as u8
     }
 
     /// The neighbouring square one step in `dir`, if it is on the board.
@@ -75,22 +76,22 @@ impl Square {
         let (f, r) = (self.file() as i8, self.rank() as i8);
         let (df, dr) = dir.delta();
         let (nf, nr) = (f + df, r + dr);
-        if nf < 0 || nf > 8 || nr < 0 || nr > 8 {
+        if nf < 0 || nf > LAST as i8 || nr < 0 || nr > LAST as i8 {
             None
         } else {
-            Some(Square((nr * 9 + nf) as u8))
+            Some(Square((nr * SIDE as i8 + nf) as u8))
         }
     }
 
     /// All 81 squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..81u8).map(Square)
+        (0..SQUARES as u8).map(Square)
     }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        write!(f, "{}{}", FILES[self.file() as usize], self.rank() + 1)
     }
 }
 
@@ -112,8 +113,8 @@ impl fmt::Display for SquareParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a square (expected a file a-i and a rank 1-9)",
-            self.text
+            "'{}' is not a square (expected a file {}-{} and a rank 1-{SIDE})",
+            self.text, FILES[0], FILES[LAST]
         )
     }
 }
@@ -132,7 +133,11 @@ impl FromStr for Square {
         if b.len() != 2 {
             return Err(bad());
         }
-        let file = b[0].to_ascii_lowercase().wrapping_sub(b'a');
+        let letter = char::from(b[0].to_ascii_lowercase());
+        let file = FILES
+            .iter()
+            .position(|&c| c == letter)
+            .map_or(u8::MAX, |f| f as u8);
         let rank = b[1].wrapping_sub(b'1');
         Square::from_coords(file, rank).ok_or_else(bad)
     }
@@ -316,7 +321,7 @@ impl Move {
     /// Rebuilds a move from [`Move::raw`]; `None` if the value is not a square pair.
     pub const fn from_raw(raw: u16) -> Option<Move> {
         let (from, to) = ((raw & 127) as u8, (raw >> 7) as u8);
-        if from < 81 && to < 81 && raw >> 14 == 0 {
+        if (from as usize) < SQUARES && (to as usize) < SQUARES && raw >> 14 == 0 {
             Some(Move(raw))
         } else {
             None

@@ -6,6 +6,7 @@
 //! [`SIDE_KEY`] when the defenders are to move. The ply count is not part of the key:
 //! repetition compares placement and side to move only.
 
+use crate::geometry::SQUARES;
 use crate::types::{Piece, Side, Square};
 
 /// The generator's seed: the bytes of "Konakis!" in ASCII. Never change it.
@@ -20,13 +21,13 @@ pub const fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const fn make_keys() -> ([[u64; 81]; 3], u64) {
+const fn make_keys() -> ([[u64; SQUARES]; 3], u64) {
     let mut state = SEED;
-    let mut keys = [[0u64; 81]; 3];
+    let mut keys = [[0u64; SQUARES]; 3];
     let mut p = 0;
     while p < 3 {
         let mut sq = 0;
-        while sq < 81 {
+        while sq < SQUARES {
             keys[p][sq] = splitmix64(&mut state);
             sq += 1;
         }
@@ -36,7 +37,7 @@ const fn make_keys() -> ([[u64; 81]; 3], u64) {
     (keys, side)
 }
 
-const KEYS: ([[u64; 81]; 3], u64) = make_keys();
+const KEYS: ([[u64; SQUARES]; 3], u64) = make_keys();
 
 /// XORed in when the defenders are to move.
 pub const SIDE_KEY: u64 = KEYS.1;

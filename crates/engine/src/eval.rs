@@ -8,6 +8,7 @@
 
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
+use konakis_core::geometry::{SIDE, SQUARES};
 use konakis_core::rules::{Rules, Ruleset};
 use konakis_core::types::Side;
 
@@ -51,7 +52,7 @@ pub type Features = [i32; FEATURE_COUNT];
 
 /// Attackers' square table: the blockade squares that close the corners' approaches and the
 /// second ring score; the centre, where soldiers are easily captured, does not.
-const ATTACKER_SQUARES: [i8; 81] = [
+const ATTACKER_SQUARES: [i8; SQUARES] = [
     0, 6, 10, 4, 0, 4, 10, 6, 0, // rank 1, files a..i
     6, 12, 20, 6, 0, 6, 20, 12, 6, // rank 2
     10, 20, 8, 4, 0, 4, 8, 20, 10, // rank 3
@@ -73,7 +74,7 @@ const SQUARE_VALUE_BITS: usize = 5;
 const ATTACKER_SQUARE_PLANES: [u128; SQUARE_VALUE_BITS] = {
     let mut planes = [0u128; SQUARE_VALUE_BITS];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let v = ATTACKER_SQUARES[sq];
         assert!(v >= 0 && (v as u32) < 1 << SQUARE_VALUE_BITS);
         let mut k = 0;
@@ -99,11 +100,11 @@ fn attacker_square_sum(att: Bitboard) -> i32 {
 }
 
 /// Squares diagonally next to, or two steps along a line from, each square.
-static NEAR_RING: [u128; 81] = {
-    let mut t = [0u128; 81];
+static NEAR_RING: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+    while sq < SQUARES {
+        let (f, r) = ((sq % SIDE) as i32, (sq / SIDE) as i32);
         let offsets = [
             (1, 1),
             (1, -1),
@@ -117,8 +118,8 @@ static NEAR_RING: [u128; 81] = {
         let mut i = 0;
         while i < 8 {
             let (nf, nr) = (f + offsets[i].0, r + offsets[i].1);
-            if nf >= 0 && nf < 9 && nr >= 0 && nr < 9 {
-                t[sq] |= 1u128 << (nr * 9 + nf);
+            if nf >= 0 && nf < SIDE as i32 && nr >= 0 && nr < SIDE as i32 {
+                t[sq] |= 1u128 << (nr * SIDE as i32 + nf);
             }
             i += 1;
         }
@@ -266,7 +267,7 @@ mod tests {
             b.map(|sq: Square| ATTACKER_SQUARES[sq.index()] as i32)
                 .sum()
         };
-        for i in 0..81 {
+        for i in 0..SQUARES as u8 {
             let one = Bitboard::from_square(Square::new(i).unwrap());
             assert_eq!(attacker_square_sum(one), by_squares(one), "square {i}");
         }

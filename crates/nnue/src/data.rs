@@ -8,6 +8,7 @@
 //! rest, and [`DataWriter::resume`] cuts the tail off before it appends.
 
 use crate::RuleFamily;
+use konakis_core::geometry::SQUARES;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -105,12 +106,12 @@ impl Record {
         let attackers = u128_at(0);
         let defenders = u128_at(16);
         let king = b[32];
-        let board_bits = (1u128 << 81) - 1;
+        let board_bits = (1u128 << SQUARES) - 1;
         if attackers & !board_bits != 0 || defenders & !board_bits != 0 {
             return Err(RecordError::OffBoard);
         }
         if attackers & defenders != 0
-            || king >= 81
+            || usize::from(king) >= SQUARES
             || (attackers | defenders) & (1u128 << king) != 0
         {
             return Err(RecordError::Overlap);

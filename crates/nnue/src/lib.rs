@@ -32,6 +32,7 @@ pub mod stack;
 #[cfg(feature = "train")]
 pub mod train;
 
+use konakis_core::geometry::{LAST, SIDE};
 use konakis_core::rules::{KingCapture, Rules};
 use konakis_core::types::{Piece, Square};
 use std::fmt;
@@ -86,17 +87,18 @@ pub const SYMMETRIES: usize = 8;
 /// files and `k & 2` the ranks.
 #[inline]
 pub const fn symmetric_square(sq: u8, k: usize) -> u8 {
-    let (mut rank, mut file) = (sq / 9, sq % 9);
+    let (side, last) = (SIDE as u8, LAST as u8);
+    let (mut rank, mut file) = (sq / side, sq % side);
     if k & 4 != 0 {
         (rank, file) = (file, rank);
     }
     if k & 1 != 0 {
-        file = 8 - file;
+        file = last - file;
     }
     if k & 2 != 0 {
-        rank = 8 - rank;
+        rank = last - rank;
     }
-    rank * 9 + file
+    rank * side + file
 }
 
 /// The image of a set of squares (bit `rank × 9 + file`) under symmetry `k`.

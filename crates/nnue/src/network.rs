@@ -13,6 +13,7 @@
 
 use crate::{HEADS, INPUTS, RuleFamily, for_each_feature};
 use konakis_core::board::Board;
+use konakis_core::geometry::SQUARES;
 use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
 use std::io;
@@ -200,7 +201,7 @@ impl Network {
 
     /// The evaluation of `board` in centi-soldiers, from the side to move's point of view.
     pub fn evaluate(&self, board: &Board) -> f32 {
-        let king = board.king().map_or(81, |k| k.index() as u8);
+        let king = board.king().map_or(SQUARES as u8, |k| k.index() as u8);
         let y = self.forward(
             board.attackers().bits(),
             board.defenders().bits(),

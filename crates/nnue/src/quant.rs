@@ -25,6 +25,7 @@ use crate::simd::{Isa, Kernel};
 use crate::{HEADS, INPUTS, MAX_ACTIVE, RuleFamily, feature, for_each_feature};
 use konakis_core::Bitboard;
 use konakis_core::board::Board;
+use konakis_core::geometry::SQUARES;
 use konakis_core::types::{Move, Piece, Side};
 
 /// The hidden layer size of most networks Konakis ships (a choice measured in docs/nnue.md).
@@ -413,7 +414,7 @@ impl<const H: usize> Accumulator<H> {
     #[inline(always)]
     fn refresh_rows(&mut self, net: &QuantNetwork<H>, board: &Board) {
         self.values = net.b1;
-        let king = board.king().map_or(81, |k| k.index() as u8);
+        let king = board.king().map_or(SQUARES as u8, |k| k.index() as u8);
         for_each_feature(
             board.attackers().bits(),
             board.defenders().bits(),

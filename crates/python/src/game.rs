@@ -5,6 +5,7 @@ use crate::errors;
 use crate::rules::PyRules;
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, DrawReason, Game, MoveList, Status, WinReason};
+use konakis_core::geometry::SQUARES;
 use konakis_core::perft;
 use konakis_core::rules::{Rules, Ruleset};
 use konakis_core::types::{Move, Piece, Side, Square};
@@ -14,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 /// Actions of the environment's encoding: `from_index * 81 + to_index`.
-pub const ACTIONS: usize = 81 * 81;
+pub const ACTIONS: usize = SQUARES * SQUARES;
 
 /// The status of a game: whether it is over, the winner, the reason in a word and in words.
 /// Also `konakis.Outcome`, what `Game.outcome()` returns once the game is over, as python-chess
@@ -169,8 +170,8 @@ fn action_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// The squares of an action (already below [`ACTIONS`]) as text, `d1d3`.
 fn action_text(action: usize) -> String {
-    let square = |i: usize| Square::new(i as u8).expect("an index below 81 is a square");
-    format!("{}{}", square(action / 81), square(action % 81))
+    let square = |i: usize| Square::new(i as u8).expect("an index below SQUARES is a square");
+    format!("{}{}", square(action / SQUARES), square(action % SQUARES))
 }
 
 fn depth_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
@@ -208,7 +209,7 @@ pub fn move_of(#[pyo3(from_py_with = action_arg)] action: usize) -> String {
 #[pyfunction]
 pub fn action_of(mv: &str) -> PyResult<usize> {
     let mv = Move::parse(mv).map_err(|e| errors::move_syntax(&e))?;
-    Ok(mv.from().index() * 81 + mv.to().index())
+    Ok(mv.from().index() * SQUARES + mv.to().index())
 }
 
 /// A game of Tablut: the rules, the start position, the moves played, and the referee.
@@ -476,7 +477,7 @@ impl PyGame {
     fn legal_actions(&self) -> Vec<u16> {
         self.legal_list()
             .iter()
-            .map(|mv| (mv.from().index() * 81 + mv.to().index()) as u16)
+            .map(|mv| (mv.from().index() * SQUARES + mv.to().index()) as u16)
             .collect()
     }
 

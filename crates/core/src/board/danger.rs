@@ -9,13 +9,14 @@
 //! the throne and three beside it, and four everywhere under `KingCapture=English`.
 
 use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
+use crate::geometry::{SIDE, SQUARES};
 
 /// The four neighbours of each square inside the edge, by square index: empty for edge
 /// squares, where the king has escaped, and for index 81 (the king captured).
-static KING_NEIGHBOURS: [u128; 82] = {
-    let mut t = [0u128; 82];
+static KING_NEIGHBOURS: [u128; SQUARES + 1] = {
+    let mut t = [0u128; SQUARES + 1];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let s = Square::from_index(sq);
         if !s.is_edge() {
             t[sq] = Bitboard::from_square(s).neighbours().0;
@@ -26,14 +27,14 @@ static KING_NEIGHBOURS: [u128; 82] = {
 };
 
 /// The rank and the file of each square, the square itself left out.
-static LINES: [u128; 81] = {
-    let mut t = [0u128; 81];
+static LINES: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
-        let (file, rank) = (sq % 9, sq / 9);
+    while sq < SQUARES {
+        let (file, rank) = (sq % SIDE, sq / SIDE);
         let mut other = 0;
-        while other < 81 {
-            if other != sq && (other % 9 == file || other / 9 == rank) {
+        while other < SQUARES {
+            if other != sq && (other % SIDE == file || other / SIDE == rank) {
                 t[sq] |= 1u128 << other;
             }
             other += 1;
@@ -201,6 +202,7 @@ impl Board {
 mod tests {
     use super::*;
     use crate::board::tables::TRANSPOSE;
+    use crate::geometry::LAST;
     use crate::rules::Rules;
     use crate::types::Piece;
     use rand::rngs::StdRng;
@@ -230,24 +232,24 @@ mod tests {
 
     /// A random position with attackers crowded around the king, so that threats are common.
     fn crowded_position(rng: &mut StdRng, side: Side) -> Board {
-        let mut cells = ['.'; 81];
+        let mut cells = ['.'; SQUARES];
         let king: usize = if rng.random_bool(0.3) {
             // On or beside the throne, where surrounding takes the king.
             [40, 31, 39, 41, 49][rng.random_range(0..5)]
         } else {
-            rng.random_range(1..8) * 9 + rng.random_range(1..8)
+            rng.random_range(1..LAST) * SIDE + rng.random_range(1..LAST)
         };
         cells[king] = 'K';
-        let near: Vec<usize> = (0..81usize)
+        let near: Vec<usize> = (0..SQUARES)
             .filter(|&sq| {
-                let (f, r) = (sq % 9, sq / 9);
-                let (kf, kr) = (king % 9, king / 9);
+                let (f, r) = (sq % SIDE, sq / SIDE);
+                let (kf, kr) = (king % SIDE, king / SIDE);
                 f.abs_diff(kf) <= 2 && r.abs_diff(kr) <= 2
             })
             .collect();
         for _ in 0..rng.random_range(2..7) {
             let sq = near[rng.random_range(0..near.len())];
-            if cells[sq] == '.' && sq != 40 {
+            if cells[sq] == '.' && sq != Square::THRONE.index() {
                 cells[sq] = 'b';
             }
         }
@@ -256,8 +258,8 @@ mod tests {
             ('w', rng.random_range(0..5)),
         ] {
             for _ in 0..count {
-                let sq = rng.random_range(0..81);
-                if cells[sq] == '.' && sq != 40 {
+                let sq = rng.random_range(0..SQUARES);
+                if cells[sq] == '.' && sq != Square::THRONE.index() {
                     cells[sq] = piece;
                 }
             }

@@ -11,23 +11,33 @@
 
 mod danger;
 mod game;
+mod legal;
 mod lines;
+mod mobility;
 mod movegen;
+mod parse;
+mod replies;
 mod tables;
 mod text;
 
 pub use game::{DrawReason, Game, GameError, Status, WinReason};
-pub use movegen::{IllegalMove, IllegalReason, MAX_MOVES, MoveError, MoveList};
+pub use legal::{IllegalMove, IllegalReason};
+pub use movegen::{MAX_MOVES, MoveList};
+pub use parse::MoveError;
 pub use text::{PositionError, START_FEN};
 
 use crate::bitboard::Bitboard;
+use crate::geometry::{LAST, SIDE, SQUARES};
 use crate::rules::{KingCapture, Rules, Ruleset};
 use crate::types::{Direction, Move, Piece, Side, Square};
 use crate::zobrist;
 use tables::TRANSPOSE;
 
 /// The king's square index after he has been captured.
-const NO_KING: u8 = 81;
+const NO_KING: u8 = SQUARES as u8;
+
+/// The throne's square index (the same in the transposed layout).
+const THRONE: usize = Square::THRONE.index();
 
 /// A Tablut position: pieces, side to move, plies played.
 ///
@@ -53,10 +63,10 @@ pub struct Board {
 }
 
 /// Neighbouring square index in each [`Direction`], or 81 off the board.
-static NEIGHBOUR: [[u8; 4]; 81] = {
-    let mut t = [[81u8; 4]; 81];
+static NEIGHBOUR: [[u8; 4]; SQUARES] = {
+    let mut t = [[NO_KING; 4]; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let s = Square::from_index(sq);
         let mut d = 0;
         while d < 4 {
@@ -73,10 +83,10 @@ static NEIGHBOUR: [[u8; 4]; 81] = {
 /// `FLANKS[sq][d]`: the bit of the neighbour of `sq` in [`Direction`] `d` when the square beyond
 /// that neighbour, in the same direction, is on the board too; zero otherwise. A piece arriving
 /// on `sq` captures an enemy there if the square beyond holds a partner.
-static FLANKS: [[u128; 4]; 81] = {
-    let mut t = [[0u128; 4]; 81];
+static FLANKS: [[u128; 4]; SQUARES] = {
+    let mut t = [[0u128; 4]; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let mut d = 0;
         while d < 4 {
             let n = NEIGHBOUR[sq][d];
@@ -98,16 +108,16 @@ static FLANKS: [[u128; 4]; 81] = {
 #[inline]
 fn flanked(to: usize, anvils: u128) -> u128 {
     let f = &FLANKS[to];
-    (f[0] & anvils >> 9) | (f[1] & anvils >> 1) | (f[2] & anvils << 9) | (f[3] & anvils << 1)
+    (f[0] & anvils >> SIDE) | (f[1] & anvils >> 1) | (f[2] & anvils << SIDE) | (f[3] & anvils << 1)
 }
 
 /// `KING_RING[sq]`: the squares attackers must all hold to capture a king on `sq` when
 /// surrounding is what captures him: all four neighbours, or the three beside the throne.
 /// Empty for edge squares (a king there has escaped).
-static KING_RING: [u128; 81] = {
-    let mut t = [0u128; 81];
+static KING_RING: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let s = Square::from_index(sq);
         if !s.is_edge() {
             let mut ring = Bitboard::from_square(s).neighbours().0;
@@ -125,19 +135,19 @@ const THRONE_RING: u128 = Bitboard::THRONE.neighbours().0;
 /// `CAMP_OF[sq]`: the camp (of four squares) that `sq` belongs to, empty for a square outside
 /// the camps. Each camp lies along one edge: the camp squares of files a–b, of ranks 1–2, of
 /// files h–i and of ranks 8–9.
-static CAMP_OF: [u128; 81] = {
-    let mut t = [0u128; 81];
+static CAMP_OF: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         if Bitboard::CAMPS.0 >> sq & 1 != 0 {
-            let (f, r) = (sq % 9, sq / 9);
+            let (f, r) = (sq % SIDE, sq / SIDE);
             let mut other = 0;
-            while other < 81 {
-                let (of, or) = (other % 9, other / 9);
+            while other < SQUARES {
+                let (of, or) = (other % SIDE, other / SIDE);
                 let same = (f <= 1 && of <= 1)
-                    || (f >= 7 && of >= 7)
+                    || (f >= LAST - 1 && of >= LAST - 1)
                     || (r <= 1 && or <= 1)
-                    || (r >= 7 && or >= 7);
+                    || (r >= LAST - 1 && or >= LAST - 1);
                 if same && Bitboard::CAMPS.0 >> other & 1 != 0 {
                     t[sq] |= 1u128 << other;
                 }
@@ -151,12 +161,12 @@ static CAMP_OF: [u128; 81] = {
 
 /// [`CAMP_OF`] in the transposed layout: `CAMP_OF_T[sq]` is the camp of `sq` (a square index
 /// by rank) as a transposed set.
-static CAMP_OF_T: [u128; 81] = {
-    let mut t = [0u128; 81];
+static CAMP_OF_T: [u128; SQUARES] = {
+    let mut t = [0u128; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let mut other = 0;
-        while other < 81 {
+        while other < SQUARES {
             if CAMP_OF[sq] >> other & 1 != 0 {
                 t[sq] |= 1u128 << TRANSPOSE[other];
             }
@@ -199,10 +209,10 @@ fn camp_walls(rules: &Rules, from: usize) -> (u128, u128) {
 
 /// The bit of each square index, by rank and transposed, and zero for index 81 (no king): a
 /// table look-up costs less than shifting a 128-bit word by a variable amount.
-static BITS: [[u128; 82]; 2] = {
-    let mut t = [[0u128; 82]; 2];
+static BITS: [[u128; SQUARES + 1]; 2] = {
+    let mut t = [[0u128; SQUARES + 1]; 2];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         t[0][sq] = 1u128 << sq;
         t[1][sq] = 1u128 << TRANSPOSE[sq];
         sq += 1;
@@ -222,9 +232,9 @@ fn bit(index: u8) -> u128 {
 static KING_WINS: [bool; 256] = {
     let mut t = [false; 256];
     let mut sq = 0;
-    while sq < 81 {
-        let (file, rank) = (sq % 9, sq / 9);
-        t[sq] = file == 0 || file == 8 || rank == 0 || rank == 8;
+    while sq < SQUARES {
+        let (file, rank) = (sq % SIDE, sq / SIDE);
+        t[sq] = file == 0 || file == LAST || rank == 0 || rank == LAST;
         sq += 1;
     }
     t[NO_KING as usize] = true;
@@ -495,6 +505,14 @@ impl Board {
         Bitboard(captured)
     }
 
+    /// Passes the move to the other side without moving (the search's null move).
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SIDE_KEY;
+        self.plies = self.plies.saturating_add(1);
+    }
+
     /// Removes the soldier on `sq` of the given kind, updating the key.
     #[inline]
     fn remove(&mut self, piece: Piece, sq: usize, hash: &mut u64) {
@@ -754,7 +772,7 @@ mod tests {
     /// or captured, not elsewhere.
     #[test]
     fn the_king_wins_on_the_edge_squares_and_when_captured() {
-        for sq in 0..81u8 {
+        for sq in 0..SQUARES as u8 {
             assert_eq!(
                 KING_WINS[sq as usize],
                 Bitboard::EDGE.has(Square::from_index(sq as usize)),

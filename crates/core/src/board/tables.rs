@@ -4,19 +4,20 @@
 //! A line is a 9-bit mask, bit `i` for the square at position `i` along it. Files are read from
 //! the transposed bitboards the board keeps, so one set of tables serves ranks and files.
 
+use crate::geometry::{LAST, LINE_MASK, LINE_PATTERNS, MIDDLE, SIDE, SQUARES};
 /// `SLIDES[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied
 /// squares are `occ` (the piece's own bit is ignored): empty squares up to the first blocker.
-pub(super) static SLIDES: [[u16; 512]; 9] = make_slides();
+pub(super) static SLIDES: [[u16; LINE_PATTERNS]; SIDE] = make_slides();
 
-const fn make_slides() -> [[u16; 512]; 9] {
-    let mut t = [[0u16; 512]; 9];
+const fn make_slides() -> [[u16; LINE_PATTERNS]; SIDE] {
+    let mut t = [[0u16; LINE_PATTERNS]; SIDE];
     let mut p = 0;
-    while p < 9 {
+    while p < SIDE {
         let mut occ = 0;
-        while occ < 512 {
+        while occ < LINE_PATTERNS {
             let mut bits = 0u16;
             let mut i = p + 1;
-            while i < 9 && occ & (1 << i) == 0 {
+            while i < SIDE && occ & (1 << i) == 0 {
                 bits |= 1 << i;
                 i += 1;
             }
@@ -36,16 +37,16 @@ const fn make_slides() -> [[u16; 512]; 9] {
 /// `TERNARY[mask]`: the 9-bit mask read as base-3 digits (bit `i` → 3^i). A line's state as
 /// one number is `TERNARY[occupied] + TERNARY[movers]`: digit 0 empty, 1 another piece,
 /// 2 a piece of the side being counted.
-pub(super) static TERNARY: [u16; 512] = make_ternary();
+pub(super) static TERNARY: [u16; LINE_PATTERNS] = make_ternary();
 
-const fn make_ternary() -> [u16; 512] {
-    let mut t = [0u16; 512];
+const fn make_ternary() -> [u16; LINE_PATTERNS] {
+    let mut t = [0u16; LINE_PATTERNS];
     let mut m = 0;
-    while m < 512 {
+    while m < LINE_PATTERNS {
         let mut v = 0u16;
         let mut pow = 1u16;
         let mut i = 0;
-        while i < 9 {
+        while i < SIDE {
             if m & (1 << i) != 0 {
                 v += pow;
             }
@@ -59,12 +60,12 @@ const fn make_ternary() -> [u16; 512] {
 }
 
 /// Number of line states in base 3.
-pub(super) const LINE_STATES: usize = 19683;
+pub(super) const LINE_STATES: usize = 3usize.pow(SIDE as u32);
 
 /// Length of the [`LINE_MOVES`] tables: the power of two above [`LINE_STATES`], so that a state
 /// masked with `LINE_TABLE - 1` (which leaves it unchanged) is an index the compiler knows to
 /// be in bounds, and no bounds check is made. The entries past the states are never read.
-pub(super) const LINE_TABLE: usize = 1 << 15;
+pub(super) const LINE_TABLE: usize = LINE_STATES.next_power_of_two();
 
 /// `LINE_MOVES[state]`: how many moves the side's pieces have along a line in that ternary
 /// state (see [`TERNARY`]).
@@ -79,28 +80,28 @@ const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
     let mut t = [0u8; LINE_TABLE];
     let mut state = 0;
     while state < LINE_STATES {
-        let mut digits = [0u8; 9];
+        let mut digits = [0u8; SIDE];
         let mut s = state;
         let mut i = 0;
-        while i < 9 {
+        while i < SIDE {
             digits[i] = (s % 3) as u8;
             s /= 3;
             i += 1;
         }
         let mut count = 0u8;
         let mut p = 0;
-        while p < 9 {
+        while p < SIDE {
             if digits[p] == 2 {
                 let mut i = p + 1;
-                while i < 9 && digits[i] == 0 {
-                    if !(throne && i == 4) {
+                while i < SIDE && digits[i] == 0 {
+                    if !(throne && i == MIDDLE) {
                         count += 1;
                     }
                     i += 1;
                 }
                 let mut i = p as i32 - 1;
                 while i >= 0 && digits[i as usize] == 0 {
-                    if !(throne && i == 4) {
+                    if !(throne && i == MIDDLE as i32) {
                         count += 1;
                     }
                     i -= 1;
@@ -115,28 +116,28 @@ const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
 }
 
 /// `TRANSPOSE[sq]`: the index of square `sq` in the transposed bitboards (`file * 9 + rank`).
-pub(super) static TRANSPOSE: [u8; 81] = {
-    let mut t = [0u8; 81];
+pub(super) static TRANSPOSE: [u8; SQUARES] = {
+    let mut t = [0u8; SQUARES];
     let mut sq = 0;
-    while sq < 81 {
-        t[sq] = ((sq % 9) * 9 + sq / 9) as u8;
+    while sq < SQUARES {
+        t[sq] = ((sq % SIDE) * SIDE + sq / SIDE) as u8;
         sq += 1;
     }
     t
 };
 
 /// `SPREAD_FILE[f][bits]`: a 9-bit mask along file `f` (bit `i` = rank `i`) as a board set.
-pub(super) static SPREAD_FILE: [[u128; 512]; 9] = {
-    let mut t = [[0u128; 512]; 9];
+pub(super) static SPREAD_FILE: [[u128; LINE_PATTERNS]; SIDE] = {
+    let mut t = [[0u128; LINE_PATTERNS]; SIDE];
     let mut f = 0;
-    while f < 9 {
+    while f < SIDE {
         let mut m = 0;
-        while m < 512 {
+        while m < LINE_PATTERNS {
             let mut b = 0u128;
             let mut i = 0;
-            while i < 9 {
+            while i < SIDE {
                 if m & (1 << i) != 0 {
-                    b |= 1u128 << (i * 9 + f);
+                    b |= 1u128 << (i * SIDE + f);
                 }
                 i += 1;
             }
@@ -151,15 +152,15 @@ pub(super) static SPREAD_FILE: [[u128; 512]; 9] = {
 /// `EDGE_VIEW[occ]`: the inner positions (1..=7) of a line from which a piece can slide to
 /// one of the line's two end squares, given the occupied squares `occ` (the piece's own square
 /// is ignored): everything between it and that end, the end included, is empty.
-pub(super) static EDGE_VIEW: [u16; 512] = {
-    let mut t = [0u16; 512];
+pub(super) static EDGE_VIEW: [u16; LINE_PATTERNS] = {
+    let mut t = [0u16; LINE_PATTERNS];
     let mut occ = 0;
-    while occ < 512 {
+    while occ < LINE_PATTERNS {
         let mut bits = 0u16;
         let mut p = 1;
-        while p < 8 {
+        while p < LAST {
             let low_clear = occ & ((1 << p) - 1) == 0;
-            let high_clear = occ & (0x1ff & !((1 << (p + 1)) - 1)) == 0;
+            let high_clear = occ & (LINE_MASK & !((1 << (p + 1)) - 1)) == 0;
             if low_clear || high_clear {
                 bits |= 1 << p;
             }

@@ -5,6 +5,7 @@
 //! `b` (attackers to move) or `w` (defenders to move); plies default to 0.
 
 use super::Board;
+use crate::geometry::{FILES, LAST, SIDE};
 use crate::types::{Piece, Side, Square};
 use std::fmt;
 
@@ -78,13 +79,13 @@ impl fmt::Display for PositionError {
             PositionError::Trailing(text) => write!(f, "unexpected '{text}' after the ply count"),
             PositionError::RankCount(n) => write!(
                 f,
-                "the placement has {n} rank(s) separated by '/', expected 9"
+                "the placement has {n} rank(s) separated by '/', expected {SIDE}"
             ),
             PositionError::RankTooLong { rank } => {
-                write!(f, "rank {rank} has more than 9 squares")
+                write!(f, "rank {rank} has more than {SIDE} squares")
             }
             PositionError::RankTooShort { rank, squares } => {
-                write!(f, "rank {rank} has {squares} squares, expected 9")
+                write!(f, "rank {rank} has {squares} squares, expected {SIDE}")
             }
             PositionError::BadCharacter {
                 rank,
@@ -137,7 +138,7 @@ impl Board {
         // The rank count first, before the fields after the placement: a string with the
         // wrong number of ranks (a chess FEN, say) is a wrong placement, whatever follows it.
         let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 9 {
+        if ranks.len() != SIDE {
             return Err(PositionError::RankCount(ranks.len()));
         }
         let side = match fields.next() {
@@ -159,7 +160,7 @@ impl Board {
         board.plies = plies;
         let mut king: Option<Square> = None;
         for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = 8 - i as u8;
+            let rank = (LAST - i) as u8;
             let rank_name = rank + 1;
             let too_long = PositionError::RankTooLong { rank: rank_name };
             let mut file = 0u8;
@@ -167,7 +168,7 @@ impl Board {
                 let piece = match c {
                     '1'..='9' => {
                         file += c as u8 - b'0';
-                        if file > 9 {
+                        if file as usize > SIDE {
                             return Err(too_long);
                         }
                         continue;
@@ -197,7 +198,7 @@ impl Board {
                 board.put(piece, sq);
                 file += 1;
             }
-            if file != 9 {
+            if file as usize != SIDE {
                 return Err(PositionError::RankTooShort {
                     rank: rank_name,
                     squares: file,
@@ -213,10 +214,10 @@ impl Board {
     /// The position string, with the ply count; [`Board::from_fen`] reads it back.
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(64);
-        for rank in (0..9u8).rev() {
+        for rank in (0..SIDE as u8).rev() {
             let mut empty = 0u8;
-            for file in 0..9u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates below 9");
+            for file in 0..SIDE as u8 {
+                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
                 match self.piece_at(sq) {
                     None => empty += 1,
                     Some(p) => {
@@ -245,12 +246,13 @@ impl Board {
     /// A 9×9 diagram, rank 9 on top, with file letters and rank numbers; `+` marks the empty
     /// throne.
     pub fn diagram(&self) -> String {
+        let frame = format!("   +{}+\n", "-".repeat(2 * SIDE + 1));
         let mut s = String::new();
-        s.push_str("   +-------------------+\n");
-        for rank in (0..9u8).rev() {
+        s.push_str(&frame);
+        for rank in (0..SIDE as u8).rev() {
             s.push_str(&format!(" {} |", rank + 1));
-            for file in 0..9u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates below 9");
+            for file in 0..SIDE as u8 {
+                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
                 let c = match self.piece_at(sq) {
                     Some(p) => p.letter(),
                     None if sq == Square::THRONE => '+',
@@ -261,8 +263,13 @@ impl Board {
             }
             s.push_str(" |\n");
         }
-        s.push_str("   +-------------------+\n");
-        s.push_str("     a b c d e f g h i\n");
+        s.push_str(&frame);
+        s.push_str("    ");
+        for letter in FILES {
+            s.push(' ');
+            s.push(letter);
+        }
+        s.push('\n');
         s
     }
 }

@@ -3,10 +3,11 @@
 //! to square, rewarded when a move cuts off and lowered for the moves tried before it.
 
 use super::MAX_PLY;
+use konakis_core::geometry::SQUARES;
 use konakis_core::types::{Move, Side};
 
 /// Entries of the history table: by side, from square and to square.
-const HISTORY_SIZE: usize = 2 * 81 * 81;
+pub(crate) const HISTORY_SIZE: usize = 2 * SQUARES * SQUARES;
 
 /// The killers and the quiet history of one thread.
 pub(crate) struct Histories {
@@ -16,7 +17,7 @@ pub(crate) struct Histories {
 
 #[inline]
 fn index(side: Side, mv: Move) -> usize {
-    side.index() * 6561 + mv.from().index() * 81 + mv.to().index()
+    (side.index() * SQUARES + mv.from().index()) * SQUARES + mv.to().index()
 }
 
 impl Histories {

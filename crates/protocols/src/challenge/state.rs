@@ -11,6 +11,7 @@
 //! case, a move's `turn` is ignored.
 
 use konakis_core::board::{Board, PositionError, Status};
+use konakis_core::geometry::SIDE;
 use konakis_core::types::{Move, Piece, Side, Square};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -250,7 +251,7 @@ impl Cell {
 pub struct State {
     /// `cells[rank][file]`, both from 0: `cells[0][0]` is `a1`.
     #[serde(rename = "board")]
-    pub cells: [[Cell; 9]; 9],
+    pub cells: [[Cell; SIDE]; SIDE],
     /// Whose move, or the result.
     pub turn: Turn,
 }
@@ -261,7 +262,7 @@ impl State {
     /// A board whose king has been captured shows him on `king_square` if given (the server
     /// leaves the captured king on the board and only the turn says `BLACKWIN`).
     pub fn from_board(board: &Board, turn: Turn, king_square: Option<Square>) -> State {
-        let mut cells = [[Cell::Empty; 9]; 9];
+        let mut cells = [[Cell::Empty; SIDE]; SIDE];
         for sq in Square::all() {
             cells[sq.rank() as usize][sq.file() as usize] = Cell::of(board.piece_at(sq), sq);
         }
@@ -311,15 +312,15 @@ impl State {
         let Loose::Known(rows) = board else {
             return Err(WireError::NoBoard);
         };
-        if rows.len() != 9 {
+        if rows.len() != SIDE {
             return Err(WireError::RowCount(rows.len()));
         }
-        let mut cells = [[Cell::Empty; 9]; 9];
+        let mut cells = [[Cell::Empty; SIDE]; SIDE];
         for (rank, row) in rows.into_iter().enumerate() {
             let Loose::Known(row) = row else {
                 return Err(WireError::RowNotArray(rank));
             };
-            if row.len() != 9 {
+            if row.len() != SIDE {
                 return Err(WireError::RowLength {
                     row: rank,
                     cells: row.len(),
@@ -357,9 +358,9 @@ impl State {
     pub fn to_board(&self, side: Side, plies: u32) -> Result<Board, WireError> {
         let side = self.turn.side().unwrap_or(side);
         let mut fen = String::with_capacity(90);
-        for rank in (0..9).rev() {
+        for rank in (0..SIDE).rev() {
             let mut empty = 0u8;
-            for file in 0..9 {
+            for file in 0..SIDE {
                 let letter = match self.cells[rank][file] {
                     Cell::Empty | Cell::Throne => None,
                     Cell::White => Some('w'),

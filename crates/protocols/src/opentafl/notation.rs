@@ -12,6 +12,7 @@
 use crate::text::excerpt;
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, PositionError};
+use konakis_core::geometry::SIDE;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Piece, Side, Square};
 use std::fmt;
@@ -176,10 +177,10 @@ fn letter(piece: Piece) -> char {
 pub fn position_record(board: &Board) -> String {
     let mut s = String::with_capacity(64);
     s.push('/');
-    for rank in 0..9u8 {
+    for rank in 0..SIDE as u8 {
         let mut empty = 0u8;
-        for file in 0..9u8 {
-            let sq = Square::from_coords(file, rank).expect("coordinates below 9");
+        for file in 0..SIDE as u8 {
+            let sq = Square::from_coords(file, rank).expect("coordinates on the board");
             match board.piece_at(sq) {
                 None => empty += 1,
                 Some(p) => {
@@ -219,7 +220,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
         return Err(NotationError::NotARecord(excerpt(text)));
     }
     let ranks: Vec<&str> = text[1..text.len() - 1].split('/').collect();
-    if ranks.len() != 9 {
+    if ranks.len() != SIDE {
         return Err(NotationError::RankCount(ranks.len()));
     }
     // Rebuilt as Konakis' own position string (rank 9 first), which checks the pieces.
@@ -234,7 +235,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
             }
             let n: u32 = digits.parse().unwrap_or(u32::MAX);
             digits.clear();
-            if n == 0 || n > 9 {
+            if n == 0 || n as usize > SIDE {
                 return Err(NotationError::EmptyRun { rank, run: n });
             }
             *squares += n;
@@ -270,7 +271,7 @@ pub fn parse_position_record(record: &str, side: Side) -> Result<Board, Notation
             fen.push(piece);
         }
         flush(&mut digits, &mut squares, &mut fen)?;
-        if squares != 9 {
+        if squares as usize != SIDE {
             return Err(NotationError::RankSquares { rank, squares });
         }
         if i > 0 {

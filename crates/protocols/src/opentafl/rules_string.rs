@@ -35,6 +35,7 @@ use super::notation::{
 };
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::Board;
+use konakis_core::geometry::SIDE;
 use konakis_core::rules::{KingCapture, Rules, Ruleset};
 use konakis_core::types::Side;
 use std::fmt;
@@ -389,8 +390,8 @@ fn read_throne<'a>(
 fn read_pair(rules: &mut Rules, key: &str, value: &str) -> Result<(), RulesStringError> {
     let unsupported = RulesStringError::unsupported;
     match key {
-        "dim" => match value.parse::<u32>() {
-            Ok(9) => {}
+        "dim" => match value.parse::<usize>() {
+            Ok(SIDE) => {}
             Ok(_) => return Err(unsupported(key, value, "Konakis plays on a 9x9 board")),
             Err(_) => {
                 return Err(RulesStringError::Malformed(Malformation::DimNotNumber(

@@ -16,8 +16,8 @@
 
 use super::command::{self, Command, Start};
 use super::{Input, Output, Reply};
-use konakis_core::board::{Board, GameError};
-use konakis_core::perft::perft;
+use konakis_core::board::GameError;
+use konakis_core::perft::divide_until;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_core::types::Side;
@@ -446,17 +446,12 @@ impl<R: Reply> Session<R> {
         let board = *self.engine.board();
         let rules = self.engine.config().rules;
         self.start_job("go perft", "a perft", move |out: &R, stop| {
-            let mut total = 0u64;
-            for &mv in board.legal_moves(&rules).iter() {
-                let mut child = board;
-                child.play(&rules, mv);
-                let Some(n) = perft_stoppable(&child, &rules, depth - 1, stop) else {
-                    out.info("perft stopped");
-                    return None;
-                };
-                total += n;
-                out.line(&format!("{mv}: {n}"));
-            }
+            let stopped = || stop.stopped();
+            let each = |mv, n| out.line(&format!("{mv}: {n}"));
+            let Some(total) = divide_until(&board, &rules, depth, &stopped, each) else {
+                out.info("perft stopped");
+                return None;
+            };
             Some(vec![String::new(), format!("Nodes searched: {total}")])
         });
     }
@@ -564,29 +559,6 @@ fn describe(e: &GameError) -> String {
         GameError::Move { index, error } => format!("move {}: {error}", index + 1),
         other => other.to_string(),
     }
-}
-
-/// Perft that gives up (`None`) soon after `stop` is set. The last plies are counted by
-/// [`perft`] in one go, short enough to wait for.
-fn perft_stoppable(
-    board: &Board,
-    rules: &konakis_core::Rules,
-    depth: u32,
-    stop: Cancel,
-) -> Option<u64> {
-    if depth <= 3 {
-        return Some(perft(board, rules, depth));
-    }
-    let mut total = 0;
-    for &mv in board.legal_moves(rules).iter() {
-        if stop.stopped() {
-            return None;
-        }
-        let mut child = *board;
-        child.play(rules, mv);
-        total += perft_stoppable(&child, rules, depth - 1, stop)?;
-    }
-    Some(total)
 }
 
 /// What turns a search's score into win chances (`UCI_ShowWDL`): the root's plies, side to
