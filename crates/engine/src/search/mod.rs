@@ -5,8 +5,9 @@
 //!
 //! - the vocabulary (`types.rs`): the constants, [`Limits`], [`Report`], [`Cancel`],
 //!   [`SearchError`], [`SearchOutcome`];
-//! - the searcher (`threads.rs`): [`Searcher`], the table, the [`Settings`] and the threads,
-//!   with what the threads share;
+//! - the searcher (`threads.rs`): the crate's own `Searcher`, which owns the table, the
+//!   [`Settings`] and the threads, with what the threads share (only the [`Engine`](crate::Engine)
+//!   holds one);
 //! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
 //!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
@@ -29,7 +30,8 @@ mod types;
 mod worker;
 
 pub(crate) use threads::Shared;
-pub use threads::{Searcher, Settings, SmpMode};
+pub(crate) use threads::Searcher;
+pub use threads::{Settings, SmpMode};
 pub use time::{Budget, budget};
 pub use types::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_HASH_MIB, MAX_PLY, MAX_THREADS, Report,

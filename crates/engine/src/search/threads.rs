@@ -10,7 +10,7 @@
 use super::deepen::{RunContext, play_at_level, run};
 use super::time::{self, Budget};
 use super::tt::TranspositionTable;
-use super::{Cancel, Info, Limits, Report, SearchError, SearchOutcome, Signal, parallel};
+use super::{Cancel, Limits, Report, SearchError, Signal, parallel};
 use crate::clock::Instant;
 use crate::network::{self, EvalMode, LoadedNet, Net};
 use crate::skill::{self, Skill};
@@ -249,11 +249,6 @@ impl Searcher {
         })
     }
 
-    /// Current settings.
-    pub fn settings(&self) -> Settings {
-        self.settings
-    }
-
     /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
     pub fn set(&mut self, settings: Settings) -> Result<(), SearchError> {
         if self.is_searching() {
@@ -307,6 +302,11 @@ impl Searcher {
     /// classical evaluation.
     pub fn network(&self, rules: &Rules) -> Option<LoadedNet> {
         network::choose(self.settings.eval, self.loaded.as_ref(), rules)
+    }
+
+    /// The network loaded with `EvalFile`, if any.
+    pub(crate) fn loaded(&self) -> Option<LoadedNet> {
+        self.loaded.clone()
     }
 
     /// Empties the table and the histories (a new game).
@@ -478,9 +478,14 @@ impl Searcher {
     }
 
     /// Searches to completion on the calling thread and returns the best move and the last
-    /// principal variation's report (for tests and tools).
-    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
-        let mut outcome = SearchOutcome::default();
+    /// principal variation's report (for tests).
+    #[cfg(test)]
+    pub fn search_sync(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+    ) -> (Option<Move>, Option<super::Info>) {
+        let mut outcome = super::SearchOutcome::default();
         match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
             Ok(_) => (outcome.best, outcome.info),
             Err(_) => (None, None),

@@ -199,9 +199,9 @@ pub enum Report {
     },
 }
 
-/// What a search on the caller's thread ([`Searcher::search`](super::Searcher::search),
-/// [`Engine::search`](crate::Engine::search)) and the bench ask now and then (every thousand
-/// nodes or so) to learn that they must stop.
+/// What a search on the caller's thread ([`Engine::search`](crate::Engine::search),
+/// [`Engine::analyse`](crate::Engine::analyse), [`Engine::review`](crate::Engine::review)) and
+/// the bench ask now and then (every thousand nodes or so) to learn that they must stop.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Cancel<'a> {
     /// Only the search's own limits end it.
@@ -220,11 +220,11 @@ pub enum Cancel<'a> {
 pub enum Signal {
     /// Go on.
     Continue,
-    /// Stop, as on [`Searcher::stop`](super::Searcher::stop).
+    /// Stop, as on [`Engine::stop`](crate::Engine::stop).
     Stop,
     /// The opponent played the expected move, as on
-    /// [`Searcher::ponderhit`](super::Searcher::ponderhit) (ignored unless a
-    /// ponder search runs, so it may be said more than once).
+    /// [`Engine::ponderhit`](crate::Engine::ponderhit) (ignored unless a ponder search runs,
+    /// so it may be said more than once).
     PonderHit,
 }
 
