@@ -18,7 +18,5 @@
 pub use konakis_core::prelude::*;
 pub use konakis_engine::options::Options;
 pub use konakis_engine::search::SearchOutcome;
-pub use konakis_engine::search::{
-    Cancel, Info, Limits, Report, Score, SearchError, Settings,
-};
+pub use konakis_engine::search::{Cancel, Info, Limits, Report, Score, SearchError, Settings};
 pub use konakis_engine::{Engine, EngineError, SearchId, Start};

@@ -2,10 +2,10 @@
 //! is known (the exhaustive solver of the tactics tests says what each position holds), and
 //! the command's table, JSON, annotated record, several games, threads and bad records.
 
+use crate::common::engine::engine_with;
 use crate::common::matches::{p, run, scratch, text};
 use crate::common::solver::win_within;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
-use crate::common::engine::engine_with;
 use konakis::review::{Eval, Review, ReviewConfig, Verdict, positions};
 use konakis::search::{Cancel, Limits, Settings};
 use konakis::{Board, Move, Rules};

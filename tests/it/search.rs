@@ -284,7 +284,9 @@ fn quiescence_ends_when_an_unarmed_king_shuttles_between_threats() {
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
     let mut engine = engine_with(Settings::default());
     let start = Instant::now();
-    let (_, info) = analyse(&mut engine, &game,
+    let (_, info) = analyse(
+        &mut engine,
+        &game,
         Limits {
             depth: Some(9),
             ..Limits::default()

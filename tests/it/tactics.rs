@@ -5,11 +5,11 @@
 //! (tests/it/common/solver.rs: plain minimax over the library's moves, no pruning) says what
 //! each one holds.
 
+use crate::common::engine::{analyse, engine_with};
 use crate::common::solver::{
     FAMILIES, board_from_cells, every_reply_loses, outcome, solve_for_suite, win_distance,
     win_within,
 };
-use crate::common::engine::{analyse, engine_with};
 use konakis::search::{Limits, Score, Settings};
 use konakis::{Board, Game, Move, Rules, Side, Status};
 use rand::rngs::StdRng;
@@ -304,7 +304,7 @@ fn king_tactics_are_solved_within_two_plies_per_move_plus_two() {
     });
     for t in &suite {
         let depth = search_depth(t.kind) - 4;
-        engine.clear();
+        engine.clear_hash();
         let game = Game::new(t.rules, t.board);
         let limits = Limits {
             depth: Some(depth),

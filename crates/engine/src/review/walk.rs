@@ -257,9 +257,14 @@ mod tests {
         let settings = crate::bench::settings(1, Some(1));
         let mut one = Searcher::new(settings);
         let mut calls = Vec::new();
-        let alone = judge(&mut one, &mut [], &games, &limits, Cancel::Never, &mut |d, t| {
-            calls.push((d, t))
-        })
+        let alone = judge(
+            &mut one,
+            &mut [],
+            &games,
+            &limits,
+            Cancel::Never,
+            &mut |d, t| calls.push((d, t)),
+        )
         .unwrap();
         assert_eq!(calls, (1..=7).map(|d| (d, 7)).collect::<Vec<_>>());
         assert_eq!(
@@ -269,9 +274,14 @@ mod tests {
         );
         let mut more = [Searcher::new(settings), Searcher::new(settings)];
         let mut calls = Vec::new();
-        let together = judge(&mut one, &mut more, &games, &limits, Cancel::Never, &mut |d, t| {
-            calls.push((d, t))
-        })
+        let together = judge(
+            &mut one,
+            &mut more,
+            &games,
+            &limits,
+            Cancel::Never,
+            &mut |d, t| calls.push((d, t)),
+        )
         .unwrap();
         assert_eq!(together, alone);
         assert_eq!(calls, (1..=7).map(|d| (d, 7)).collect::<Vec<_>>());
@@ -288,11 +298,21 @@ mod tests {
         let settings = crate::bench::settings(1, Some(1));
         let mut one = Searcher::new(settings);
         let mut more = [Searcher::new(settings)];
-        for more in [&mut more[..0], &mut more[..]] {
+        for several in [false, true] {
+            let more = if several {
+                &mut more[..]
+            } else {
+                &mut more[..0]
+            };
             let mut calls = 0;
-            let e = judge(&mut one, more, &games, &limits, Cancel::Flag(&stop), &mut |_, _| {
-                calls += 1
-            });
+            let e = judge(
+                &mut one,
+                more,
+                &games,
+                &limits,
+                Cancel::Flag(&stop),
+                &mut |_, _| calls += 1,
+            );
             assert_eq!(e, Err(ReviewError::Cancelled));
             assert_eq!(calls, 0);
         }

@@ -13,6 +13,19 @@
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
 //!   search (`parallel.rs`, or `serial.rs` without threads), the transposition table ([`tt`])
 //!   and the time budget ([`budget`], `time.rs`).
+//!
+//! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
+//! the [`Engine`](crate::Engine) instead (its analysis of a position, its review of games).
+//!
+//! ```compile_fail
+//! use konakis_engine::search::Searcher;
+//! ```
+//!
+//! What a search is asked and answers stays public:
+//!
+//! ```
+//! use konakis_engine::search::{Limits, Settings};
+//! ```
 
 mod deepen;
 #[cfg(feature = "threads")]
@@ -29,8 +42,8 @@ pub mod tt;
 mod types;
 mod worker;
 
-pub(crate) use threads::Shared;
 pub(crate) use threads::Searcher;
+pub(crate) use threads::Shared;
 pub use threads::{Settings, SmpMode};
 pub use time::{Budget, budget};
 pub use types::{

@@ -21,9 +21,9 @@ use konakis_core::perft::perft;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_core::types::Side;
+use konakis_engine::NetworkEval;
 use konakis_engine::bench;
 use konakis_engine::clock::Instant;
-use konakis_engine::NetworkEval;
 use konakis_engine::options;
 use konakis_engine::wdl;
 
