@@ -12,11 +12,12 @@
 //!   [`Status`]), Zobrist keys and [`perft`];
 //! - the **engine**, from `konakis-engine`: [`Engine`], the one engine session every
 //!   front-end works through (it owns the searcher, the game with its history and the option
-//!   table; `examples/embed.rs` embeds it in twenty lines), and beneath it
-//!   [`search::Searcher`], which owns the transposition table and the search threads,
-//!   searches a [`Game`] within [`search::Limits`] on its own thread and reports through a
-//!   callback, ending every search with one [`search::Report::BestMove`]; and the
-//!   [`eval`]uation.
+//!   table; `examples/embed.rs` embeds it in twenty lines), the only way to the search
+//!   beneath it: it searches its game within [`search::Limits`] on a thread of its own or the
+//!   caller's and reports through a callback, ending every search with one
+//!   [`search::Report::BestMove`], searches a tool's own positions ([`Engine::analyse`]),
+//!   reviews games ([`Engine::review`]) and traces the [`eval`]uation
+//!   ([`Engine::trace_eval`]).
 //!
 //! [`prelude`] imports the names these need in one line. Errors are types whose `Display`
 //! gives the message a user reads ([`PositionError`], [`MoveError`], [`GameError`],
@@ -41,27 +42,38 @@
 //! assert_eq!(game.board().side_to_move(), Side::Defenders);
 //! ```
 //!
-//! Let the searcher beneath the engine choose a move:
+//! Let the engine choose a move in its game, on a thread of its own:
 //!
 //! ```
 //! use konakis::prelude::*;
 //! use std::sync::{Arc, Mutex};
 //!
-//! let game = Game::start(Rules::default());
-//! let mut searcher = Searcher::new(Settings::default());
+//! let mut engine = Engine::new(Options::default()).unwrap();
 //! let best = Arc::new(Mutex::new(None));
 //! let seen = Arc::clone(&best);
 //! let limits = Limits { depth: Some(3), ..Limits::default() };
-//! searcher
-//!     .go(&game, limits, move |report| {
+//! engine
+//!     .think(limits, move |_, report| {
 //!         if let Report::BestMove { best, .. } = report {
 //!             *seen.lock().unwrap() = best;
 //!         }
 //!     })
 //!     .unwrap();
-//! searcher.wait();
+//! engine.wait(None);
 //! let mv = best.lock().unwrap().expect("the start position has moves");
-//! assert!(game.board().check_move(game.rules(), mv).is_ok());
+//! assert!(engine.board().check_move(engine.game().rules(), mv).is_ok());
+//! ```
+//!
+//! Or analyse a position of one's own on the calling thread:
+//!
+//! ```
+//! use konakis::prelude::*;
+//!
+//! let mut engine = Engine::new(Options::default()).unwrap();
+//! let game = Game::start(Rules::ashton());
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let outcome = engine.analyse(&game, limits, Cancel::Never).unwrap();
+//! assert!(outcome.best.is_some() && outcome.info.is_some());
 //! ```
 
 #![forbid(unsafe_code)]

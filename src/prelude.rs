@@ -12,13 +12,11 @@
 //!
 //! It holds the rules core's prelude (positions, moves, games, the rule options and their
 //! errors, from `konakis-core`), the engine session a program drives ([`Engine`], with its
-//! [`Options`], [`Start`] and [`SearchOutcome`]) and the searcher beneath it ([`Searcher`] with
-//! its [`Limits`], [`Settings`] and [`Report`]s), from `konakis-engine`.
+//! [`Options`], [`Start`] and [`SearchOutcome`], with the search's [`Limits`], [`Settings`] and
+//! [`Report`]s), from `konakis-engine`.
 
 pub use konakis_core::prelude::*;
 pub use konakis_engine::options::Options;
 pub use konakis_engine::search::SearchOutcome;
-pub use konakis_engine::search::{
-    Cancel, Info, Limits, Report, Score, SearchError, Searcher, Settings,
-};
+pub use konakis_engine::search::{Cancel, Info, Limits, Report, Score, SearchError, Settings};
 pub use konakis_engine::{Engine, EngineError, SearchId, Start};

@@ -117,6 +117,8 @@ def analyse_game(
     after, the verdict and the accuracy; ``result["review"]["attackers"]`` and ``["defenders"]``
     sum each side up.
     ``thresholds`` are the drops (inaccuracy, mistake, blunder) in points of expected score.
+    The review is ``engine``'s at full strength, whatever its level; its transposition table
+    and histories are empty afterwards, as after ``engine.clear()``.
     """
     if engine is None:
         engine = NativeEngine()

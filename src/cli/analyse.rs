@@ -1,6 +1,7 @@
 //! `konakis analyse`: a review of every move of one or more games (docs/review.md). The
-//! review itself is [`konakis::review`]; this reads the games, searches their positions on
-//! several threads with progress on stderr, and prints a table, JSON or an annotated record.
+//! review itself is [`Engine::review`] (the one review loop of [`konakis::review`]); this reads
+//! the games, asks for their review with progress on stderr, and prints a table, JSON or an
+//! annotated record.
 
 use super::EvalArgs;
 use clap::{ArgGroup, Args};
@@ -8,17 +9,16 @@ use konakis::board::{Board, Game};
 use konakis::network::LoadedNet;
 use konakis::opentafl::notation::{self, full_move};
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_commented_record};
-use konakis::review::{self, Judgement, MoveReview, Review, SideSummary, Thresholds, Verdict};
+use konakis::prelude::Options;
+use konakis::review::{self, MoveReview, Review, SideSummary, Thresholds, Verdict};
 use konakis::rules::Rules;
-use konakis::search::{Cancel, Limits, MAX_HASH_MIB, Searcher, Settings};
+use konakis::search::{Cancel, Limits, MAX_HASH_MIB, Settings};
 use konakis::types::{Move, Side};
-use konakis::{ReviewedGame, review_json};
+use konakis::{Engine, ReviewedGame, review_json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The time per position when no limit is given, in milliseconds.
@@ -147,17 +147,7 @@ fn analyse(args: AnalyseArgs) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", input.label))?;
         games.push(positions);
     }
-    let judgements = judge_all(&args, &games, &limits, network)?;
-    let config = review::ReviewConfig {
-        limits: limits.clone(),
-        thresholds: args.thresholds,
-    };
-    let mut reviews = Vec::with_capacity(games.len());
-    for (positions, judged) in games.iter().zip(judgements) {
-        reviews.push(
-            review::review(positions, &judged, &config.thresholds).map_err(|e| e.to_string())?,
-        );
-    }
+    let (reviews, config) = review_all(&args, &games, &limits, network)?;
     if args.json {
         println!("{}", json(&inputs, &games, &reviews, &config));
     } else {
@@ -239,25 +229,24 @@ fn read_inputs(args: &AnalyseArgs) -> Result<Vec<Input>, String> {
         .collect()
 }
 
-/// Judges every position of every game, `--concurrency` at a time, each search on one
-/// thread with an engine of its own, with progress on stderr.
-fn judge_all(
+/// Reviews every game with the one review loop ([`Engine::review`]), `--concurrency`
+/// positions at a time, each search on one thread, with progress on stderr.
+fn review_all(
     args: &AnalyseArgs,
     games: &[Vec<Game>],
     limits: &Limits,
     network: Option<LoadedNet>,
-) -> Result<Vec<Vec<Judgement>>, String> {
-    let tasks: Vec<(usize, usize)> = games
-        .iter()
-        .enumerate()
-        .flat_map(|(g, positions)| (0..positions.len()).map(move |p| (g, p)))
-        .collect();
-    let total = tasks.len();
+) -> Result<(Vec<Review>, review::ReviewConfig), String> {
+    let total: usize = games.iter().map(Vec::len).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = args
-        .concurrency
-        .map_or(cores, |n| n as usize)
-        .clamp(1, total.max(1));
+    let config = review::ReviewConfig {
+        limits: limits.clone(),
+        thresholds: args.thresholds,
+        concurrency: args
+            .concurrency
+            .map_or(cores, |n| n as usize)
+            .clamp(1, total.max(1)),
+    };
     let settings = Settings {
         threads: 1,
         hash_mib: args.hash_mib as usize,
@@ -267,108 +256,76 @@ fn judge_all(
         eval: args.evaluation.eval,
         ..Settings::default()
     };
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Judgement>>> = Mutex::new(vec![None; total]);
-    let error: Mutex<Option<String>> = Mutex::new(None);
-    let started = Instant::now();
-    let fail = |message: String| {
-        failed.store(true, Ordering::SeqCst);
-        let mut e = error.lock().unwrap_or_else(|p| p.into_inner());
-        e.get_or_insert(message);
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut engine = match Searcher::try_new(settings) {
-                    Ok(e) => e,
-                    Err(e) => return fail(e.to_string()),
-                };
-                if let Err(e) = engine.set_network(network.clone()) {
-                    return fail(e.to_string());
-                }
-                let stop = Cancel::Flag(&failed);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= total || failed.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let (g, p) = tasks[i];
-                    match review::evaluate(&mut engine, &games[g][p], limits, stop) {
-                        Ok(j) => {
-                            results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(j);
-                            done.fetch_add(1, Ordering::SeqCst);
-                        }
-                        Err(e) => {
-                            return fail(format!("position {p} of game {}: {e}", g + 1));
-                        }
-                    }
-                }
-            });
-        }
-        if !args.quiet {
-            progress(&done, &failed, total, started);
-        }
+    let mut engine = Engine::new(Options {
+        settings,
+        ..Options::default()
+    })
+    .map_err(|e| e.to_string())?;
+    engine.set_network(network).map_err(|e| e.to_string())?;
+    let mut progress = Progress::new(!args.quiet);
+    let reviews = engine.review(games, &config, Cancel::Never, |done, total| {
+        progress.show(done, total)
     });
-    if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    let mut flat = results
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter();
-    games
-        .iter()
-        .map(|positions| {
-            (0..positions.len())
-                .map(|_| flat.next().flatten().ok_or("a position was not searched"))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(str::to_string)
-        })
-        .collect()
+    progress.finish();
+    Ok((reviews.map_err(|e| e.to_string())?, config))
 }
 
 /// Shows how many positions are done and the time left on stderr until all are: a line
-/// rewritten in place on a terminal, else a line every ten seconds.
-fn progress(done: &AtomicUsize, failed: &AtomicBool, total: usize, started: Instant) {
-    let terminal = std::io::stderr().is_terminal();
-    let every = if terminal {
-        Duration::from_millis(250)
-    } else {
-        Duration::from_secs(10)
-    };
-    let mut last = Instant::now();
-    let mut shown = false;
-    loop {
-        let d = done.load(Ordering::SeqCst);
-        if d >= total || failed.load(Ordering::SeqCst) {
-            break;
+/// rewritten in place on a terminal (at most every quarter second), else a line every ten
+/// seconds.
+struct Progress {
+    /// Whether to show anything (not with `--quiet`).
+    on: bool,
+    terminal: bool,
+    every: Duration,
+    started: Instant,
+    last: Instant,
+    /// Whether a line rewritten in place is on the terminal.
+    shown: bool,
+}
+
+impl Progress {
+    fn new(on: bool) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        Progress {
+            on,
+            terminal,
+            every: if terminal {
+                Duration::from_millis(250)
+            } else {
+                Duration::from_secs(10)
+            },
+            started: Instant::now(),
+            last: Instant::now(),
+            shown: false,
         }
-        std::thread::sleep(Duration::from_millis(50));
-        if last.elapsed() < every {
-            continue;
+    }
+
+    /// `done` of `total` positions are analysed.
+    fn show(&mut self, done: usize, total: usize) {
+        if !self.on || done >= total || self.last.elapsed() < self.every {
+            return;
         }
-        last = Instant::now();
-        let elapsed = started.elapsed().as_secs_f64();
-        let left = if d == 0 {
-            "?".to_string()
-        } else {
-            format!("{:.0}", elapsed / d as f64 * (total - d) as f64)
-        };
+        self.last = Instant::now();
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let left = elapsed / done.max(1) as f64 * (total - done) as f64;
         let line = format!(
-            "analysed {d} of {total} positions ({}%), {elapsed:.0} s, about {left} s left",
-            d * 100 / total.max(1)
+            "analysed {done} of {total} positions ({}%), {elapsed:.0} s, about {left:.0} s left",
+            done * 100 / total.max(1)
         );
-        if terminal {
+        if self.terminal {
             eprint!("\r{line}   ");
-            shown = true;
+            self.shown = true;
         } else {
             eprintln!("{line}");
         }
     }
-    if shown {
-        eprintln!();
+
+    /// Ends the line rewritten in place, if any.
+    fn finish(&self) {
+        if self.shown {
+            eprintln!();
+        }
     }
 }
 

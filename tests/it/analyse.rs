@@ -2,11 +2,12 @@
 //! is known (the exhaustive solver of the tactics tests says what each position holds), and
 //! the command's table, JSON, annotated record, several games, threads and bad records.
 
+use crate::common::engine::engine_with;
 use crate::common::matches::{p, run, scratch, text};
 use crate::common::solver::win_within;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
-use konakis::review::{Eval, Review, ReviewConfig, Verdict, review_game};
-use konakis::search::{Cancel, Limits, Searcher, Settings};
+use konakis::review::{Eval, Review, ReviewConfig, Verdict, positions};
+use konakis::search::{Cancel, Limits, Settings};
 use konakis::{Board, Move, Rules};
 use serde_json::Value;
 
@@ -26,7 +27,7 @@ fn reviewed_within(rules: Rules, fen: &str, moves: &str, limits: Limits) -> Revi
         .split_whitespace()
         .map(|m| Move::parse(m).unwrap())
         .collect();
-    let mut engine = Searcher::new(Settings {
+    let mut engine = engine_with(Settings {
         hash_mib: 4,
         ..Settings::default()
     });
@@ -34,16 +35,11 @@ fn reviewed_within(rules: Rules, fen: &str, moves: &str, limits: Limits) -> Revi
         limits,
         ..ReviewConfig::default()
     };
-    review_game(
-        &mut engine,
-        rules,
-        start,
-        &moves,
-        &config,
-        Cancel::Never,
-        |_, _| {},
-    )
-    .unwrap()
+    let games = [positions(rules, start, &moves).unwrap()];
+    engine
+        .review(&games, &config, Cancel::Never, |_, _| {})
+        .unwrap()
+        .remove(0)
 }
 
 /// The board after `moves` from `fen`.

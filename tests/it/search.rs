@@ -1,17 +1,18 @@
 //! Tactics every build must solve, and search behaviour the protocol relies on.
 
 use crate::common::board::picture_fen;
-use konakis::search::{Limits, Score, Searcher, Settings};
+use crate::common::engine::{analyse, engine_with};
+use konakis::search::{Limits, Score, Settings};
 use konakis::{Board, Game, Move, Rules, Side};
 use std::time::{Duration, Instant};
 
 fn search(fen: &str, rules: Rules, limits: Limits, threads: usize) -> (Move, Score) {
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut engine = Searcher::new(Settings {
+    let mut engine = engine_with(Settings {
         threads,
         ..Settings::default()
     });
-    let (best, info) = engine.search_sync(&game, limits);
+    let (best, info) = analyse(&mut engine, &game, limits);
     let best = best.expect("a live position has a best move");
     assert!(
         game.board().is_legal(&rules, best),
@@ -191,10 +192,10 @@ fn node_limited_search_is_deterministic_with_one_thread() {
         ..Limits::default()
     };
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut a = Searcher::new(Settings::default());
-    let mut b = Searcher::new(Settings::default());
-    let (ma, ia) = a.search_sync(&game, limits.clone());
-    let (mb, ib) = b.search_sync(&game, limits);
+    let mut a = engine_with(Settings::default());
+    let mut b = engine_with(Settings::default());
+    let (ma, ia) = analyse(&mut a, &game, limits.clone());
+    let (mb, ib) = analyse(&mut b, &game, limits);
     assert_eq!(ma, mb);
     assert_eq!(ia.map(|i| (i.nodes, i.pv)), ib.map(|i| (i.nodes, i.pv)));
 }
@@ -229,13 +230,13 @@ fn a_line_that_repeats_the_game_history_scores_as_a_draw() {
         g.play(Move::parse("d4d5").unwrap()).unwrap(),
         konakis::Status::Draw(konakis::DrawReason::Repetition)
     );
-    let mut e = Searcher::new(Settings::default());
+    let mut e = engine_with(Settings::default());
     let only = Limits {
         depth: Some(3),
         searchmoves: vec![Move::parse("d4d5").unwrap()],
         ..Limits::default()
     };
-    let (best, info) = e.search_sync(&game, only);
+    let (best, info) = analyse(&mut e, &game, only);
     assert_eq!(best, Some(Move::parse("d4d5").unwrap()));
     assert_eq!(info.unwrap().score, Score::Cp(0));
 }
@@ -263,13 +264,13 @@ fn under_ashton_returning_to_a_set_up_position_is_not_a_draw() {
     let back = Move::parse("a8a9").unwrap();
     let mut g = game.clone();
     assert_eq!(g.play(back).unwrap(), konakis::Status::Ongoing);
-    let mut e = Searcher::new(Settings::default());
+    let mut e = engine_with(Settings::default());
     let only = Limits {
         depth: Some(3),
         searchmoves: vec![back],
         ..Limits::default()
     };
-    let (best, info) = e.search_sync(&game, only);
+    let (best, info) = analyse(&mut e, &game, only);
     assert_eq!(best, Some(back));
     assert_ne!(info.unwrap().score, Score::Cp(0));
 }
@@ -281,9 +282,10 @@ fn quiescence_ends_when_an_unarmed_king_shuttles_between_threats() {
     let rules = Rules::encyclopedia();
     let fen = "3bbb3/7b1/2w1w4/b2ww3b/bb2Kwwbb/b3w3b/4w4/4b4/3bbb3 b 3";
     let game = Game::new(rules, Board::from_fen(fen).unwrap());
-    let mut engine = Searcher::new(Settings::default());
+    let mut engine = engine_with(Settings::default());
     let start = Instant::now();
-    let (_, info) = engine.search_sync(
+    let (_, info) = analyse(
+        &mut engine,
         &game,
         Limits {
             depth: Some(9),

@@ -5,11 +5,12 @@
 //! (tests/it/common/solver.rs: plain minimax over the library's moves, no pruning) says what
 //! each one holds.
 
+use crate::common::engine::{analyse, engine_with};
 use crate::common::solver::{
     FAMILIES, board_from_cells, every_reply_loses, outcome, solve_for_suite, win_distance,
     win_within,
 };
-use konakis::search::{Limits, Score, Searcher, Settings};
+use konakis::search::{Limits, Score, Settings};
 use konakis::{Board, Game, Move, Rules, Side, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -56,12 +57,12 @@ fn random_position(rng: &mut StdRng) -> Board {
 /// The engine's move and score in `board` within a second, one thread.
 fn engine_move(board: &Board, rules: &Rules) -> (Move, Score) {
     let game = Game::new(*rules, *board);
-    let mut engine = Searcher::new(Settings::default());
+    let mut engine = engine_with(Settings::default());
     let limits = Limits {
         movetime: Some(1000),
         ..Limits::default()
     };
-    let (best, info) = engine.search_sync(&game, limits);
+    let (best, info) = analyse(&mut engine, &game, limits);
     let best = best.expect("a live position has a best move");
     assert!(
         board.is_legal(rules, best),
@@ -297,19 +298,19 @@ fn the_king_tactics_suite_holds_what_the_solver_finds() {
 #[test]
 fn king_tactics_are_solved_within_two_plies_per_move_plus_two() {
     let suite = parse_suite(SUITE).unwrap();
-    let mut engine = Searcher::new(Settings {
+    let mut engine = engine_with(Settings {
         threads: 1,
         ..Settings::default()
     });
     for t in &suite {
         let depth = search_depth(t.kind) - 4;
-        engine.clear();
+        engine.clear_hash();
         let game = Game::new(t.rules, t.board);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        let (best, info) = engine.search_sync(&game, limits);
+        let (best, info) = analyse(&mut engine, &game, limits);
         let info = info.expect("an iteration");
         assert!(
             best.is_some_and(|b| t.moves.contains(&b)) && t.solved_by(&info),
@@ -337,12 +338,12 @@ fn the_captures_missed_in_games_are_found_at_two_plies_per_move_plus_two() {
     for (game, n) in [(ashton_game, 3), (default_game, 2)] {
         let rules = *game.rules();
         let board = *game.board();
-        let mut engine = Searcher::new(Settings::default());
+        let mut engine = engine_with(Settings::default());
         let limits = Limits {
             depth: Some(2 * n + 2),
             ..Limits::default()
         };
-        let (best, info) = engine.search_sync(&game, limits);
+        let (best, info) = analyse(&mut engine, &game, limits);
         let best = best.unwrap();
         let score = info.unwrap().score;
         assert!(

@@ -4,7 +4,12 @@
 use crate::clock::Instant;
 use crate::network::LoadedNet;
 use crate::options::{self, Change, OptionError, Options};
-use crate::search::{Budget, Cancel, Limits, Report, SearchError, SearchOutcome, Searcher, budget};
+use crate::review::{self, Review, ReviewConfig, ReviewError};
+use crate::search::{
+    Budget, Cancel, Limits, Report, SearchError, SearchOutcome, Searcher, Settings, budget,
+};
+use crate::skill::Skill;
+use crate::trace::{self, EvalTrace};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
 use konakis_core::types::Move;
 use konakis_nnue::network::NetError;
@@ -132,13 +137,16 @@ type OptionHook = Box<dyn FnMut(&'static str, &Options) + Send>;
 /// One engine session, which every front-end (the line protocol, OTEP, the Tablut Challenge
 /// client) and every tool (bench, the tactics suite) works through.
 ///
-/// An [`Engine`] owns the [`Searcher`], the current [`Game`] with its history, and the values
-/// of the one option table ([`options`]). It offers what a front-end needs and nothing about
-/// text: set the position, catch up with a host's position ([`Engine::sync`]), set an option
-/// (checked by the table, then applied: a new table size, new threads, the game replayed under
-/// new rules), think ([`Engine::think`] on the searcher's thread, returning at once, or
-/// [`Engine::search`] on the calling thread), [`Engine::stop`], [`Engine::ponderhit`] and
-/// [`Engine::wait`] with a deadline.
+/// An [`Engine`] owns the searcher (the transposition table, the histories and the threads,
+/// which nothing outside this crate reaches), the current [`Game`] with its history, and the
+/// values of the one option table ([`options`]). It offers what a front-end needs and nothing
+/// about text: set the position, catch up with a host's position ([`Engine::sync`]), set an
+/// option (checked by the table, then applied: a new table size, new threads, the game
+/// replayed under new rules), think ([`Engine::think`] on the searcher's thread, returning at
+/// once, or [`Engine::search`] on the calling thread), [`Engine::stop`], [`Engine::ponderhit`]
+/// and [`Engine::wait`] with a deadline. Tools that search positions of their own ask
+/// [`Engine::analyse`]; [`Engine::review`] reviews whole games; [`Engine::trace_eval`] and
+/// [`Engine::evaluation`] say how the current position evaluates.
 ///
 /// Every search gets a [`SearchId`]; its reports reach the callback tagged with it, and only
 /// while it is the engine's current search: once [`Engine::cancel`] returns, or another search
@@ -422,13 +430,18 @@ impl Engine {
     /// Checks that a search could start under `limits` now: none is running, and every move
     /// of `searchmoves` is legal (unless the game is over, which the search reports).
     pub fn check(&self, limits: &Limits) -> Result<(), EngineError> {
+        self.check_in(&self.game, limits)
+    }
+
+    /// [`Engine::check`] for a search of `game`.
+    fn check_in(&self, game: &Game, limits: &Limits) -> Result<(), EngineError> {
         if self.is_searching() {
             return Err(SearchError::Busy.into());
         }
-        if !self.game.status().is_over() {
-            let board = self.game.board();
+        if !game.status().is_over() {
+            let board = game.board();
             for &mv in &limits.searchmoves {
-                if let Err(reason) = board.check_move(&self.config.rules, mv) {
+                if let Err(reason) = board.check_move(game.rules(), mv) {
                     return Err(EngineError::SearchMove { mv, reason });
                 }
             }
@@ -490,11 +503,120 @@ impl Engine {
             outcome.take(&r);
             report(SearchId(id), r);
         });
+        self.end(searched, outcome)
+    }
+
+    /// Ends a search on the calling thread: none is current any more, and what it reported
+    /// is what [`Engine::outcome`] says.
+    fn end(
+        &mut self,
+        searched: Result<Report, SearchError>,
+        outcome: SearchOutcome,
+    ) -> Result<SearchOutcome, EngineError> {
         let mut live = lock(&self.live);
         live.id = 0;
         searched?;
         live.outcome = outcome.clone();
         Ok(outcome)
+    }
+
+    /// An analysis of one position: searches `game` (a position with its history, under its
+    /// own rules; not the engine's game, which stays as it was) on the calling thread within
+    /// `limits`, as [`Engine::search`] does, and returns what the search found. The table and
+    /// the histories carry over from search to search as between the moves of a game;
+    /// [`Engine::clear_hash`] first makes the result depend on the position alone. Refused
+    /// while a search runs, or when a move of `searchmoves` is not legal in `game`.
+    pub fn analyse(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        cancel: Cancel,
+    ) -> Result<SearchOutcome, EngineError> {
+        self.check_in(game, &limits)?;
+        self.begin();
+        let mut outcome = SearchOutcome::default();
+        let searched = self
+            .searcher
+            .search(game, limits, cancel, |r| outcome.take(&r));
+        self.end(searched, outcome)
+    }
+
+    /// Reviews every move of `games`, each given as its positions ([`review::positions`]):
+    /// every position judged at full strength (whatever the strength options say) within the
+    /// config's limits, its table and histories emptied first so that the judgement depends on
+    /// the position alone, then graded ([`review::review`]). `config.concurrency` positions are
+    /// judged at once: the engine's searcher and, with the `threads` feature, as many more as
+    /// needed of one thread each, with the engine's other settings and network.
+    /// `progress(done, total)` is called after each position (on the calling thread), with
+    /// `total` the positions of all the games; the searches stop when `cancel` says so, and the
+    /// review is then [`ReviewError::Cancelled`]. The table and the histories are empty
+    /// afterwards. Refused while a search runs.
+    pub fn review(
+        &mut self,
+        games: &[Vec<Game>],
+        config: &ReviewConfig,
+        cancel: Cancel,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Vec<Review>, ReviewError> {
+        if self.is_searching() {
+            return Err(ReviewError::Search(SearchError::Busy));
+        }
+        let settings = self.config.settings;
+        let full = Settings {
+            skill: Skill::default(),
+            ..settings
+        };
+        let total: usize = games.iter().map(Vec::len).sum();
+        let workers = if cfg!(feature = "threads") {
+            config.concurrency.clamp(1, total.max(1))
+        } else {
+            1
+        };
+        let mut more = Vec::with_capacity(workers - 1);
+        for _ in 1..workers {
+            let mut searcher =
+                Searcher::try_new(Settings { threads: 1, ..full }).map_err(ReviewError::Search)?;
+            searcher
+                .set_network(self.searcher.loaded())
+                .map_err(ReviewError::Search)?;
+            more.push(searcher);
+        }
+        self.searcher.set(full).map_err(ReviewError::Search)?;
+        let judged = review::judge(
+            &mut self.searcher,
+            &mut more,
+            games,
+            &config.limits,
+            cancel,
+            &mut progress,
+        );
+        // Only the strength options differ: nothing is reallocated, nothing can fail.
+        self.searcher.set(settings).map_err(ReviewError::Search)?;
+        games
+            .iter()
+            .zip(judged?)
+            .map(|(positions, judgements)| {
+                review::review(positions, &judgements, &config.thresholds)
+            })
+            .collect()
+    }
+
+    /// The evaluation of the current position term by term, and which evaluation the search
+    /// uses there (the network's or the classical one), as Stockfish's `Engine::trace_eval`.
+    pub fn trace_eval(&self) -> EvalTrace {
+        trace::trace(
+            self.board(),
+            &self.config.rules,
+            self.config.settings.eval,
+            self.network(),
+        )
+    }
+
+    /// The static evaluation the search uses of the current position, centi-soldiers for the
+    /// side to move: the network's where one evaluates under the rules, else the classical
+    /// one.
+    pub fn evaluation(&self) -> i32 {
+        trace::evaluation(self.board(), &self.config.rules, self.network())
     }
 
     /// What the current (or last) search has reported so far.
@@ -538,3 +660,6 @@ impl Engine {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

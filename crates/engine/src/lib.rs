@@ -5,11 +5,14 @@
 //! calls of [`Engine`] and its reports back into text. The layout follows the reference engines
 //! (Stockfish's `engine.h`, `thread.h`, `search.h`):
 //!
-//! - [`Engine`] (`engine.rs`): the facade every front-end and tool works through. It owns the
-//!   searcher, the game and the option values; it gives each search an id, catches up with a
-//!   host's position, stops and waits with deadlines. It refuses with an [`EngineError`].
+//! - [`Engine`] (`engine.rs`): the facade every front-end and tool works through, and the only
+//!   way in: the searcher beneath it is private to this crate. It owns the searcher, the game
+//!   and the option values; it gives each search an id, catches up with a host's position,
+//!   stops and waits with deadlines, searches a tool's own positions ([`Engine::analyse`]),
+//!   reviews games ([`Engine::review`]) and traces the evaluation ([`Engine::trace_eval`],
+//!   an [`EvalTrace`], built in `trace.rs`). It refuses with an [`EngineError`].
 //! - [`options`]: the one option table every front-end shares.
-//! - [`search`]: the search. [`search::Searcher`] (`search/threads.rs`) owns the transposition
+//! - [`search`]: the search. The searcher (`search/threads.rs`) owns the transposition
 //!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
 //!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
 //!   (`search/parallel.rs`); `search/worker.rs` is one thread's principal variation search
@@ -20,7 +23,8 @@
 //! - [`eval`] (the classical evaluation), [`network`] (the networks and which one evaluates
 //!   under which rules) and [`wdl`] (win chances from a score).
 //! - [`skill`] (strength levels: the level table apart from the choice of a move) and
-//!   [`review`] (the review of every move of a game: the walk apart from the grading).
+//!   [`review`] (the review of every move of a game: the one loop that judges the positions
+//!   apart from the grading).
 //! - [`bench`](mod@bench) and [`tactics`]: the positions and the king tactics suite that sign
 //!   a build; [`clock`]: the clock every deadline reads.
 //!
@@ -51,6 +55,8 @@ pub mod review;
 pub mod search;
 pub mod skill;
 pub mod tactics;
+mod trace;
 pub mod wdl;
 
 pub use engine::{Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced};
+pub use trace::{EvalTrace, NetworkEval};

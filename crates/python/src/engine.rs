@@ -14,8 +14,7 @@ use konakis_core::types::Move;
 use konakis_engine::Engine;
 use konakis_engine::options::{self, Kind, Options};
 use konakis_engine::review::{self, Thresholds};
-use konakis_engine::search::{Cancel, Info, Limits, Report, Score, ScoreBound, Searcher};
-use konakis_engine::skill::Skill;
+use konakis_engine::search::{Cancel, Info, Limits, Report, Score, ScoreBound};
 use konakis_engine::wdl::wdl;
 use konakis_protocols::review::{ReviewedGame, review_json};
 use pyo3::prelude::*;
@@ -394,6 +393,7 @@ impl PyNativeEngine {
     /// before and after each move, the engine's move, a verdict (best, good, inaccuracy,
     /// mistake, blunder, missed win, allows loss) and each side's accuracy, as
     /// `konakis analyse --json` writes it (docs/review.md). `konakis.analyse_game` parses it.
+    /// The review leaves the transposition table and the histories empty, as `clear()` does.
     #[pyo3(signature = (game, *, depth=None, nodes=None, time=None, thresholds=None))]
     fn review_json(
         &self,
@@ -413,35 +413,30 @@ impl PyNativeEngine {
                 blunder,
             },
         };
-        let config = review::ReviewConfig { limits, thresholds };
+        let config = review::ReviewConfig {
+            limits,
+            thresholds,
+            ..review::ReviewConfig::default()
+        };
         let game = game.game.clone();
         let stop = Arc::clone(&self.stop);
         interruptible(py, &self.stop, || {
-            // Its own engine at full strength: a review judges moves, it does not play.
-            let mut settings = lock(&self.engine).config().settings;
-            settings.skill = Skill::default();
-            let mut engine =
-                Searcher::try_new(settings).map_err(|e| errors::search(e, "engine"))?;
-            stop.store(false, Ordering::SeqCst);
             let (rules, start) = (*game.rules(), *game.start_board());
-            let reviewed = review::review_game(
-                &mut engine,
-                rules,
-                start,
-                game.moves(),
-                &config,
-                Cancel::Flag(&stop),
-                |_, _| {},
-            )
-            .map_err(|e| errors::search(e, "review"))?;
-            let positions = review::positions(rules, start, game.moves())
+            let positions = [review::positions(rules, start, game.moves())
+                .map_err(|e| errors::search(e, "review"))?];
+            // The engine reviews at full strength, whatever its level: a review judges moves,
+            // it does not play.
+            let mut engine = lock(&self.engine);
+            stop.store(false, Ordering::SeqCst);
+            let reviewed = engine
+                .review(&positions, &config, Cancel::Flag(&stop), |_, _| {})
                 .map_err(|e| errors::search(e, "review"))?;
             let one = ReviewedGame {
                 label: None,
                 rules: &rules,
                 start: &start,
-                positions: &positions,
-                review: &reviewed,
+                positions: &positions[0],
+                review: &reviewed[0],
             };
             Ok(review_json(&[one], &config, false))
         })?

@@ -28,8 +28,10 @@ use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
+use konakis_engine::Engine;
 use konakis_engine::network::{self, EvalMode, LoadedNet};
-use konakis_engine::search::{Limits, Score, Searcher, Settings};
+use konakis_engine::options::Options;
+use konakis_engine::search::{Cancel, Limits, Score, SearchOutcome, Settings};
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
 use std::path::PathBuf;
@@ -165,8 +167,8 @@ pub fn classical_side(seed: u64, share: u8, game: u32) -> Option<Side> {
 /// writer), its result and its classical side; `None` for a game without a balanced
 /// opening. `classical` searches for the classical side, when the game has one.
 pub fn play_game(
-    engine: &mut Searcher,
-    classical: Option<&mut Searcher>,
+    engine: &mut Engine,
+    classical: Option<&mut Engine>,
     rules: Rules,
     options: &DatagenOptions,
     centre: i32,
@@ -187,7 +189,7 @@ pub fn play_game(
         }
     }
     let mut game: Game = game?;
-    engine.clear();
+    engine.clear_hash();
     let mut classical = classical
         .zip(classical_side(
             options.seed,
@@ -195,7 +197,7 @@ pub fn play_game(
             game_number,
         ))
         .map(|(searcher, side)| {
-            searcher.clear();
+            searcher.clear_hash();
             (searcher, side)
         });
     let classical_side = classical.as_ref().map(|(_, side)| *side);
@@ -211,7 +213,9 @@ pub fn play_game(
             Some((searcher, side)) if *side == board.side_to_move() => (&mut **searcher, false),
             _ => (&mut *engine, true),
         };
-        let (best, info) = searcher.search_sync(&game, limits.clone());
+        let SearchOutcome { best, info, .. } = searcher
+            .analyse(&game, limits.clone(), Cancel::Never)
+            .unwrap_or_default();
         let Some(mv) = best else { break };
         let mut after = board;
         let captured = after.play(&rules, mv);
@@ -341,7 +345,11 @@ pub fn run(
         ..Settings::default()
     };
     let new_engine = |settings: Settings| {
-        let mut engine = Searcher::new(settings);
+        let mut engine = Engine::new(Options {
+            settings,
+            ..Options::default()
+        })
+        .expect("memory for the transposition table");
         engine
             .set_network(options.network.clone())
             .expect("a new engine is not searching");

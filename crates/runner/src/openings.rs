@@ -14,7 +14,9 @@ use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_core::zobrist::splitmix64;
-use konakis_engine::search::{Limits, Score, Searcher, Settings};
+use konakis_engine::Engine;
+use konakis_engine::options::Options;
+use konakis_engine::search::{Cancel, Limits, Score, Settings};
 use std::collections::HashSet;
 
 /// What `konakis openings` is asked for (the command line's flags of the same names).
@@ -37,14 +39,14 @@ pub struct OpeningsOptions {
 }
 
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
-/// forced win or loss.
-pub fn attackers_score(engine: &mut Searcher, game: &Game, depth: u32) -> Option<i32> {
-    engine.clear();
+/// forced win or loss (or no answer). The engine's table and histories are emptied first.
+pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i32> {
+    engine.clear_hash();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let (_, info) = engine.search_sync(game, limits);
+    let info = engine.analyse(game, limits, Cancel::Never).ok()?.info;
     match info?.score {
         Score::Cp(cp) if game.board().side_to_move() == Side::Attackers => Some(cp),
         Score::Cp(cp) => Some(-cp),
@@ -83,7 +85,7 @@ pub struct Openings {
     options: OpeningsOptions,
     rules: Rules,
     centre: i32,
-    engine: Searcher,
+    engine: Engine,
     rng: u64,
     seen: HashSet<u64>,
     kept: usize,
@@ -104,10 +106,14 @@ impl Openings {
         if options.count == 0 || options.depth == 0 || options.margin < 0 {
             return Err(OpeningsToolError::Range);
         }
-        let mut engine = Searcher::new(Settings {
-            hash_mib: 4,
-            ..Settings::default()
-        });
+        let mut engine = Engine::new(Options {
+            settings: Settings {
+                hash_mib: 4,
+                ..Settings::default()
+            },
+            ..Options::default()
+        })
+        .expect("memory for the transposition table");
         let centre = if options.absolute {
             0
         } else {

@@ -11,8 +11,10 @@ use crate::shard::Shard;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
+use konakis_engine::Engine;
 use konakis_engine::eval::{FEATURE_COUNT, FEATURES, Features, features, weights};
-use konakis_engine::search::{Limits, Searcher, Settings};
+use konakis_engine::options::Options;
+use konakis_engine::search::{Cancel, Limits, Settings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -44,10 +46,14 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
             break;
         }
     }
-    let mut engine = Searcher::new(Settings {
-        hash_mib: 4,
-        ..Settings::default()
-    });
+    let mut engine = Engine::new(Options {
+        settings: Settings {
+            hash_mib: 4,
+            ..Settings::default()
+        },
+        ..Options::default()
+    })
+    .expect("memory for the transposition table");
     let mut positions = Vec::new();
     while !game.status().is_over() {
         let board = *game.board();
@@ -55,15 +61,13 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
         if (board.king_moves(&rules) & konakis_core::Bitboard::EDGE).is_empty() {
             positions.push(board.to_fen());
         }
-        let (best, _) = engine.search_sync(
-            &game,
-            Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
-        );
-        match best {
-            Some(mv) if game.play(mv).is_ok() => {}
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let outcome = engine.analyse(&game, limits, Cancel::Never);
+        match outcome.map(|o| o.best) {
+            Ok(Some(mv)) if game.play(mv).is_ok() => {}
             _ => break,
         }
     }

@@ -11,8 +11,10 @@ use js_sys::Function;
 use konakis_core::board::Board;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
+use konakis_engine::Engine;
+use konakis_engine::options::Options;
 use konakis_engine::review::{self, ReviewConfig, ReviewError, Thresholds};
-use konakis_engine::search::{Cancel, Limits, Searcher, Settings, Signal};
+use konakis_engine::search::{Cancel, Limits, Settings, Signal};
 use konakis_protocols::opentafl::notation;
 use konakis_protocols::opentafl::otg::{parse_otg, replay};
 use konakis_protocols::review::{ReviewedGame, review_json};
@@ -190,7 +192,11 @@ fn config(request: &Value) -> Result<ReviewConfig, AnalyseError> {
             }
         }
     };
-    Ok(ReviewConfig { limits, thresholds })
+    Ok(ReviewConfig {
+        limits,
+        thresholds,
+        ..ReviewConfig::default()
+    })
 }
 
 /// Reviews the games of `request` (JSON, see the package README) and answers the review as
@@ -199,7 +205,7 @@ fn config(request: &Value) -> Result<ReviewConfig, AnalyseError> {
 /// `cancel` says so, and the review is then [`ReviewError::Cancelled`].
 pub fn analyse(
     request: &str,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize),
     cancel: Cancel,
 ) -> Result<String, AnalyseError> {
     let request: Value =
@@ -216,28 +222,17 @@ pub fn analyse(
                 .map_err(|e| AnalyseError::Game(e.to_string()))?,
         );
     }
-    let total: usize = positions.iter().map(Vec::len).sum();
-    let mut engine = Searcher::try_new(Settings {
-        move_overhead_ms: 0,
-        ..Settings::default()
+    let mut engine = Engine::new(Options {
+        settings: Settings {
+            move_overhead_ms: 0,
+            ..Settings::default()
+        },
+        ..Options::default()
     })
     .map_err(|e| AnalyseError::Review(ReviewError::Search(e)))?;
-    let mut done = 0;
-    let mut reviews = Vec::with_capacity(inputs.len());
-    for games in &positions {
-        let mut judgements = Vec::with_capacity(games.len());
-        for game in games {
-            judgements.push(
-                review::evaluate(&mut engine, game, &config.limits, cancel)
-                    .map_err(AnalyseError::Review)?,
-            );
-            done += 1;
-            progress(done, total);
-        }
-        reviews.push(
-            review::review(games, &judgements, &config.thresholds).map_err(AnalyseError::Review)?,
-        );
-    }
+    let reviews = engine
+        .review(&positions, &config, cancel, progress)
+        .map_err(AnalyseError::Review)?;
     let reviewed: Vec<ReviewedGame> = inputs
         .iter()
         .zip(&positions)

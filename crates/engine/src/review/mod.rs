@@ -2,19 +2,20 @@
 //! preferred move and line, the evaluation and the win chances before and after it, and a
 //! verdict from the drop in win chance; for each side an accuracy.
 //!
-//! The work is split so that a front-end can search the positions however it likes (one
-//! after the other on the caller's thread, as the browser does, or on several threads at
-//! once, as `konakis analyse` does):
+//! The work is done in three steps:
 //!
 //! 1. [`positions`] lists the game's positions, the start first and the position after the
 //!    last move last, each as a [`Game`](konakis_core::board::Game) with its history (the
 //!    repetition rule needs it);
-//! 2. [`evaluate`] searches one of them (or reads the result off a finished game): a
+//! 2. one search judges each of them (or the result is read off a finished game): a
 //!    [`Judgement`]. Each position is searched once: the evaluation after a move is the next
 //!    position's, seen from the other side;
 //! 3. [`review`] turns the judgements into [`MoveReview`]s and a [`SideSummary`] per side.
 //!
-//! [`review_game`] does all three on the caller's thread.
+//! [`Engine::review`](crate::Engine::review) does the last two for whole games with the one
+//! loop of `walk.rs`, which judges the positions one after another on the caller's thread (as
+//! the browser and the Python module do) or several at once on threads of their own (as
+//! `konakis analyse` does).
 //!
 //! # Verdicts
 //!
@@ -35,14 +36,15 @@
 //! The accuracy of a move is lichess' `103.1668 * exp(-0.04354 * drop) - 3.1669`, clamped to
 //! 0..=100; a side's accuracy is the mean over its moves.
 //!
-//! The types are here; [`positions`], [`evaluate`] and [`review_game`] walk a game
-//! (`walk.rs`), [`review`], [`verdict`] and [`move_accuracy`] grade it (`grade.rs`).
+//! The types are here; [`positions`] and the loop that judges them walk the games
+//! (`walk.rs`), [`review`], [`verdict`] and [`move_accuracy`] grade them (`grade.rs`).
 
 mod grade;
 mod walk;
 
 pub use grade::{move_accuracy, review, verdict};
-pub use walk::{evaluate, positions, review_game};
+pub(crate) use walk::judge;
+pub use walk::positions;
 
 use crate::search::{Limits, Score, SearchError};
 use crate::wdl::{Wdl, wdl};
@@ -444,12 +446,28 @@ impl Review {
 }
 
 /// How a review searches and grades.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReviewConfig {
     /// The limits of each position's search (a depth, nodes or a time).
     pub limits: Limits,
     /// The drops that make an inaccuracy, a mistake, a blunder.
     pub thresholds: Thresholds,
+    /// How many positions are judged at once, each on a searcher of its own (1, the default:
+    /// one after another on the calling thread; 0 counts as 1). Without the `threads`
+    /// feature they are always judged one after another. Under a depth or node limit the
+    /// review is the same whatever this is.
+    pub concurrency: usize,
+}
+
+impl Default for ReviewConfig {
+    /// No limit, the default thresholds, one position at a time.
+    fn default() -> ReviewConfig {
+        ReviewConfig {
+            limits: Limits::default(),
+            thresholds: Thresholds::default(),
+            concurrency: 1,
+        }
+    }
 }
 
 /// Serializers for the rules' types, which know nothing of serde.

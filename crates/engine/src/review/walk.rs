@@ -1,7 +1,8 @@
-//! Walking a game for its review: its positions with their histories, one search (or the
-//! game's end) judging each, and the whole review on the caller's thread.
+//! Walking games for their review: their positions with their histories, one search (or the
+//! game's end) judging each, and the one loop that judges them all ([`judge`]), on the
+//! caller's thread or on several.
 
-use super::{Eval, Judgement, Review, ReviewConfig, ReviewError, review};
+use super::{Eval, Judgement, ReviewError};
 use crate::search::{Cancel, Limits, SearchOutcome, Searcher};
 use konakis_core::board::{Board, Game, GameError};
 use konakis_core::rules::Rules;
@@ -32,12 +33,12 @@ pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>
 }
 
 /// Judges one position: the game's end when it is over, else a search within `limits` by
-/// `engine`, whose table and histories are emptied first so that the judgement depends on the
+/// `searcher`, whose table and histories are emptied first so that the judgement depends on the
 /// position alone (and, under a depth or node limit, is the same whichever engine or thread
 /// makes it). The search stops early when `cancel` says so, and the judgement is then
 /// [`ReviewError::Cancelled`].
-pub fn evaluate(
-    engine: &mut Searcher,
+pub(crate) fn evaluate(
+    searcher: &mut Searcher,
     game: &Game,
     limits: &Limits,
     cancel: Cancel,
@@ -46,9 +47,9 @@ pub fn evaluate(
     if game.status().is_over() {
         return Ok(Judgement::over(game.status(), side));
     }
-    engine.clear();
+    searcher.clear();
     let mut outcome = SearchOutcome::default();
-    engine
+    searcher
         .search(game, limits.clone(), cancel, |r| outcome.take(&r))
         .map_err(ReviewError::Search)?;
     // A search the caller stopped may have ended anywhere: its judgement is not one.
@@ -64,9 +65,9 @@ pub fn evaluate(
             searchmoves: limits.searchmoves.clone(),
             ..Limits::default()
         };
-        engine.clear();
+        searcher.clear();
         outcome = SearchOutcome::default();
-        engine
+        searcher
             .search(game, first, cancel, |r| outcome.take(&r))
             .map_err(ReviewError::Search)?;
         if cancel.stopped() {
@@ -89,32 +90,99 @@ pub fn evaluate(
     })
 }
 
-/// Reviews the game from `start` and `moves` under `rules` on the caller's thread: every
-/// position judged by `engine` within the config's limits (see [`evaluate`]),
-/// `progress(done, total)` called after each, stopped when `cancel` says so.
-pub fn review_game(
-    engine: &mut Searcher,
-    rules: Rules,
-    start: Board,
-    moves: &[Move],
-    config: &ReviewConfig,
+/// The one review loop: judges every position of every game of `games` (see [`evaluate`])
+/// and returns the judgements game by game. Without `more` searchers the positions are judged
+/// one after another by `searcher` on the caller's thread; with more (and the `threads`
+/// feature), each searcher judges positions on a thread of its own, taking the next position
+/// not yet taken, until none is left or one fails. `progress(done, total)` is called on the
+/// caller's thread after each position, with `total` the positions of all the games; the
+/// searches stop when `cancel` says so. The first error ends the review.
+pub(crate) fn judge(
+    searcher: &mut Searcher,
+    more: &mut [Searcher],
+    games: &[Vec<Game>],
+    limits: &Limits,
     cancel: Cancel,
-    mut progress: impl FnMut(usize, usize),
-) -> Result<Review, ReviewError> {
-    let games = positions(rules, start, moves)?;
-    let mut judgements = Vec::with_capacity(games.len());
-    for game in &games {
-        judgements.push(evaluate(engine, game, &config.limits, cancel)?);
-        progress(judgements.len(), games.len());
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Vec<Judgement>>, ReviewError> {
+    let all: Vec<&Game> = games.iter().flatten().collect();
+    let total = all.len();
+    let mut judged: Vec<Option<Judgement>> = vec![None; total];
+    let mut done = 0;
+    let mut record = |i: usize, judgement: Result<Judgement, ReviewError>| {
+        judged[i] = Some(judgement?);
+        done += 1;
+        progress(done, total);
+        Ok(())
+    };
+    if cfg!(feature = "threads") && !more.is_empty() {
+        #[cfg(feature = "threads")]
+        judge_on_threads(searcher, more, &all, limits, cancel, &mut record)?;
+    } else {
+        for (i, game) in all.iter().enumerate() {
+            record(i, evaluate(searcher, game, limits, cancel))?;
+        }
     }
-    review(&games, &judgements, &config.thresholds)
+    let mut judged = judged.into_iter();
+    Ok(games
+        .iter()
+        .map(|positions| judged.by_ref().take(positions.len()).flatten().collect())
+        .collect())
+}
+
+/// The positions `all` judged on one thread per searcher (`searcher` and `more`), each taking the next position not
+/// yet taken; `record(index, judgement)` is called on the caller's thread as each comes in,
+/// and its first error stops the threads before their next position.
+#[cfg(feature = "threads")]
+fn judge_on_threads(
+    searcher: &mut Searcher,
+    more: &mut [Searcher],
+    all: &[&Game],
+    limits: &Limits,
+    cancel: Cancel,
+    record: &mut dyn FnMut(usize, Result<Judgement, ReviewError>) -> Result<(), ReviewError>,
+) -> Result<(), ReviewError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (sender, judgements) = std::sync::mpsc::channel();
+        for searcher in std::iter::once(searcher).chain(more.iter_mut()) {
+            let sender = sender.clone();
+            let (next, failed) = (&next, &failed);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= all.len() || failed.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let judgement = evaluate(searcher, all[i], limits, cancel);
+                    let stop = judgement.is_err();
+                    if sender.send((i, judgement)).is_err() || stop {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut first_error = Ok(());
+        for (i, judgement) in judgements {
+            if let Err(e) = record(i, judgement) {
+                failed.store(true, Ordering::SeqCst);
+                if first_error.is_ok() {
+                    first_error = Err(e);
+                }
+            }
+        }
+        first_error
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::review::tests::THRESHOLDS as T;
-    use crate::review::{Verdict, move_accuracy};
+    use crate::review::{ReviewConfig, Verdict, move_accuracy};
 
     #[test]
     fn an_illegal_move_is_named() {
@@ -133,25 +201,25 @@ mod tests {
         // best move and the game lost for the defenders.
         let rules = Rules::default();
         let start = Board::from_fen("9/1b1b1b3/3K5/9/w8/3b5/w4w3/9/9 b 0").unwrap();
-        let mut engine = Searcher::new(crate::bench::settings(1, Some(1)));
+        let mut engine = crate::Engine::new(crate::options::Options {
+            settings: crate::bench::settings(1, Some(1)),
+            ..crate::options::Options::default()
+        })
+        .unwrap();
         let config = ReviewConfig {
             limits: Limits {
                 depth: Some(3),
                 ..Limits::default()
             },
             thresholds: T,
+            ..ReviewConfig::default()
         };
         let mut calls = Vec::new();
-        let r = review_game(
-            &mut engine,
-            rules,
-            start,
-            &[Move::parse("d4d6").unwrap()],
-            &config,
-            Cancel::Never,
-            |d, t| calls.push((d, t)),
-        )
-        .unwrap();
+        let games = [positions(rules, start, &[Move::parse("d4d6").unwrap()]).unwrap()];
+        let r = engine
+            .review(&games, &config, Cancel::Never, |d, t| calls.push((d, t)))
+            .unwrap()
+            .remove(0);
         assert_eq!(calls, [(1, 2), (2, 2)]);
         assert_eq!(r.moves.len(), 1);
         let m = &r.moves[0];
@@ -162,5 +230,91 @@ mod tests {
         assert_eq!(r.attackers.best, 1);
         assert_eq!(r.attackers.accuracy, Some(move_accuracy(0.0)));
         assert_eq!(r.defenders.accuracy, None);
+    }
+
+    /// Two short games from the start position.
+    fn two_games() -> Vec<Vec<Game>> {
+        let rules = Rules::default();
+        let start = Board::start(&rules);
+        let line = |text: &str| -> Vec<Move> {
+            text.split_whitespace()
+                .map(|m| Move::parse(m).unwrap())
+                .collect()
+        };
+        vec![
+            positions(rules, start, &line("a4a2 e3h3 a6a8")).unwrap(),
+            positions(rules, start, &line("d1d3 e7b7")).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn several_searchers_judge_every_game_as_one_searcher_does() {
+        let games = two_games();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let settings = crate::bench::settings(1, Some(1));
+        let mut one = Searcher::new(settings);
+        let mut calls = Vec::new();
+        let alone = judge(
+            &mut one,
+            &mut [],
+            &games,
+            &limits,
+            Cancel::Never,
+            &mut |d, t| calls.push((d, t)),
+        )
+        .unwrap();
+        assert_eq!(calls, (1..=7).map(|d| (d, 7)).collect::<Vec<_>>());
+        assert_eq!(
+            alone.iter().map(Vec::len).collect::<Vec<_>>(),
+            [4, 3],
+            "the judgements come back game by game"
+        );
+        let mut more = [Searcher::new(settings), Searcher::new(settings)];
+        let mut calls = Vec::new();
+        let together = judge(
+            &mut one,
+            &mut more,
+            &games,
+            &limits,
+            Cancel::Never,
+            &mut |d, t| calls.push((d, t)),
+        )
+        .unwrap();
+        assert_eq!(together, alone);
+        assert_eq!(calls, (1..=7).map(|d| (d, 7)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_cancelled_loop_stops_on_one_searcher_and_on_several() {
+        let games = two_games();
+        let limits = Limits {
+            depth: Some(30),
+            ..Limits::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let settings = crate::bench::settings(1, Some(1));
+        let mut one = Searcher::new(settings);
+        let mut more = [Searcher::new(settings)];
+        for several in [false, true] {
+            let more = if several {
+                &mut more[..]
+            } else {
+                &mut more[..0]
+            };
+            let mut calls = 0;
+            let e = judge(
+                &mut one,
+                more,
+                &games,
+                &limits,
+                Cancel::Flag(&stop),
+                &mut |_, _| calls += 1,
+            );
+            assert_eq!(e, Err(ReviewError::Cancelled));
+            assert_eq!(calls, 0);
+        }
     }
 }

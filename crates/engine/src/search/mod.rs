@@ -5,13 +5,27 @@
 //!
 //! - the vocabulary (`types.rs`): the constants, [`Limits`], [`Report`], [`Cancel`],
 //!   [`SearchError`], [`SearchOutcome`];
-//! - the searcher (`threads.rs`): [`Searcher`], the table and the threads, with the
-//!   [`Settings`] (`settings.rs`) and what the threads share (`shared.rs`);
+//! - the searcher (`threads.rs`): the crate's own `Searcher`, which owns the table, the
+//!   [`Settings`] (`settings.rs`) and the threads, with what the threads share (`shared.rs`);
+//!   only the [`Engine`](crate::Engine) holds one;
 //! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
 //!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
 //!   search (`parallel.rs`, or `serial.rs` without threads), the transposition table ([`tt`])
 //!   and the time budget ([`budget`], `time.rs`).
+//!
+//! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
+//! the [`Engine`](crate::Engine) instead (its analysis of a position, its review of games).
+//!
+//! ```compile_fail
+//! use konakis_engine::search::Searcher;
+//! ```
+//!
+//! What a search is asked and answers stays public:
+//!
+//! ```
+//! use konakis_engine::search::{Limits, Settings};
+//! ```
 
 mod deepen;
 #[cfg(feature = "threads")]
@@ -32,7 +46,7 @@ mod worker;
 
 pub use settings::{Settings, SmpMode};
 pub(crate) use shared::Shared;
-pub use threads::Searcher;
+pub(crate) use threads::Searcher;
 pub use time::{Budget, budget};
 pub use types::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_HASH_MIB, MAX_PLY, MAX_THREADS, Report,

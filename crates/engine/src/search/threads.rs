@@ -11,15 +11,12 @@
 use super::deepen::{RunContext, play_at_level, run};
 use super::time;
 use super::tt::TranspositionTable;
-use super::{
-    Cancel, Info, Limits, Report, SearchError, SearchOutcome, Settings, Shared, SmpMode, parallel,
-};
+use super::{Cancel, Limits, Report, SearchError, Settings, Shared, SmpMode, parallel};
 use crate::clock::Instant;
 use crate::network::{self, LoadedNet};
 use crate::skill;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
-use konakis_core::types::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
@@ -82,11 +79,6 @@ impl Searcher {
         })
     }
 
-    /// Current settings.
-    pub fn settings(&self) -> Settings {
-        self.settings
-    }
-
     /// Changes settings; refused while a search runs. A new `Hash` size reallocates the table.
     pub fn set(&mut self, settings: Settings) -> Result<(), SearchError> {
         if self.is_searching() {
@@ -140,6 +132,11 @@ impl Searcher {
     /// classical evaluation.
     pub fn network(&self, rules: &Rules) -> Option<LoadedNet> {
         network::choose(self.settings.eval, self.loaded.as_ref(), rules)
+    }
+
+    /// The network loaded with `EvalFile`, if any.
+    pub(crate) fn loaded(&self) -> Option<LoadedNet> {
+        self.loaded.clone()
     }
 
     /// Empties the table and the histories (a new game).
@@ -311,9 +308,14 @@ impl Searcher {
     }
 
     /// Searches to completion on the calling thread and returns the best move and the last
-    /// principal variation's report (for tests and tools).
-    pub fn search_sync(&mut self, game: &Game, limits: Limits) -> (Option<Move>, Option<Info>) {
-        let mut outcome = SearchOutcome::default();
+    /// principal variation's report (for tests).
+    #[cfg(test)]
+    pub fn search_sync(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+    ) -> (Option<konakis_core::types::Move>, Option<super::Info>) {
+        let mut outcome = super::SearchOutcome::default();
         match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
             Ok(_) => (outcome.best, outcome.info),
             Err(_) => (None, None),
@@ -386,6 +388,7 @@ impl Drop for Searcher {
 mod tests {
     use super::*;
     use crate::network::EvalMode;
+    use konakis_core::types::Move;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).expect("a move")

@@ -199,8 +199,9 @@ pub enum Report {
     },
 }
 
-/// What a search on the caller's thread (`Searcher::search`, `Engine::search`) and the bench
-/// ask now and then (every thousand nodes or so) to learn that they must stop.
+/// What a search on the caller's thread (`Engine::search`, `Engine::analyse`,
+/// `Engine::review`) and the bench ask now and then (every thousand nodes or so) to learn that
+/// they must stop.
 #[derive(Clone, Copy, Debug, Default)]
 pub enum Cancel<'a> {
     /// Only the search's own limits end it.
@@ -219,9 +220,9 @@ pub enum Cancel<'a> {
 pub enum Signal {
     /// Go on.
     Continue,
-    /// Stop, as on `Searcher::stop`.
+    /// Stop, as on `Engine::stop`.
     Stop,
-    /// The opponent played the expected move, as on `Searcher::ponderhit` (ignored unless a
+    /// The opponent played the expected move, as on `Engine::ponderhit` (ignored unless a
     /// ponder search runs, so it may be said more than once).
     PonderHit,
 }

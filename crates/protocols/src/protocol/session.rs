@@ -21,10 +21,9 @@ use konakis_core::perft::divide_until;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use konakis_core::types::Side;
+use konakis_engine::NetworkEval;
 use konakis_engine::bench;
 use konakis_engine::clock::Instant;
-use konakis_engine::eval;
-use konakis_engine::network::{EvalMode, RuleFamily};
 use konakis_engine::options;
 use konakis_engine::wdl;
 
@@ -360,9 +359,9 @@ impl<R: Reply> Session<R> {
     }
 
     fn eval(&mut self) {
-        let board = self.engine.board();
-        let (terms, total) = eval::breakdown(board, &self.engine.config().rules);
-        let width = terms
+        let trace = self.engine.trace_eval();
+        let width = trace
+            .terms
             .iter()
             .map(|(n, _)| n.len())
             .max()
@@ -370,51 +369,36 @@ impl<R: Reply> Session<R> {
             .max(24);
         let mut lines = vec![format!("{:<width$} {:>8}", "term (attackers' view)", "cp")];
         let mut sum = 0;
-        for (name, value) in &terms {
+        for (name, value) in &trace.terms {
             lines.push(format!("{name:<width$} {value:>8}"));
             sum += value;
         }
         lines.push(format!("{:<width$} {sum:>8}", "sum (attackers' view)"));
-        let side = board.side_to_move();
+        let side = trace.side;
         lines.push(format!(
-            "Classical: {total} cp for the side to move ({side})"
+            "Classical: {} cp for the side to move ({side})",
+            trace.classical
         ));
-        let network = self.engine.network();
-        match &network {
-            Some(n) => lines.push(format!(
-                "Network: {} cp for the side to move ({side}) ({} network, {})",
-                n.net.evaluate_board(board),
-                n.family(),
-                n.source
-            )),
-            None if self.engine.config().settings.eval == EvalMode::Classical => {
-                lines.push("Network: not used (Eval is Classical)".to_string())
-            }
-            None => lines.push(format!(
-                "Network: none for these rules ({}); the search evaluates classically",
-                RuleFamily::of(&self.engine.config().rules)
-            )),
-        }
+        lines.push(match &trace.network {
+            NetworkEval::Used { cp, family, source } => format!(
+                "Network: {cp} cp for the side to move ({side}) ({family} network, {source})"
+            ),
+            NetworkEval::Off => "Network: not used (Eval is Classical)".to_string(),
+            NetworkEval::NoneFor(family) => format!(
+                "Network: none for these rules ({family}); the search evaluates classically"
+            ),
+        });
         // The chances come before the evaluation, which stays the last line.
         lines.push(format!("Win chances: {}", self.chances_in_words()));
-        lines.push(match network {
-            Some(n) => format!(
-                "Evaluation: {} cp for the side to move ({side}), the network's",
-                n.net.evaluate_board(board)
-            ),
-            None => format!("Evaluation: {total} cp for the side to move ({side}), classical"),
-        });
+        lines.push(format!(
+            "Evaluation: {} cp for the side to move ({side}), {}",
+            trace.evaluation,
+            match trace.network {
+                NetworkEval::Used { .. } => "the network's",
+                _ => "classical",
+            }
+        ));
         self.out.lines(&lines);
-    }
-
-    /// The evaluation the search uses, centi-soldiers for the side to move: the network's
-    /// where one evaluates under the rules, else the classical one.
-    fn evaluation(&self) -> i32 {
-        let board = self.engine.board();
-        match self.engine.network() {
-            Some(n) => n.net.evaluate_board(board),
-            None => eval::evaluate(board, &self.engine.config().rules),
-        }
     }
 
     /// The win chances of the current position in words: certain when the game is over,
@@ -427,7 +411,12 @@ impl<R: Reply> Session<R> {
             Some(w) => format!("{} (the game is over)", wdl::describe(w, side)),
             None => {
                 let rules = self.engine.config().rules;
-                let w = wdl::wdl(Score::Cp(self.evaluation()), board.plies(), side, &rules);
+                let w = wdl::wdl(
+                    Score::Cp(self.engine.evaluation()),
+                    board.plies(),
+                    side,
+                    &rules,
+                );
                 format!(
                     "{} (from the evaluation; wdl {} {} {} for the side to move)",
                     wdl::describe(w, side),
