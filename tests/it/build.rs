@@ -136,3 +136,62 @@ fn no_file_points_at_notes_outside_the_repository() {
         found.join("\n")
     );
 }
+
+/// The Rust files under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Libraries return values, binaries print: no library crate writes to the terminal itself
+/// (the binary, `src/`, and the Python module's entry points decide what goes to stdout and
+/// stderr). A protocol loop writes to the writer it is given, which is not this.
+#[test]
+fn library_crates_do_not_print() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for krate in ["core", "engine", "nnue", "protocols", "runner", "wasm"] {
+        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+    }
+    assert!(files.len() > 50, "{} files found", files.len());
+    // Spelled in pieces so that this file does not match itself.
+    let writes: Vec<String> = ["print!(", "println!(", "eprint!(", "eprintln!(", "dbg!("]
+        .iter()
+        .map(|m| (*m).to_string())
+        .chain(["stdout()", "stderr()"].map(|s| format!("io::{s}")))
+        .collect();
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a source file reads");
+        let mut lines = text.lines().enumerate().peekable();
+        while let Some((number, line)) = lines.next() {
+            // A file's unit tests (at its end) may say what they skip.
+            if line == "#[cfg(test)]" && lines.peek().is_some_and(|(_, l)| l.starts_with("mod ")) {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            if writes.iter().any(|w| code.contains(w.as_str())) {
+                found.push(format!(
+                    "{}:{}: {}",
+                    file.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library code writes to the terminal:\n{}",
+        found.join("\n")
+    );
+}
