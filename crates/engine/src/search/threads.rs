@@ -8,9 +8,10 @@
 //! in [`super::deepen`].
 
 use super::deepen::{RunContext, play_at_level, run};
+use super::root_split::{self, Pool};
 use super::time::{self, Budget};
 use super::tt::TranspositionTable;
-use super::{Cancel, Info, Limits, Report, SearchError, SearchOutcome, Signal, parallel};
+use super::{Cancel, Info, Limits, Report, SearchError, SearchOutcome, Signal};
 use crate::clock::Instant;
 use crate::network::{self, EvalMode, LoadedNet, Net};
 use crate::skill::{self, Skill};
@@ -207,18 +208,15 @@ pub struct Searcher {
     loaded: Option<LoadedNet>,
 }
 
-/// The thread pool of the parallel root search.
-type Pool = parallel::Pool;
-
 /// The rayon pool of the parallel root search: `threads` threads, if more than one and the
 /// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
 /// the threads cannot be created; the search then runs as Lazy SMP.
-fn make_pool(settings: &Settings) -> Option<Arc<parallel::Pool>> {
+fn make_pool(settings: &Settings) -> Option<Arc<Pool>> {
     let threads = settings.threads;
     if threads <= 1 || settings.smp != SmpMode::RootSplit {
         return None;
     }
-    parallel::make_pool(threads).map(Arc::new)
+    root_split::make_pool(threads).map(Arc::new)
 }
 
 impl Default for Searcher {
