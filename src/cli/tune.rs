@@ -1,4 +1,5 @@
-//! `konakis tune`: its arguments.
+//! `konakis tune`: its arguments, and the printing of what the library's self-play and fit
+//! return.
 
 use clap::{Args, Subcommand};
 use konakis::tools::tune::{self, FitProgress};
