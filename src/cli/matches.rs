@@ -6,8 +6,10 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use konakis::tools::matches::merge::{self, MergeOptions};
+use konakis::tools::matches::report::Progress;
 use konakis::tools::matches::stats::SprtVerdict;
-use konakis::tools::matches::{self, Finish, MatchOptions};
+use konakis::tools::matches::{self, Event, Finish, MatchOptions};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -442,12 +444,50 @@ pub fn run(args: MatchArgs) -> ExitCode {
             }
         });
     };
-    match matches::run(&args.0, &INTERRUPTED, arm) {
+    match matches::run(&args.0, &INTERRUPTED, arm, show()) {
         Ok(Finish::Completed) => ExitCode::SUCCESS,
         Ok(Finish::Interrupted) => ExitCode::from(130),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Shows a running match: warnings, the header and the progress display on stderr (a bar on
+/// a terminal, plain lines otherwise), the summary on stdout.
+fn show() -> impl FnMut(Event) {
+    let mut progress: Option<Progress<std::io::Stderr>> = None;
+    move |event| match event {
+        Event::Warning(text) => eprintln!("{text}"),
+        Event::Start { games, header } => {
+            eprintln!("{header}");
+            let err = std::io::stderr();
+            let tty = err.is_terminal();
+            progress = Some(Progress::new(games, err, tty));
+        }
+        Event::Note(text) => match progress.as_mut() {
+            Some(p) => p.note(text),
+            None => eprintln!("{text}"),
+        },
+        Event::GameDone { line, status } => {
+            if let Some(p) = progress.as_mut() {
+                p.game_done(line, status);
+            }
+        }
+        Event::Tick => {
+            if let Some(p) = progress.as_mut() {
+                p.tick();
+            }
+        }
+        Event::GamesOver => {
+            if let Some(p) = progress.as_mut() {
+                p.finish();
+            }
+        }
+        Event::Summary(text) => {
+            print!("{text}");
+            let _ = std::io::stdout().flush();
         }
     }
 }

@@ -1,7 +1,8 @@
-//! `konakis tune`: its arguments.
+//! `konakis tune`: its arguments, and the printing of what the library's self-play and fit
+//! return.
 
 use clap::{Args, Subcommand};
-use konakis::tools::tune;
+use konakis::tools::tune::{self, FitProgress};
 use std::process::ExitCode;
 
 /// Arguments of `konakis tune`.
@@ -66,13 +67,45 @@ pub fn run(args: TuneArgs) -> ExitCode {
             options,
         } => tune::rules_from(&options).and_then(|rules| {
             let shard = shard.unwrap_or(konakis::tools::matches::Shard::WHOLE);
-            tune::selfplay(rules, games, nodes, random_plies, seed, shard, &out)
+            let s = tune::selfplay(rules, games, nodes, random_plies, seed, shard, &out)?;
+            eprintln!("{:.1} recorded positions per game", s.per_game);
+            eprintln!(
+                "{} games: attackers {}, defenders {}, draws {}; {} positions in {out}",
+                s.games, s.attackers, s.defenders, s.draws, s.positions
+            );
+            Ok(())
         }),
         TuneStep::Fit {
             data,
             iterations,
             options,
-        } => tune::rules_from(&options).and_then(|rules| tune::fit(rules, &data, iterations)),
+        } => tune::rules_from(&options).and_then(|rules| {
+            let fitted = tune::fit(rules, &data, iterations, |p| match p {
+                FitProgress::Start {
+                    positions,
+                    k,
+                    error,
+                } => eprintln!(
+                    "{positions} positions; K = {k:.2}; error with the current weights {error:.6}"
+                ),
+                FitProgress::Iteration { iteration, error } => {
+                    eprintln!("iteration {iteration}: error {error:.6}")
+                }
+            })?;
+            eprintln!(
+                "scale {:.3} (K for the printed weights: {:.2})",
+                fitted.scale, fitted.k
+            );
+            for (name, x) in fitted.named() {
+                println!("{name:>24}: {x:>6}");
+            }
+            let list: Vec<String> = fitted.weights.iter().map(i32::to_string).collect();
+            println!(
+                "pub const WEIGHTS: [i32; FEATURE_COUNT] = [{}];",
+                list.join(", ")
+            );
+            Ok(())
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -136,3 +136,126 @@ fn no_file_points_at_notes_outside_the_repository() {
         found.join("\n")
     );
 }
+
+/// The Rust files under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Libraries return values, binaries print: no library crate writes to the terminal itself
+/// (the binary, `src/`, and the Python module's entry points decide what goes to stdout and
+/// stderr). A protocol loop writes to the writer it is given, which is not this.
+#[test]
+fn library_crates_do_not_print() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for krate in ["core", "engine", "nnue", "protocols", "runner", "wasm"] {
+        rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+    }
+    assert!(files.len() > 50, "{} files found", files.len());
+    // Spelled in pieces so that this file does not match itself.
+    let writes: Vec<String> = ["print!(", "println!(", "eprint!(", "eprintln!(", "dbg!("]
+        .iter()
+        .map(|m| (*m).to_string())
+        .chain(["stdout()", "stderr()"].map(|s| format!("io::{s}")))
+        .collect();
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a source file reads");
+        let mut lines = text.lines().enumerate().peekable();
+        while let Some((number, line)) = lines.next() {
+            // A file's unit tests (at its end) may say what they skip.
+            if line == "#[cfg(test)]" && lines.peek().is_some_and(|(_, l)| l.starts_with("mod ")) {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            if writes.iter().any(|w| code.contains(w.as_str())) {
+                found.push(format!(
+                    "{}:{}: {}",
+                    file.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "library code writes to the terminal:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The file paths `text` names: words with a `/` that end in `.rs`, `.md` or `.txt`.
+fn named_paths(text: &str) -> Vec<&str> {
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_-./".contains(c);
+    text.split(|c: char| !is_path_char(c))
+        .map(|word| word.trim_end_matches('.'))
+        .filter(|word| word.contains('/'))
+        .filter(|word| [".rs", ".md", ".txt"].iter().any(|e| word.ends_with(e)))
+        .collect()
+}
+
+/// The paths of `named` found under none of `bases`.
+fn missing_paths<'a>(named: &[&'a str], bases: &[std::path::PathBuf]) -> Vec<&'a str> {
+    named
+        .iter()
+        .copied()
+        .filter(|path| !bases.iter().any(|base| base.join(path).is_file()))
+        .collect()
+}
+
+/// The tour of the code names files that exist: each path it gives is found from the
+/// repository's root or from a crate's `src/`.
+#[test]
+fn the_architecture_tour_names_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).expect("it reads");
+    let mut bases = vec![root.to_path_buf()];
+    for entry in std::fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+    {
+        bases.push(entry.path().join("src"));
+    }
+    let named = named_paths(&text);
+    assert!(
+        named.len() > 20,
+        "only {} paths in docs/architecture.md",
+        named.len()
+    );
+    let missing = missing_paths(&named, &bases);
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md names files that do not exist: {missing:?}"
+    );
+}
+
+/// The fuzz crate's manifest (built only by `cargo +nightly fuzz`, so no stable build reads
+/// it) names files that exist, from fuzz/ or from the repository's root.
+#[test]
+fn the_fuzz_manifest_names_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("fuzz/Cargo.toml")).expect("it reads");
+    let named = named_paths(&text);
+    assert!(
+        named.len() >= 8,
+        "only {} paths in fuzz/Cargo.toml",
+        named.len()
+    );
+    let missing = missing_paths(&named, &[root.join("fuzz"), root.to_path_buf()]);
+    assert!(
+        missing.is_empty(),
+        "fuzz/Cargo.toml names files that do not exist: {missing:?}"
+    );
+}

@@ -5,7 +5,6 @@
 mod common;
 
 mod analyse;
-mod ashton;
 mod ashton_logs;
 mod build;
 mod challenge;

@@ -458,6 +458,71 @@ fn maxmoves_adjudicates_a_draw_when_the_rules_have_no_move_limit() {
     }
 }
 
+/// What a match told its caller, owned.
+#[derive(Debug, PartialEq)]
+enum Told {
+    Warning(String),
+    Start(usize, String),
+    Note(String),
+    Game(String, String),
+    Tick,
+    GamesOver,
+    Summary(String),
+}
+
+#[test]
+fn the_library_tells_the_caller_the_start_each_game_and_the_summary_in_order() {
+    use konakis::tools::matches::{self, Event, Finish, MatchOptions};
+    let engine = |name: &str| vec![format!("name={name}"), format!("cmd={KONAKIS}")];
+    let options = MatchOptions {
+        engines: vec![engine("a"), engine("b")],
+        each: vec![vec!["nodes=500".to_string()]],
+        games: Some(2),
+        concurrency: 1,
+        seed: Some(1),
+        startup_timeout: 10.0,
+        move_timeout: 60.0,
+        ..MatchOptions::default()
+    };
+    let mut told = Vec::new();
+    let finish = matches::run(
+        &options,
+        &std::sync::atomic::AtomicBool::new(false),
+        || {},
+        |event| {
+            told.push(match event {
+                Event::Warning(t) => Told::Warning(t.into()),
+                Event::Start { games, header } => Told::Start(games, header.into()),
+                Event::Note(t) => Told::Note(t.into()),
+                Event::GameDone { line, status } => Told::Game(line.into(), status.into()),
+                Event::Tick => Told::Tick,
+                Event::GamesOver => Told::GamesOver,
+                Event::Summary(t) => Told::Summary(t.into()),
+            })
+        },
+    );
+    assert_eq!(finish.unwrap(), Finish::Completed);
+    told.retain(|t| *t != Told::Tick);
+    assert_eq!(told.len(), 5, "{told:?}");
+    assert!(
+        matches!(&told[0], Told::Start(2, h) if h.starts_with("Match: a, b (round robin), 2 games")),
+        "{told:?}"
+    );
+    for (k, number) in [(1, "Game 1 (a attacking"), (2, "Game 2 (b attacking")] {
+        assert!(
+            matches!(&told[k], Told::Game(line, status)
+                if line.starts_with(number) && status.starts_with("a ")),
+            "{told:?}"
+        );
+    }
+    assert_eq!(told[3], Told::GamesOver);
+    assert!(
+        matches!(&told[4], Told::Summary(s) if s.contains("2 of 2 games played")
+            && s.ends_with('\n')),
+        "{told:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Misbehaving engines
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
 //!
 //! What stays in Rust is not a board, a move and an expectation: the start position under
 //! `FirstMove` (every generated move of the start belongs to the side to move, for each
-//! preset), and the runner's own tests.
+//! preset) and under the Ashton rules, and the runner's own tests.
 
 use konakis::perft::perft;
 use konakis::rules::Preset;
@@ -77,6 +77,8 @@ enum Step {
     Over(Move),
     /// `moves N`: the number of legal moves; `moves some`: at least one.
     Moves(Option<usize>),
+    /// `targets S S…|none`: exactly the squares the piece on the first square may move to.
+    Targets(Square, Bitboard),
     /// `king S|none`.
     King(Option<Square>),
     /// `attackers S…|none`, `defenders S…|none` (the king not counted).
@@ -211,9 +213,10 @@ fn parse_side_plies(text: &str) -> Result<(Option<Side>, Option<u32>), String> {
     Ok((side, plies))
 }
 
-/// One picture row (nine cells: `b`, `w`, `K`, `.`, `+` for the empty throne) as a rank of a
-/// position string's placement.
-fn picture_rank(row: &str, rank: u8) -> Result<String, String> {
+/// One picture row (nine cells: `b`, `w`, `K`, `.`, `+` for the empty throne, `*` for an empty
+/// camp square) as a rank of a position string's placement. In a picture that marks the camps
+/// (`camps`: it has a `*`), every empty camp square is `*`, so that it shows where they are.
+fn picture_rank(row: &str, rank: u8, camps: bool) -> Result<String, String> {
     let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
     if cells.len() != 9 {
         return Err(format!(
@@ -226,9 +229,19 @@ fn picture_rank(row: &str, rank: u8) -> Result<String, String> {
     for (file, &c) in cells.iter().enumerate() {
         let here = Square::from_coords(file as u8, rank).expect("below 9");
         match c {
-            '.' | '+' => {
+            '.' | '+' | '*' => {
                 if (c == '+') != (here == Square::THRONE) {
                     return Err(format!("'{c}' on {here}: '+' marks the empty throne, e5"));
+                }
+                let camp = Bitboard::CAMPS.has(here);
+                if c == '*' && !camp {
+                    return Err(format!("'*' on {here}, which is no camp square"));
+                }
+                if c == '.' && camps && camp {
+                    return Err(format!(
+                        "'.' on the camp square {here}: a picture with '*' marks every empty \
+                         camp square"
+                    ));
                 }
                 empty += 1;
             }
@@ -267,13 +280,19 @@ fn parse_fixture(text: &str) -> Result<Vec<Case>, (usize, String)> {
     let mut i = 0;
     // The placement drawn in the nine rows after line `at`.
     let picture = |at: usize| -> Result<String, (usize, String)> {
+        let rows = (0..9)
+            .map(|k| {
+                let n = at + 1 + k;
+                lines
+                    .get(n)
+                    .map(|row| (n, *row))
+                    .ok_or((n + 1, "the picture stops before its ninth row".to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let camps = rows.iter().any(|(_, row)| row.contains('*'));
         let mut ranks = Vec::new();
-        for k in 0..9 {
-            let n = at + 1 + k;
-            let row = lines
-                .get(n)
-                .ok_or((n + 1, "the picture stops before its ninth row".to_string()))?;
-            ranks.push(picture_rank(row, 8 - k as u8).map_err(|e| (n + 1, e))?);
+        for (k, (n, row)) in rows.into_iter().enumerate() {
+            ranks.push(picture_rank(row, 8 - k as u8, camps).map_err(|e| (n + 1, e))?);
         }
         Ok(ranks.join("/"))
     };
@@ -440,6 +459,16 @@ fn parse_fixture(text: &str) -> Result<Vec<Case>, (usize, String)> {
                     count => Some(parse_number(count).map_err(err)?),
                 };
                 steps.push((n, Step::Moves(count)));
+            }
+            "targets" => {
+                let (from, to) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+                steps.push((
+                    n,
+                    Step::Targets(
+                        parse_square(from).map_err(err)?,
+                        parse_squares(to).map_err(err)?,
+                    ),
+                ));
             }
             "king" => {
                 let king = match rest {
@@ -755,6 +784,19 @@ fn run_step(
                 None => check!(have > 0, "no legal move"),
             }
         }
+        Step::Targets(from, want) => {
+            let have: Bitboard = moves(board, rules)?
+                .iter()
+                .filter(|m| m.from() == *from)
+                .map(|m| m.to())
+                .collect();
+            check!(
+                have == *want,
+                "the piece on {from} may move to {}, expected {}",
+                names(have),
+                names(*want)
+            );
+        }
         Step::King(want) => check!(
             board.king() == *want,
             "the king is on {:?}, expected {want:?}",
@@ -925,6 +967,16 @@ fn a_malformed_fixture_is_a_parse_error_with_its_line() {
         (GOOD.replace("start: b", "start: x"), 4),
         (format!("{GOOD}illegal e1e2 sideways\n"), 17),
         (GOOD.replace("case a capture\n", ""), 2),
+        // A camp mark off a camp (a9); a picture that marks camps leaves one unmarked (e8).
+        (
+            GOOD.replacen(". . . . . . . . .", "* . . . . . . . .", 1),
+            5,
+        ),
+        (
+            GOOD.replacen(". . . . . . . . .", ". . . * * * . . .", 1),
+            6,
+        ),
+        (format!("{GOOD}targets e3 j1\n"), 17),
     ];
     for (text, line) in broken {
         match parse_fixture(&text) {
@@ -987,4 +1039,13 @@ fn first_move_defenders_starts_with_the_defenders() {
         Board::start(&Rules::encyclopedia()).side_to_move(),
         Side::Defenders
     );
+}
+
+#[test]
+fn ashton_starts_with_white_to_move_and_white_has_56_moves() {
+    let rules = Rules::ashton();
+    let b = Board::start(&rules);
+    assert_eq!(b.side_to_move(), Side::Defenders);
+    assert_eq!(moves(&b, &rules).unwrap().len(), 56);
+    assert_eq!(b.attackers(), Bitboard::CAMPS);
 }

@@ -130,10 +130,6 @@ struct Live {
     outcome: SearchOutcome,
 }
 
-/// A hook called after every option change, with the option's name as the table spells it
-/// and the values now in force.
-type OptionHook = Box<dyn FnMut(&'static str, &Options) + Send>;
-
 /// One engine session, which every front-end (the line protocol, OTEP, the Tablut Challenge
 /// client) and every tool (bench, the tactics suite) works through.
 ///
@@ -173,7 +169,6 @@ pub struct Engine {
     next_id: u64,
     /// The running search is a ponder search that has not had its `ponderhit`.
     pondering: bool,
-    on_change: Option<OptionHook>,
 }
 
 /// The game from `start` and `moves` under `rules`.
@@ -212,7 +207,6 @@ impl Engine {
             })),
             next_id: 0,
             pondering: false,
-            on_change: None,
         })
     }
 
@@ -239,12 +233,6 @@ impl Engine {
     /// Nodes of the last or current search.
     pub fn nodes(&self) -> u64 {
         self.searcher.nodes()
-    }
-
-    /// Calls `hook(name, config)` after every option change from now on, with the option's
-    /// name as the table spells it and the values now in force.
-    pub fn on_option_change(&mut self, hook: impl FnMut(&'static str, &Options) + Send + 'static) {
-        self.on_change = Some(Box::new(hook));
     }
 
     /// Sets option `name` to `value` through the table ([`options::apply`]) and applies it: a
@@ -284,9 +272,6 @@ impl Engine {
                     reset = self.replay();
                 }
             }
-        }
-        if let (Some(hook), Some(row)) = (self.on_change.as_mut(), options::find(name)) {
-            hook(row.name, &self.config);
         }
         Ok(reset)
     }

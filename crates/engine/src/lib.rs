@@ -15,7 +15,7 @@
 //! - [`search`]: the search. The searcher (`search/threads.rs`) owns the transposition
 //!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
 //!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
-//!   (`search/parallel.rs`); `search/worker.rs` is one thread's principal variation search
+//!   (`search/root_split.rs`); `search/worker.rs` is one thread's principal variation search
 //!   (its quiescence search in `search/worker/qsearch.rs`), its moves ordered by
 //!   `search/movepick.rs` with the killers and history of `search/history.rs`;
 //!   `search/types.rs` holds what a search is asked ([`search::Limits`]) and what it reports

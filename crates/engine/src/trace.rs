@@ -1,5 +1,5 @@
 //! The evaluation of a position term by term, and which evaluation the search uses there (as
-//! Stockfish's `Eval::trace`): what [`Engine::trace_eval`](crate::Engine::trace_eval) answers
+//! Stockfish's `Eval::trace`): what `Engine::trace_eval` answers
 //! and a front-end's `eval` command prints.
 
 use crate::eval;

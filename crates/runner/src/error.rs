@@ -96,13 +96,13 @@ mod tests {
         let start = konakis_core::board::Board::start(&Rules::default()).to_fen();
         std::fs::write(&data, format!("{start};1\n{start};x\n")).unwrap();
         let path = data.display().to_string();
-        let e = fit(Rules::default(), &path, 1).unwrap_err();
+        let e = fit(Rules::default(), &path, 1, |_| {}).unwrap_err();
         assert!(matches!(&e, TuneError::Line { line: 2, why, .. } if why == "bad result"));
         assert_eq!(e.to_string(), format!("{path}:2: bad result"));
         std::fs::write(&data, "").unwrap();
-        let e = fit(Rules::default(), &path, 1).unwrap_err();
+        let e = fit(Rules::default(), &path, 1, |_| {}).unwrap_err();
         assert_eq!(e.to_string(), format!("{path} holds no positions"));
-        let e = fit(Rules::default(), "/nonexistent/d.txt", 1).unwrap_err();
+        let e = fit(Rules::default(), "/nonexistent/d.txt", 1, |_| {}).unwrap_err();
         assert!(matches!(e, TuneError::Read { .. }));
         assert!(
             e.to_string()

@@ -4,7 +4,8 @@
 //! opening plies, then short node-limited searches) on all cores and writes every quiet
 //! position with the game's result. `konakis tune fit` then fits the weights of the linear
 //! evaluation by minimising the squared error between the result and a logistic function of the
-//! evaluation (Texel's method), and prints them in the form `eval::WEIGHTS` takes.
+//! evaluation (Texel's method), and returns them for the form `eval::WEIGHTS` takes. Both
+//! return what they found; the binary prints it.
 
 use crate::error::TuneError;
 use crate::shard::Shard;
@@ -79,8 +80,25 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
     (positions, result)
 }
 
-/// Plays `games` games of self-play (those of `shard`) and writes their quiet positions with the results to
-/// `out` (see the module docs).
+/// What a self-play run played and wrote.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Selfplay {
+    /// The games played (those of the shard).
+    pub games: usize,
+    /// The quiet positions recorded per game, on average.
+    pub per_game: f64,
+    /// Games won by the attackers.
+    pub attackers: usize,
+    /// Games won by the defenders.
+    pub defenders: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// The lines written (one position each).
+    pub positions: usize,
+}
+
+/// Plays `games` games of self-play (those of `shard`) and writes their quiet positions with
+/// the results to `out` (see the module docs); returns what it played and wrote.
 pub fn selfplay(
     rules: Rules,
     games: usize,
@@ -89,7 +107,7 @@ pub fn selfplay(
     seed: u64,
     shard: Shard,
     out: &str,
-) -> Result<(), TuneError> {
+) -> Result<Selfplay, TuneError> {
     // Game g has its own seed; a shard plays the games g with g mod N = K, so the shards
     // never repeat a game and together write the lines of the unsharded run.
     let mine: Vec<usize> = (0..games).filter(|&g| shard.takes(g)).collect();
@@ -111,10 +129,6 @@ pub fn selfplay(
     })?;
     let (mut att, mut def, mut draw, mut lines) = (0, 0, 0, 0);
     let plies: usize = results.iter().map(|(p, _)| p.len()).sum();
-    eprintln!(
-        "{:.1} recorded positions per game",
-        plies as f64 / games.max(1) as f64
-    );
     for (positions, result) in &results {
         match *result {
             r if r > 0.75 => att += 1,
@@ -126,10 +140,14 @@ pub fn selfplay(
             lines += 1;
         }
     }
-    eprintln!(
-        "{games} games: attackers {att}, defenders {def}, draws {draw}; {lines} positions in {out}"
-    );
-    Ok(())
+    Ok(Selfplay {
+        games,
+        per_game: plies as f64 / games.max(1) as f64,
+        attackers: att,
+        defenders: def,
+        draws: draw,
+        positions: lines,
+    })
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -149,8 +167,53 @@ fn error(data: &[(Features, f64)], weights: &[f64; FEATURE_COUNT], k: f64) -> f6
     sum / data.len() as f64
 }
 
-/// Fits the weights to the data file at `path` and prints them (see the module docs).
-pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), TuneError> {
+/// How a fit is going, for a caller that shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FitProgress {
+    /// The data is read.
+    Start {
+        /// The positions read.
+        positions: usize,
+        /// The scale of the logistic that best fits the current weights.
+        k: f64,
+        /// The mean squared error of the current weights at that scale.
+        error: f64,
+    },
+    /// A step of the fit is done (every 500th and the last are told).
+    Iteration {
+        /// The steps done.
+        iteration: usize,
+        /// The mean squared error now.
+        error: f64,
+    },
+}
+
+/// The fitted weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    /// The factor that brought the attacking soldier's weight to 100 (the evaluation's unit).
+    pub scale: f64,
+    /// The scale K of the logistic for the weights as given here (the fit's K over `scale`).
+    pub k: f64,
+    /// The weights, rounded, in the order of `eval::FEATURES`.
+    pub weights: [i32; FEATURE_COUNT],
+}
+
+impl Fitted {
+    /// Each weight with its feature's name.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        FEATURES.iter().copied().zip(self.weights)
+    }
+}
+
+/// Fits the weights to the data file at `path` (see the module docs), telling `progress` how
+/// it goes; returns the weights.
+pub fn fit(
+    rules: Rules,
+    path: &str,
+    iterations: usize,
+    mut progress: impl FnMut(FitProgress),
+) -> Result<Fitted, TuneError> {
     let text = fs::read_to_string(path).map_err(|source| TuneError::Read {
         path: path.to_string(),
         source,
@@ -200,10 +263,11 @@ pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), TuneError>
             }
         }
     }
-    eprintln!(
-        "{} positions; K = {k:.2}; error with the current weights {best:.6}",
-        data.len()
-    );
+    progress(FitProgress::Start {
+        positions: data.len(),
+        k,
+        error: best,
+    });
     // Gradient descent with per-feature scaling (Adam-like step sizes).
     let n = data.len() as f64;
     let mut m = [0.0f64; FEATURE_COUNT];
@@ -242,24 +306,65 @@ pub fn fit(rules: Rules, path: &str, iterations: usize) -> Result<(), TuneError>
             w[i] -= lr * mh / (vh.sqrt() + 1e-8);
         }
         if it % 500 == 0 || it == iterations {
-            eprintln!("iteration {it}: error {:.6}", error(&data, &w, k));
+            progress(FitProgress::Iteration {
+                iteration: it,
+                error: error(&data, &w, k),
+            });
         }
     }
-    // Printed with the attacking soldier as the unit (100), as the evaluation's scale is
-    // defined; the fit's K absorbs the scale.
+    // With the attacking soldier as the unit (100), as the evaluation's scale is defined;
+    // the fit's K absorbs the scale.
     let scale = if w[0] > 0.0 { 100.0 / w[0] } else { 1.0 };
-    let w = w.map(|x| x * scale);
-    eprintln!(
-        "scale {scale:.3} (K for the printed weights: {:.2})",
-        k / scale
-    );
-    for (name, x) in FEATURES.iter().zip(&w) {
-        println!("{name:>24}: {:>6}", x.round() as i32);
+    Ok(Fitted {
+        scale,
+        k: k / scale,
+        weights: w.map(|x| (x * scale).round() as i32),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_tells_its_progress_and_returns_the_weights_in_the_soldiers_unit() {
+        let rules = Rules::default();
+        let dir = std::env::temp_dir().join(format!("konakis-tune-fit-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.txt");
+        // The start, and the start after one attacker's move, with both results.
+        let mut game = Game::start(rules);
+        let start = game.board().to_fen();
+        let mv = game.board().legal_moves(&rules)[0];
+        game.play(mv).unwrap();
+        let after = game.board().to_fen();
+        fs::write(
+            &data,
+            format!("{start};1\n{start};0\n{after};1\n{after};0.5\n"),
+        )
+        .unwrap();
+        let mut told = Vec::new();
+        let fitted = fit(rules, &data.display().to_string(), 1000, |p| told.push(p)).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(told.len(), 3, "{told:?}");
+        assert!(matches!(told[0], FitProgress::Start { positions: 4, k, .. } if k > 0.0));
+        assert!(matches!(
+            told[1],
+            FitProgress::Iteration { iteration: 500, .. }
+        ));
+        assert!(matches!(
+            told[2],
+            FitProgress::Iteration {
+                iteration: 1000,
+                ..
+            }
+        ));
+        assert!(
+            fitted.weights[0] == 100 || fitted.scale == 1.0,
+            "{fitted:?}"
+        );
+        let named: Vec<_> = fitted.named().collect();
+        assert_eq!(named.len(), FEATURE_COUNT);
+        assert_eq!(named[0], (FEATURES[0], fitted.weights[0]));
     }
-    let list: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i32)).collect();
-    println!(
-        "pub const WEIGHTS: [i32; FEATURE_COUNT] = [{}];",
-        list.join(", ")
-    );
-    Ok(())
 }

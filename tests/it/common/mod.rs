@@ -3,7 +3,7 @@
 //! - [`process`]: a running `konakis` (or any command) with its input, its output as lines read
 //!   with timeouts and checked to be ASCII, and its error output;
 //! - [`engine`]: an engine from settings, and the search of a test's own game;
-//! - [`board`]: squares, moves and square sets by name, and positions drawn as pictures;
+//! - [`board`]: positions drawn as pictures;
 //! - [`matches`]: running `konakis` to completion, `konakis match` and its JSON, scratch
 //!   directories;
 //! - [`reference`]: the slow, obviously correct reference rules the random tests compare the

@@ -12,7 +12,7 @@
 //!    position's, seen from the other side;
 //! 3. [`review`] turns the judgements into [`MoveReview`]s and a [`SideSummary`] per side.
 //!
-//! [`Engine::review`](crate::Engine::review) does the last two for whole games with the one
+//! `Engine::review` does the last two for whole games with the one
 //! loop of `walk.rs`, which judges the positions one after another on the caller's thread (as
 //! the browser and the Python module do) or several at once on threads of their own (as
 //! `konakis analyse` does).

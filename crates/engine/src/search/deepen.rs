@@ -4,10 +4,11 @@
 //! under its own limits and picks among the lines ([`play_at_level`]). The search of one
 //! iteration is [`super::worker`]'s.
 
+use super::root_split::{Pool, RootSplit};
 use super::worker::Worker;
 use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
-    Shared, SmpMode, parallel,
+    Shared, SmpMode,
 };
 use crate::skill;
 use konakis_core::board::Game;
@@ -93,7 +94,7 @@ pub(super) fn play_at_level(
 pub(super) struct RunContext<'a> {
     pub(super) shared: &'a Shared,
     pub(super) settings: &'a Settings,
-    pub(super) pool: Option<&'a parallel::Pool>,
+    pub(super) pool: Option<&'a Pool>,
 }
 
 /// Bytes held while Lazy SMP helpers start (see [`run`]).
@@ -149,7 +150,7 @@ pub(super) fn run(
         0
     };
     let split = match context.pool {
-        Some(pool) if !lazy && settings.multipv <= 1 => Some(parallel::RootSplit::new(
+        Some(pool) if !lazy && settings.multipv <= 1 => Some(RootSplit::new(
             pool,
             shared,
             rules,
@@ -212,11 +213,7 @@ pub(super) fn run(
         }
         drop(std::mem::take(&mut reserve));
         let wanted = settings.threads.max(1);
-        let running = if split.is_some() {
-            context.pool.map_or(1, |p| p.current_num_threads())
-        } else {
-            started + 1
-        };
+        let running = split.as_ref().map_or(started + 1, RootSplit::threads);
         if running < wanted {
             report(Report::Threads { wanted, running });
         }
@@ -258,7 +255,7 @@ pub(super) fn run(
 #[allow(clippy::too_many_arguments)]
 fn iterate(
     w: &mut Worker,
-    split: Option<&parallel::RootSplit>,
+    split: Option<&RootSplit>,
     shared: &Shared,
     settings: &Settings,
     board: &konakis_core::board::Board,

@@ -11,7 +11,7 @@
 //! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
 //!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
-//!   search (`parallel.rs`, or `serial.rs` without threads), the transposition table ([`tt`])
+//!   search (`root_split.rs`, with its variant for builds without threads), the transposition table ([`tt`])
 //!   and the time budget ([`budget`], `time.rs`).
 //!
 //! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
@@ -28,14 +28,9 @@
 //! ```
 
 mod deepen;
-#[cfg(feature = "threads")]
-mod parallel;
-#[cfg(not(feature = "threads"))]
-mod serial;
-#[cfg(not(feature = "threads"))]
-use serial as parallel;
 mod history;
 mod movepick;
+mod root_split;
 mod settings;
 mod shared;
 mod threads;

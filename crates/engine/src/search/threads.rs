@@ -9,9 +9,10 @@
 //! in [`super::deepen`].
 
 use super::deepen::{RunContext, play_at_level, run};
+use super::root_split::{self, Pool};
 use super::time;
 use super::tt::TranspositionTable;
-use super::{Cancel, Limits, Report, SearchError, Settings, Shared, SmpMode, parallel};
+use super::{Cancel, Limits, Report, SearchError, Settings, Shared, SmpMode};
 use crate::clock::Instant;
 use crate::network::{self, LoadedNet};
 use crate::skill;
@@ -37,18 +38,15 @@ pub struct Searcher {
     loaded: Option<LoadedNet>,
 }
 
-/// The thread pool of the parallel root search.
-type Pool = parallel::Pool;
-
 /// The rayon pool of the parallel root search: `threads` threads, if more than one and the
 /// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
 /// the threads cannot be created; the search then runs as Lazy SMP.
-fn make_pool(settings: &Settings) -> Option<Arc<parallel::Pool>> {
+fn make_pool(settings: &Settings) -> Option<Arc<Pool>> {
     let threads = settings.threads;
     if threads <= 1 || settings.smp != SmpMode::RootSplit {
         return None;
     }
-    parallel::make_pool(threads).map(Arc::new)
+    root_split::make_pool(threads).map(Arc::new)
 }
 
 impl Default for Searcher {

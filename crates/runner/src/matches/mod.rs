@@ -17,7 +17,9 @@
 //! The schedule is a list of games in pairs (one opening, sides swapped). `--concurrency`
 //! worker threads take games from it in order; each keeps its own processes of the engines it
 //! has needed and reuses them (`ucinewgame`) until one fails. The main thread counts the
-//! results, writes each record as its game ends, runs the SPRT and shows progress.
+//! results, writes each record as its game ends, runs the SPRT and tells the caller what
+//! happens ([`Event`]); the caller shows it (the binary: [`report::Progress`] on stderr, the
+//! summary on stdout).
 
 pub mod chart;
 pub mod config;
@@ -53,7 +55,6 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use stats::SprtVerdict;
-use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -72,6 +73,37 @@ pub enum Finish {
     /// `interrupted` was set: the games under way were abandoned, and the summary and the
     /// records cover the finished ones.
     Interrupted,
+}
+
+/// What a running match tells its caller, in this order: warnings, the start, then notes and
+/// finished games (with ticks while nothing happens), the end of play, the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// Before the start: an engine does not announce an option it is given.
+    Warning(&'a str),
+    /// The match starts.
+    Start {
+        /// The games planned.
+        games: usize,
+        /// A line naming the engines, the number of games, the concurrency, the openings and
+        /// any rules or shard.
+        header: &'a str,
+    },
+    /// A line of news during the match: an engine restarted, the match interrupted.
+    Note(&'a str),
+    /// A game has ended.
+    GameDone {
+        /// The game: its number, who attacked, the opening, the result and its length.
+        line: &'a str,
+        /// The running score of the first engine (with the SPRT's LLR when one runs).
+        status: &'a str,
+    },
+    /// Nothing happened for a while (a display may redraw its clock).
+    Tick,
+    /// The games are over, the summary follows.
+    GamesOver,
+    /// The final table and the notes under it, as lines that each end in a newline.
+    Summary(&'a str),
 }
 
 /// What a worker tells the main thread.
@@ -157,13 +189,14 @@ fn preflight(config: &MatchConfig, log: Option<Arc<Log>>) -> Result<Vec<String>,
 }
 
 /// Runs `konakis match`. Once the match is about to start, `arm` is called (the binary
-/// installs its Ctrl-C handler there); from then on, `interrupt` set stops the match.
-/// An error is a bad command line, an engine that cannot start, or a file that cannot be
-/// written.
+/// installs its Ctrl-C handler there); from then on, `interrupt` set stops the match. What
+/// happens goes to `show` as [`Event`]s. An error is a bad command line, an engine that cannot
+/// start, or a file that cannot be written.
 pub fn run(
     args: &MatchOptions,
     interrupt: &AtomicBool,
     arm: impl FnOnce(),
+    mut show: impl FnMut(Event),
 ) -> Result<Finish, MatchError> {
     let config = MatchConfig::from_args(args).map_err(MatchError::Config)?;
     let openings = match &config.openings {
@@ -175,7 +208,7 @@ pub fn run(
         None => None,
     };
     for w in preflight(&config, log.clone())? {
-        eprintln!("{w}");
+        show(Event::Warning(&w));
     }
     let records_path = config
         .records
@@ -195,7 +228,7 @@ pub fn run(
     let planned = jobs.len();
     let pairings = config.pairings();
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
-    eprintln!(
+    let header = format!(
         "Match: {} ({}), {} games, concurrency {}, openings: {}{}{}",
         names.join(", "),
         if config.gauntlet && config.engines.len() > 2 {
@@ -226,6 +259,10 @@ pub fn run(
             .shard
             .map_or(String::new(), |k| format!(", shard {k}"))
     );
+    show(Event::Start {
+        games: planned,
+        header: &header,
+    });
 
     // From here an interruption stops the match (the summary and records cover the finished
     // games).
@@ -258,7 +295,6 @@ pub fn run(
 
     let mut tally = Tally::new(config.engines.len(), pairings.len());
     let mut outcomes: Vec<GameOutcome> = Vec::new();
-    let mut progress = report::Progress::new(planned);
     let mut sprt_state: Option<(f64, SprtVerdict)> =
         config.sprt.map(|_| (0.0, SprtVerdict::Continue));
     let mut interrupted = false;
@@ -269,10 +305,12 @@ pub fn run(
         if interrupt.load(Ordering::SeqCst) && !interrupted {
             interrupted = true;
             ctx.stop.store(true, Ordering::SeqCst);
-            progress.note("Interrupted: stopping the games in progress (Ctrl-C again to quit now)");
+            show(Event::Note(
+                "Interrupted: stopping the games in progress (Ctrl-C again to quit now)",
+            ));
         }
         match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Message::Note(text)) => progress.note(&text),
+            Ok(Message::Note(text)) => show(Event::Note(&text)),
             Ok(Message::Done(o)) => {
                 let o = *o;
                 tally.add(&o, pairings[o.job.pairing]);
@@ -305,30 +343,30 @@ pub fn run(
                     &tally,
                     config.sprt.zip(sprt_state.map(|(l, _)| l)),
                 );
-                progress.game_done(&report::game_line(&config, &o), status);
+                show(Event::GameDone {
+                    line: &report::game_line(&config, &o),
+                    status: &status,
+                });
                 outcomes.push(o);
             }
-            Err(RecvTimeoutError::Timeout) => progress.tick(),
+            Err(RecvTimeoutError::Timeout) => show(Event::Tick),
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
     for w in workers {
         let _ = w.join();
     }
-    progress.finish();
+    show(Event::GamesOver);
 
     let sprt = config.sprt.zip(sprt_state).map(|(s, (l, v))| (s, l, v));
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    print!(
-        "{}",
-        report::summary(
-            &names,
-            &config.rules.to_string(),
-            &tally,
-            planned,
-            interrupted,
-            sprt
-        )
+    let mut summary = report::summary(
+        &names,
+        &config.rules.to_string(),
+        &tally,
+        planned,
+        interrupted,
+        sprt,
     );
     let time_forfeits = tally.engines.iter().map(|e| e.fault(Fault::Time)).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -337,9 +375,9 @@ pub fn run(
     let forgiven_ms = outcomes.iter().map(forgiven).sum();
     let forgiven_games = outcomes.iter().filter(|o| forgiven(o) > 0).count() as u64;
     if let Some(note) = load.note(time_forfeits, forgiven_ms, forgiven_games, cores) {
-        print!("{note}");
+        summary.push_str(&note);
     }
-    let _ = std::io::stdout().flush();
+    show(Event::Summary(&summary));
     if let Some(p) = &config.json {
         let text = json::json(
             &config,

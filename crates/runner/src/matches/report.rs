@@ -1,5 +1,6 @@
-//! What the runner shows: a progress bar on stderr (plain lines when stderr is not a
-//! terminal) and the final table on stdout.
+//! What the runner shows: a progress display written to the writer it is given (the binary
+//! gives it stderr: a bar on a terminal, plain lines otherwise), the running score, the line
+//! on each finished game and the final table. Nothing here picks a terminal stream itself.
 
 use super::config::MatchConfig;
 use super::game::GameOutcome;
@@ -7,11 +8,13 @@ use super::players::Fault;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use konakis_core::types::Side;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// The progress display.
-pub struct Progress {
+/// The progress display, on `out`: a bar redrawn in place when `out` is a terminal, a plain
+/// line per event otherwise.
+pub struct Progress<W: Write> {
+    out: W,
     tty: bool,
     total: usize,
     started: Instant,
@@ -20,11 +23,12 @@ pub struct Progress {
     done: usize,
 }
 
-impl Progress {
-    /// A display for `total` games; a bar when stderr is a terminal.
-    pub fn new(total: usize) -> Progress {
+impl<W: Write> Progress<W> {
+    /// A display for `total` games on `out`; a bar when `tty` (`out` is a terminal).
+    pub fn new(total: usize, out: W, tty: bool) -> Progress<W> {
         Progress {
-            tty: std::io::stderr().is_terminal(),
+            out,
+            tty,
             total,
             started: Instant::now(),
             last_draw: None,
@@ -33,28 +37,29 @@ impl Progress {
         }
     }
 
-    /// Prints a line of its own (above the bar).
+    /// Writes a line of its own (above the bar).
     pub fn note(&mut self, text: &str) {
-        let mut err = std::io::stderr().lock();
         if self.tty {
-            let _ = write!(err, "\r\x1b[2K{text}\n");
-            drop(err);
+            let _ = write!(self.out, "\r\x1b[2K{text}\n");
             self.draw(true);
         } else {
-            let _ = writeln!(err, "{text}");
+            let _ = writeln!(self.out, "{text}");
         }
     }
 
     /// A game has finished: `line` describes it, `status` is the running score.
-    pub fn game_done(&mut self, line: &str, status: String) {
+    pub fn game_done(&mut self, line: &str, status: &str) {
         self.done += 1;
-        self.status = status;
+        status.clone_into(&mut self.status);
         if self.tty {
             self.draw(true);
         } else {
-            let mut err = std::io::stderr().lock();
-            let _ = writeln!(err, "{line}");
-            let _ = writeln!(err, "  {}/{} done | {}", self.done, self.total, self.status);
+            let _ = writeln!(self.out, "{line}");
+            let _ = writeln!(
+                self.out,
+                "  {}/{} done | {}",
+                self.done, self.total, self.status
+            );
         }
     }
 
@@ -82,7 +87,7 @@ impl Progress {
             .collect();
         let secs = self.started.elapsed().as_secs();
         let _ = write!(
-            std::io::stderr().lock(),
+            self.out,
             "\r\x1b[2K[{bar}] {}/{} {}:{:02}:{:02} {}",
             self.done,
             self.total,
@@ -91,12 +96,14 @@ impl Progress {
             secs % 60,
             self.status
         );
+        let _ = self.out.flush();
     }
 
     /// Removes the bar.
     pub fn finish(&mut self) {
         if self.tty {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+            let _ = write!(self.out, "\r\x1b[2K");
+            let _ = self.out.flush();
         }
     }
 }
@@ -387,6 +394,31 @@ mod tests {
         t.pairings[0] = penta;
         t.games = 2 * penta.pairs();
         t
+    }
+
+    #[test]
+    fn progress_writes_plain_lines_or_a_bar_to_the_writer_it_is_given() {
+        let mut plain = Progress::new(2, Vec::new(), false);
+        plain.note("engine b restarted");
+        plain.tick();
+        plain.game_done("Game 1 (a attacking, b defending, opening 1)", "a 1-0-0");
+        plain.finish();
+        assert_eq!(
+            String::from_utf8(plain.out).unwrap(),
+            "engine b restarted\nGame 1 (a attacking, b defending, opening 1)\n  1/2 done | \
+             a 1-0-0\n"
+        );
+
+        let mut bar = Progress::new(2, Vec::new(), true);
+        bar.game_done("Game 1", "a 1-0-0");
+        bar.finish();
+        let text = String::from_utf8(bar.out).unwrap();
+        assert!(
+            text.starts_with("\r\x1b[2K[############------------] 1/2 0:00:0"),
+            "{text:?}"
+        );
+        assert!(text.ends_with("a 1-0-0\r\x1b[2K"), "{text:?}");
+        assert!(!text.contains("Game 1"), "{text:?}");
     }
 
     #[test]
