@@ -463,3 +463,28 @@ fn level_0_varies_its_moves_from_the_start_position() {
         varied.len()
     );
 }
+
+#[test]
+fn level_0_parries_a_threat_the_opponent_let_stand_every_time() {
+    // The defenders could escape with e5e1 and play h9h8 instead: the open file has stood
+    // through their move, and level 0 (attackers) sees it every time and blocks it.
+    let rules = Rules::default();
+    let board = Board::from_fen("7w1/9/9/4b4/3bKb3/9/9/8b/b8 w").unwrap();
+    assert!(wins(&board, &rules, Move::parse("e5e1").unwrap()));
+    let passed = Move::parse("h9h8").unwrap();
+    let mut after = board;
+    after.play(&rules, passed);
+    for seed in 1..=100 {
+        let mut d = engine(&[("Skill Level", "0"), ("Skill Seed", &seed.to_string())]);
+        d.take_position(board);
+        d.play(passed).unwrap();
+        let outcome = d
+            .search(Limits::default(), Cancel::Never, |_, _| {})
+            .expect("a search");
+        let m = outcome.best.expect("a move");
+        assert!(
+            !allows_win(&after, &rules, m),
+            "seed {seed}: level 0 played {m} and let the king out"
+        );
+    }
+}

@@ -8,7 +8,8 @@
 //! 1. A move that wins on the spot (an escape, a king capture) is played at once, at every
 //!    level, without a search. Level 0 searches nothing at all: it plays as a beginner on
 //!    their first day ([`Plan::glance`]): now and then it sees a win that the opponent
-//!    threatens for the next move and parries it, it looks at one of its pieces, drawn at
+//!    threatens for the next move and parries it (always when the opponent has already let
+//!    that win pass once), it looks at one of its pieces, drawn at
 //!    random, and now and then sees a capture that piece can make; otherwise that piece makes
 //!    a random move.
 //! 2. Otherwise the search is capped at the level's depth and nodes (never above the `go`
@@ -49,7 +50,8 @@ pub const FULL_STRENGTH: u8 = 20;
 /// escape that its move would allow next move, and parries it when it can.
 pub const PARRY_LEVEL: u8 = 8;
 /// How often level 0 sees a win on the spot that the opponent threatens for its next move, and
-/// parries it ([`Plan::glance`]): a share of its moves. Calibrated with the two baseline
+/// parries it ([`Plan::glance`]): a share of its moves. A threat that has stood through the
+/// opponent's last move is always seen. Calibrated with the two baseline
 /// movers and level 1 (docs/levels.md): higher and level 0 catches up with level 1.
 pub const GLANCE_PARRY: f64 = 0.3;
 /// How often level 0 sees a capture that the piece it looks at can make, and makes it

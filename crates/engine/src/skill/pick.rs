@@ -4,7 +4,7 @@
 
 use super::{BLIND_LOSS, GLANCE_CAPTURE, GLANCE_PARRY, LEVELS, LevelLimits, PARRY_LEVEL, Skill};
 use crate::search::{Info, Limits, MATE, MATE_BOUND, Score};
-use konakis_core::board::Board;
+use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Square};
 
@@ -201,6 +201,20 @@ fn threatened(board: &Board, rules: &Rules) -> bool {
     winning_move(&theirs, rules, &replies).is_some()
 }
 
+/// Whether the last move of `game` let a win on the spot pass: the side that made it could
+/// have won instead.
+fn let_pass(game: &Game) -> bool {
+    let Some((_, earlier)) = game.moves().split_last() else {
+        return false;
+    };
+    let rules = game.rules();
+    let mut before = *game.start_board();
+    for &m in earlier {
+        before.play(rules, m);
+    }
+    winning_move(&before, rules, &before.legal_moves(rules)).is_some()
+}
+
 /// The moves of `moves` after which the opponent cannot win on the spot ([`winning_move`]).
 fn safe_moves(board: &Board, rules: &Rules, moves: &[Move]) -> Vec<Move> {
     moves
@@ -222,17 +236,19 @@ impl Plan {
         self.limits.depth == 0
     }
 
-    /// The move of a level that does not search, on `board` with `moves` (none of which wins
-    /// on the spot): a beginner's move. When the opponent threatens to win next move
+    /// The move of a level that does not search in `game` with `moves` (none of which wins on
+    /// the spot): a beginner's move. When the opponent threatens to win next move
     /// (`threatened`: the king could escape or be captured), the level sees it at
-    /// [`GLANCE_PARRY`] of its moves and then keeps to the moves that parry it
-    /// (`safe_moves`); it never looks at what its own move lets in. Then it looks at one of
-    /// its pieces ([`LevelLimits::attention`] of them), drawn at random among those it kept:
-    /// a capture that piece can make is seen at [`GLANCE_CAPTURE`] of its moves and played,
-    /// else the piece makes one of its moves at random.
-    pub fn glance(&mut self, board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
+    /// [`GLANCE_PARRY`] of its moves, and always when the threat has stood on the board since
+    /// the opponent's last move, which let the win pass; then it keeps to the moves that parry
+    /// it (`safe_moves`). It never looks at what its own move lets in. Then it looks at one of
+    /// its pieces ([`LevelLimits::attention`] of them), drawn at random among those it kept: a
+    /// capture that piece can make is seen at [`GLANCE_CAPTURE`] of its moves and played, else
+    /// the piece makes one of its moves at random.
+    pub fn glance(&mut self, game: &Game, moves: &[Move]) -> Option<Move> {
+        let (board, rules) = (game.board(), game.rules());
         let mut pool = moves.to_vec();
-        if threatened(board, rules) && self.rng.unit() < GLANCE_PARRY {
+        if threatened(board, rules) && (let_pass(game) || self.rng.unit() < GLANCE_PARRY) {
             let safe = safe_moves(board, rules, moves);
             if !safe.is_empty() {
                 pool = safe;
@@ -470,21 +486,21 @@ mod tests {
     #[test]
     fn level_0_glances_at_the_board_and_moves_without_a_search() {
         let rules = Rules::default();
-        let board = Board::start(&rules);
-        let moves = board.legal_moves(&rules).to_vec();
+        let game = Game::start(rules);
+        let moves = game.board().legal_moves(&rules).to_vec();
         let mut seen = std::collections::HashSet::new();
         let mut pieces = std::collections::HashSet::new();
         for seed in 1..200 {
             let mut p = plan(0, seed);
             assert!(p.glances());
-            let m = p.glance(&board, &rules, &moves).unwrap();
+            let m = p.glance(&game, &moves).unwrap();
             assert!(moves.contains(&m));
             seen.insert(m);
             pieces.insert(m.from());
         }
         assert!(seen.len() > 40 && pieces.len() > 10, "{seen:?}");
         assert!(!plan(1, 1).glances());
-        assert_eq!(plan(0, 1).glance(&board, &rules, &[]), None);
+        assert_eq!(plan(0, 1).glance(&game, &[]), None);
     }
 
     #[test]
