@@ -7,7 +7,7 @@
 //!   uniform among its kind). It looks no further than its own move.
 //!
 //! They are the floor of the strength ladder (docs/levels.md): `Skill Level` 0 must beat
-//! `random` nearly always and lose most games to `greedy`.
+//! `random` in at least nine games of ten and lose most games to `greedy`.
 //!
 //! ```text
 //! cargo build --release --example movers

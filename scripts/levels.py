@@ -292,7 +292,10 @@ def write_docs(results, args):
         "`crates/engine/src/levels.txt`). How a level weakens its play is described in",
         "`crates/engine/src/skill/`: a depth and node cap per level, several lines searched, and",
         "a bounded random push on their scores. Every level takes a win it has on the board.",
-        "Level 0 does not search: otherwise it moves one of its pieces, drawn at random, at random.",
+        "Level 0 does not search: it plays as a beginner on their first day, who now and then sees",
+        "a win the opponent threatens for the next move and parries it (always once the opponent has let",
+        "it pass), now and then takes a capture of the one piece it looks at, and otherwise moves that",
+        "piece, drawn at random, at random.",
         "Levels 1 to 7 look one ply deep at the moves of only a few of their pieces at a time;",
         "from level %d up a level searches every move two plies deep or more and parries a king" % PARRY_LEVEL,
         "capture or escape it can see coming next move.",
@@ -349,7 +352,7 @@ def write_docs(results, args):
     out += [
         "`greedy` takes a win, else a capture, when there is one and otherwise moves at random;",
         "`random` moves uniformly at random. Level 0 is meant to lose most games to the first",
-        "and to beat the second nearly always.",
+        "and to beat the second in at least nine games of ten.",
         "",
     ]
     if args.review_games > 0:

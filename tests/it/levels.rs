@@ -357,3 +357,134 @@ fn level_0_answers_with_a_legal_move_and_no_search() {
         assert_eq!(nodes, 0, "level 0 searched");
     }
 }
+
+/// The moves level 0 plays in `board`, one search per seed from 1 to `seeds`, each seed a
+/// fresh engine (as a new game with that `Skill Seed`).
+fn level_0_moves(board: &Board, rules: &Rules, seeds: u64) -> Vec<Move> {
+    (1..=seeds)
+        .map(|seed| {
+            let mut d = engine(&[("Skill Level", "0"), ("Skill Seed", &seed.to_string())]);
+            if *rules != Rules::default() {
+                d.set_option("Ruleset", Some("Ashton")).unwrap();
+            }
+            play(&mut d, board, Limits::default()).0
+        })
+        .collect()
+}
+
+/// Whether `mv` captures a piece.
+fn captures(board: &Board, rules: &Rules, mv: Move) -> bool {
+    let mut after = *board;
+    !after.play(rules, mv).is_empty()
+}
+
+#[test]
+fn level_0_takes_the_win_on_the_board_in_fixed_positions() {
+    let rules = Rules::default();
+    // The king's file to e1 is open (defenders to move); the king off the throne between an
+    // attacker and a square an attacker can reach (attackers to move).
+    for (fen, win) in [
+        ("9/9/9/4b4/3bKb3/9/9/8b/b8 w", "e5e1"),
+        ("9/9/9/9/9/9/1bK4b1/9/9 b", "h3d3"),
+    ] {
+        let board = Board::from_fen(fen).unwrap();
+        let want = Move::parse(win).unwrap();
+        assert!(wins(&board, &rules, want), "{win} does not win in {fen}");
+        for m in level_0_moves(&board, &rules, 20) {
+            assert_eq!(m, want, "level 0 missed the win in {fen}");
+        }
+    }
+}
+
+#[test]
+fn level_0_takes_a_capture_far_more_often_than_a_random_move() {
+    // The king is boxed in by his own men; of the attackers only the soldier on c7 can move,
+    // and it can take the defender on b1 against the soldier on a1 (c7c1), its only capture.
+    let rules = Rules::default();
+    let board = Board::from_fen("9/9/2b6/4w4/3wKw3/4w4/9/w8/bw7 b").unwrap();
+    let moves = board.legal_moves(&rules).to_vec();
+    let capture = Move::parse("c7c1").unwrap();
+    let all: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| captures(&board, &rules, m))
+        .collect();
+    assert_eq!(all, vec![capture], "{moves:?}");
+    assert!(!has_win(&board, &rules));
+    let played = level_0_moves(&board, &rules, 400);
+    let taken = played.iter().filter(|&&m| m == capture).count();
+    // A random mover takes it in one game of moves.len() (one in sixteen); level 0 sees it
+    // at a quarter of its moves besides.
+    let random = 400 / moves.len();
+    assert!(
+        taken >= 80 && taken > 3 * random,
+        "level 0 took the capture {taken} times of 400 ({} moves)",
+        moves.len()
+    );
+    let varied: std::collections::HashSet<&Move> = played.iter().collect();
+    assert!(varied.len() > 5, "{varied:?}");
+}
+
+#[test]
+fn level_0_parries_a_king_escape_next_move_sometimes() {
+    // Attackers to move; the king's file down to e1 is open. Blocking it on e1 to e4 parries.
+    let rules = Rules::default();
+    let board = Board::from_fen("9/9/9/4b4/3bKb3/9/9/8b/b8 b").unwrap();
+    let moves = board.legal_moves(&rules).to_vec();
+    assert!(!has_win(&board, &rules));
+    let parries = moves
+        .iter()
+        .filter(|&&m| !allows_win(&board, &rules, m))
+        .count();
+    assert!(parries > 0 && parries < moves.len());
+    let played = level_0_moves(&board, &rules, 500);
+    let parried = played
+        .iter()
+        .filter(|&&m| !allows_win(&board, &rules, m))
+        .count();
+    // A random mover parries in parries/moves of its games (two of 65 moves); level 0 sees
+    // the threat in about three of ten, and is a beginner: not always.
+    let random = 500 * parries / moves.len();
+    assert!(
+        parried >= 100 && parried > 3 * random && parried < 500,
+        "level 0 parried {parried} times of 500 (a random mover about {random})"
+    );
+}
+
+#[test]
+fn level_0_varies_its_moves_from_the_start_position() {
+    let rules = Rules::default();
+    let board = Board::start(&rules);
+    let played = level_0_moves(&board, &rules, 30);
+    let varied: std::collections::HashSet<&Move> = played.iter().collect();
+    assert!(
+        varied.len() >= 10,
+        "30 seeds, {} moves: {varied:?}",
+        varied.len()
+    );
+}
+
+#[test]
+fn level_0_parries_a_threat_the_opponent_let_stand_every_time() {
+    // The defenders could escape with e5e1 and play h9h8 instead: the open file has stood
+    // through their move, and level 0 (attackers) sees it every time and blocks it.
+    let rules = Rules::default();
+    let board = Board::from_fen("7w1/9/9/4b4/3bKb3/9/9/8b/b8 w").unwrap();
+    assert!(wins(&board, &rules, Move::parse("e5e1").unwrap()));
+    let passed = Move::parse("h9h8").unwrap();
+    let mut after = board;
+    after.play(&rules, passed);
+    for seed in 1..=100 {
+        let mut d = engine(&[("Skill Level", "0"), ("Skill Seed", &seed.to_string())]);
+        d.take_position(board);
+        d.play(passed).unwrap();
+        let outcome = d
+            .search(Limits::default(), Cancel::Never, |_, _| {})
+            .expect("a search");
+        let m = outcome.best.expect("a move");
+        assert!(
+            !allows_win(&after, &rules, m),
+            "seed {seed}: level 0 played {m} and let the king out"
+        );
+    }
+}

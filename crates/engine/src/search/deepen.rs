@@ -54,7 +54,7 @@ pub(super) fn play_at_level(
         return (Some(win), None);
     }
     if plan.glances() {
-        return (plan.glance(&moves), None);
+        return (plan.glance(game, &moves), None);
     }
     let shown = context.settings.multipv;
     let settings = Settings {

@@ -32,8 +32,9 @@ const fn level(depth: u32, nodes: u64, lines: usize, noise: i32) -> LevelLimits 
     }
 }
 
-/// A level that does not search: a win on the spot, else a random move of one of `attention`
-/// pieces drawn at random ([`Plan::glance`]).
+/// A level that does not search: a win on the spot, else a glance at the board: a threat of
+/// the opponent parried now and then, and a move (now and then a capture) of one of
+/// `attention` pieces drawn at random ([`Plan::glance`](super::Plan::glance)).
 const fn glance(attention: usize) -> LevelLimits {
     LevelLimits {
         depth: 0,
@@ -61,7 +62,8 @@ const fn budget(nodes: u64, lines: usize, noise: i32) -> LevelLimits {
 }
 
 /// Levels 0 to 19, calibrated by `scripts/levels.py` (docs/levels.md). Level 0 does not search:
-/// it takes a win on the spot and otherwise moves one of its pieces, drawn at random, at random.
+/// it takes a win on the spot, sometimes parries the opponent's threat of one and sometimes
+/// takes a capture; otherwise it moves one of its pieces, drawn at random, at random.
 /// Levels 1 to 7 look one ply deep at the moves of a few pieces with a large push (a forced
 /// loss is only a bad move to them, and they see a forced win only with a piece they look
 /// at); from level 8 ([`PARRY_LEVEL`](super::PARRY_LEVEL)) they search two plies over every

@@ -6,8 +6,12 @@
 //! which of its answers is played:
 //!
 //! 1. A move that wins on the spot (an escape, a king capture) is played at once, at every
-//!    level, without a search. Level 0 searches nothing at all: otherwise it moves one of its
-//!    pieces, drawn at random, at random ([`Plan::glance`]).
+//!    level, without a search. Level 0 searches nothing at all: it plays as a beginner on
+//!    their first day ([`Plan::glance`]): now and then it sees a win that the opponent
+//!    threatens for the next move and parries it (always when the opponent has already let
+//!    that win pass once), it looks at one of its pieces, drawn at
+//!    random, and now and then sees a capture that piece can make; otherwise that piece makes
+//!    a random move.
 //! 2. Otherwise the search is capped at the level's depth and nodes (never above the `go`
 //!    limits), and asked for the level's number of lines (MultiPV; only the lines the
 //!    `MultiPV` option asks for are reported).
@@ -45,6 +49,14 @@ pub const FULL_STRENGTH: u8 = 20;
 /// From this level up a level looks at least two plies deep: it sees a king capture or an
 /// escape that its move would allow next move, and parries it when it can.
 pub const PARRY_LEVEL: u8 = 8;
+/// How often level 0 sees a win on the spot that the opponent threatens for its next move, and
+/// parries it ([`Plan::glance`]): a share of its moves. A threat that has stood through the
+/// opponent's last move is always seen. Calibrated with the two baseline
+/// movers and level 1 (docs/levels.md): higher and level 0 catches up with level 1.
+pub const GLANCE_PARRY: f64 = 0.3;
+/// How often level 0 sees a capture that the piece it looks at can make, and makes it
+/// ([`Plan::glance`]): a share of its moves.
+pub const GLANCE_CAPTURE: f64 = 0.25;
 /// What a line that loses by force counts as below [`PARRY_LEVEL`], in centi-soldiers: a bad
 /// move, not an impossible one, so that the lowest levels, whose push is larger, still walk
 /// into a loss now and then.

@@ -2,9 +2,9 @@
 //! limits and lines), the seeded generator of its noise, and the choice among the lines the
 //! search reports.
 
-use super::{BLIND_LOSS, LEVELS, LevelLimits, PARRY_LEVEL, Skill};
+use super::{BLIND_LOSS, GLANCE_CAPTURE, GLANCE_PARRY, LEVELS, LevelLimits, PARRY_LEVEL, Skill};
 use crate::search::{Info, Limits, MATE, MATE_BOUND, Score};
-use konakis_core::board::Board;
+use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Square};
 
@@ -155,11 +155,16 @@ impl Plan {
     /// The squares of the pieces the level looks at, drawn from those that move in `lines`
     /// (empty: all of them).
     fn attend(&mut self, lines: &[(i32, Vec<Move>)]) -> Vec<Square> {
+        self.draw_pieces(lines.iter().filter_map(|l| l.1.first()))
+    }
+
+    /// The level's [`LevelLimits::attention`] pieces, drawn at random from those that make
+    /// `moves` (empty: all of them, when the level looks at every piece or at least as many
+    /// as there are).
+    fn draw_pieces<'a>(&mut self, moves: impl Iterator<Item = &'a Move>) -> Vec<Square> {
         let mut pieces: Vec<Square> = Vec::new();
-        for line in lines {
-            if let Some(m) = line.1.first()
-                && !pieces.contains(&m.from())
-            {
+        for m in moves {
+            if !pieces.contains(&m.from()) {
                 pieces.push(m.from());
             }
         }
@@ -187,6 +192,43 @@ pub fn winning_move(board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move
     })
 }
 
+/// Whether the opponent of the side to move on `board` could win on the spot were it its
+/// turn ([`winning_move`]): a king escape or capture threatened for the next move.
+fn threatened(board: &Board, rules: &Rules) -> bool {
+    let mut theirs = *board;
+    theirs.set_side_to_move(board.side_to_move().opponent());
+    let replies = theirs.legal_moves(rules);
+    winning_move(&theirs, rules, &replies).is_some()
+}
+
+/// Whether the last move of `game` let a win on the spot pass: the side that made it could
+/// have won instead.
+fn let_pass(game: &Game) -> bool {
+    let Some((_, earlier)) = game.moves().split_last() else {
+        return false;
+    };
+    let rules = game.rules();
+    let mut before = *game.start_board();
+    for &m in earlier {
+        before.play(rules, m);
+    }
+    winning_move(&before, rules, &before.legal_moves(rules)).is_some()
+}
+
+/// The moves of `moves` after which the opponent cannot win on the spot ([`winning_move`]).
+fn safe_moves(board: &Board, rules: &Rules, moves: &[Move]) -> Vec<Move> {
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let mut after = *board;
+            after.play(rules, m);
+            let replies = after.legal_moves(rules);
+            winning_move(&after, rules, &replies).is_none()
+        })
+        .collect()
+}
+
 impl Plan {
     /// Whether this level plays without a search: a win on the spot if it has one, else
     /// [`Plan::glance`].
@@ -194,27 +236,39 @@ impl Plan {
         self.limits.depth == 0
     }
 
-    /// The move of a level that does not search: one of `moves` (none of which wins on the
-    /// spot) made by one of the level's [`LevelLimits::attention`] pieces, drawn at random,
-    /// each piece and each of its moves alike.
-    pub fn glance(&mut self, moves: &[Move]) -> Option<Move> {
-        let mut pieces: Vec<Square> = Vec::new();
-        for m in moves {
-            if !pieces.contains(&m.from()) {
-                pieces.push(m.from());
+    /// The move of a level that does not search in `game` with `moves` (none of which wins on
+    /// the spot): a beginner's move. When the opponent threatens to win next move
+    /// (`threatened`: the king could escape or be captured), the level sees it at
+    /// [`GLANCE_PARRY`] of its moves, and always when the threat has stood on the board since
+    /// the opponent's last move, which let the win pass; then it keeps to the moves that parry
+    /// it (`safe_moves`). It never looks at what its own move lets in. Then it looks at one of
+    /// its pieces ([`LevelLimits::attention`] of them), drawn at random among those it kept: a
+    /// capture that piece can make is seen at [`GLANCE_CAPTURE`] of its moves and played, else
+    /// the piece makes one of its moves at random.
+    pub fn glance(&mut self, game: &Game, moves: &[Move]) -> Option<Move> {
+        let (board, rules) = (game.board(), game.rules());
+        let mut pool = moves.to_vec();
+        if threatened(board, rules) && (let_pass(game) || self.rng.unit() < GLANCE_PARRY) {
+            let safe = safe_moves(board, rules, moves);
+            if !safe.is_empty() {
+                pool = safe;
             }
         }
-        let want = self.limits.attention.clamp(1, pieces.len().max(1));
-        let mut chosen = Vec::with_capacity(want);
-        while chosen.len() < want && !pieces.is_empty() {
-            let i = self.rng.up_to(pieces.len() as u32 - 1) as usize;
-            chosen.push(pieces.swap_remove(i));
+        let seen = self.draw_pieces(pool.iter());
+        if !seen.is_empty() {
+            pool.retain(|m| seen.contains(&m.from()));
         }
-        let pool: Vec<Move> = moves
+        let captures: Vec<Move> = pool
             .iter()
             .copied()
-            .filter(|m| chosen.contains(&m.from()))
+            .filter(|&m| {
+                let mut after = *board;
+                !after.play(rules, m).is_empty()
+            })
             .collect();
+        if !captures.is_empty() && self.rng.unit() < GLANCE_CAPTURE {
+            pool = captures;
+        }
         if pool.is_empty() {
             return None;
         }
@@ -225,16 +279,7 @@ impl Plan {
     /// first one): a random move of `moves` after which the opponent cannot win on the spot,
     /// if there is one, else any.
     pub fn fallback(&mut self, board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
-        let safe: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let mut after = *board;
-                after.play(rules, m);
-                let replies = after.legal_moves(rules);
-                winning_move(&after, rules, &replies).is_none()
-            })
-            .collect();
+        let safe = safe_moves(board, rules, moves);
         let pool = if safe.is_empty() { moves } else { &safe };
         if pool.is_empty() {
             return None;
@@ -439,20 +484,37 @@ mod tests {
     }
 
     #[test]
-    fn level_0_glances_at_one_piece_and_moves_it_at_random() {
-        let moves = [mv("a1a2"), mv("a1a3"), mv("a1a4"), mv("b1b2")];
-        let mut seen = std::collections::HashMap::new();
-        for seed in 1..400 {
+    fn level_0_glances_at_the_board_and_moves_without_a_search() {
+        let rules = Rules::default();
+        let game = Game::start(rules);
+        let moves = game.board().legal_moves(&rules).to_vec();
+        let mut seen = std::collections::HashSet::new();
+        let mut pieces = std::collections::HashSet::new();
+        for seed in 1..200 {
             let mut p = plan(0, seed);
             assert!(p.glances());
-            let m = p.glance(&moves).unwrap();
-            *seen.entry(m).or_insert(0) += 1;
+            let m = p.glance(&game, &moves).unwrap();
+            assert!(moves.contains(&m));
+            seen.insert(m);
+            pieces.insert(m.from());
         }
-        // The piece on b1 is drawn half the time although it has one move of four.
-        assert!((150..250).contains(&seen[&mv("b1b2")]), "{seen:?}");
-        assert_eq!(seen.len(), 4, "{seen:?}");
+        assert!(seen.len() > 40 && pieces.len() > 10, "{seen:?}");
         assert!(!plan(1, 1).glances());
-        assert_eq!(plan(0, 1).glance(&[]), None);
+        assert_eq!(plan(0, 1).glance(&game, &[]), None);
+    }
+
+    #[test]
+    fn a_threat_is_seen_only_when_the_opponent_could_win_next_move() {
+        let rules = Rules::default();
+        // The king's file down to e1 is open: a threat for the attackers to move.
+        let open = Board::from_fen("9/9/9/4b4/3bKb3/9/9/8b/b8 b").unwrap();
+        assert!(threatened(&open, &rules));
+        let safe = safe_moves(&open, &rules, &open.legal_moves(&rules));
+        assert!(
+            safe.contains(&mv("i2e2")) && !safe.contains(&mv("i2h2")),
+            "{safe:?}"
+        );
+        assert!(!threatened(&Board::start(&rules), &rules));
     }
 
     #[test]
