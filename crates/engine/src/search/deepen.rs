@@ -219,7 +219,7 @@ pub(super) fn run(
         }
         let mut w = Worker::new(shared, rules, game.repetition_keys());
         if let Ok(h) = histories.lock()
-            && h.len() == 2 * 81 * 81
+            && h.len() == super::history::HISTORY_SIZE
         {
             w.set_history(&h);
         }

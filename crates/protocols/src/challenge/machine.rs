@@ -516,7 +516,8 @@ mod tests {
 
         let mut c = client(Side::Attackers);
         let mut empty = State::from_board(&start, Turn::White, None);
-        empty.cells = [[crate::challenge::state::Cell::Empty; 9]; 9];
+        empty.cells = [[crate::challenge::state::Cell::Empty; konakis_core::geometry::SIDE];
+            konakis_core::geometry::SIDE];
         let e = c.on_state(&empty).unwrap_err();
         assert!(matches!(e, ClientError::BadFirstState(_)), "{e:?}");
         assert!(e.to_string().starts_with("the first state shows "), "{e}");
