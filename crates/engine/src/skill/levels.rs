@@ -34,7 +34,7 @@ const fn level(depth: u32, nodes: u64, lines: usize, noise: i32) -> LevelLimits 
 
 /// A level that does not search: a win on the spot, else a glance at the board: a threat of
 /// the opponent parried now and then, and a move (now and then a capture) of one of
-/// `attention` pieces drawn at random ([`Plan::glance`](super::Plan::glance)).
+/// `attention` pieces drawn at random (`Plan::glance`).
 const fn glance(attention: usize) -> LevelLimits {
     LevelLimits {
         depth: 0,
