@@ -5,7 +5,7 @@ use super::reply::Reply;
 use super::session::{Flow, Session};
 use konakis_engine::search::{SearchError, Signal};
 
-/// The line protocol for a host without threads, one line at a time: what [`run`] does for a
+/// The line protocol for a host without threads, one line at a time: what `run` does for a
 /// byte stream, with `go`, `go perft` and `bench` running to completion inside
 /// [`Threadless::line`]. Meanwhile `poll`, given at the start, is asked every few thousand
 /// nodes whether a `stop` (or a `ponderhit`) has come; the host keeps those lines' effect in
