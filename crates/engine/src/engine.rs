@@ -306,12 +306,14 @@ impl Engine {
         self.searcher.network(&self.config.rules)
     }
 
-    /// Empties the table and the histories.
-    pub fn clear_hash(&mut self) {
+    /// Forgets what earlier searches learned: empties the transposition table and the
+    /// histories. The game and the options stay ([`Engine::new_game`] also goes back to the
+    /// start position).
+    pub fn clear(&mut self) {
         self.searcher.clear();
     }
 
-    /// A new game: an empty table and the start position.
+    /// A new game: what [`Engine::clear`] empties, and the start position.
     pub fn new_game(&mut self) {
         self.searcher.clear();
         self.start = Start::StartPos;
@@ -509,7 +511,7 @@ impl Engine {
     /// own rules; not the engine's game, which stays as it was) on the calling thread within
     /// `limits`, as [`Engine::search`] does, and returns what the search found. The table and
     /// the histories carry over from search to search as between the moves of a game;
-    /// [`Engine::clear_hash`] first makes the result depend on the position alone. Refused
+    /// [`Engine::clear`] first makes the result depend on the position alone. Refused
     /// while a search runs, or when a move of `searchmoves` is not legal in `game`.
     pub fn analyse(
         &mut self,

@@ -467,6 +467,6 @@ impl PyNativeEngine {
 
     /// Empties the transposition table and the histories (a new game).
     fn clear(&self, py: Python<'_>) {
-        py.allow_threads(|| lock(&self.engine).clear_hash());
+        py.allow_threads(|| lock(&self.engine).clear());
     }
 }

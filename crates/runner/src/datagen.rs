@@ -189,7 +189,7 @@ pub fn play_game(
         }
     }
     let mut game: Game = game?;
-    engine.clear_hash();
+    engine.clear();
     let mut classical = classical
         .zip(classical_side(
             options.seed,
@@ -197,7 +197,7 @@ pub fn play_game(
             game_number,
         ))
         .map(|(searcher, side)| {
-            searcher.clear_hash();
+            searcher.clear();
             (searcher, side)
         });
     let classical_side = classical.as_ref().map(|(_, side)| *side);

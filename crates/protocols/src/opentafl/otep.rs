@@ -373,7 +373,7 @@ impl Session {
                 // Clearing a table no search has touched would only cost time (the host's
                 // clock may already run).
                 if !self.fresh_table {
-                    self.engine.clear_hash();
+                    self.engine.clear();
                     self.fresh_table = true;
                 }
                 self.out
