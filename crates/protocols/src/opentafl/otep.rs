@@ -486,7 +486,7 @@ impl Session {
         let out = self.out.clone();
         let to_move = self.engine.board().side_to_move();
         let plies = self.engine.board().plies();
-        let rules = self.engine.config().rules;
+        let rules = self.engine.options().rules;
         let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).
