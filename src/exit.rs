@@ -59,8 +59,14 @@ pub mod challenge {
                 CONNECT
             );
             assert_eq!(code(&o(SessionEnd::Closed(String::new()), vec![m])), CLOSED);
-            assert_eq!(code(&o(SessionEnd::Protocol(String::new()), vec![])), PROTOCOL);
-            assert_eq!(code(&o(SessionEnd::TimedOut(String::new()), vec![])), TIMEOUT);
+            assert_eq!(
+                code(&o(SessionEnd::Protocol(String::new()), vec![])),
+                PROTOCOL
+            );
+            assert_eq!(
+                code(&o(SessionEnd::TimedOut(String::new()), vec![])),
+                TIMEOUT
+            );
         }
     }
 }

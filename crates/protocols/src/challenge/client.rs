@@ -301,7 +301,8 @@ fn session(
             Action::Over(turn) => return Ok(turn),
             Action::Wait => {}
             Action::Think => {
-                let Play { mv, account } = machine.think(received).map_err(SessionError::Machine)?;
+                let Play { mv, account } =
+                    machine.think(received).map_err(SessionError::Machine)?;
                 write_frame(&mut stream, &move_json(mv, ours))
                     .map_err(|source| SessionError::SendMove { mv, source })?;
                 let _ = writeln!(
