@@ -188,6 +188,16 @@ mod tests {
     }
 
     #[test]
+    fn the_colour_flag_keeps_the_challenge_spelling_color_in_help_and_errors() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_help().to_string();
+        assert!(help.contains("--color <COLOR>"), "{help}");
+        assert!(!help.contains("colour <") && !help.contains("COLOUR"), "{help}");
+        let missing = Cli::try_parse_from(["konakis"]).err().unwrap().to_string();
+        assert!(missing.contains("--color <COLOR>"), "{missing}");
+    }
+
+    #[test]
     fn skill_and_elo_go_through_the_option_table() {
         let c = config(&parse(&["--color", "white", "--skill", "4"])).unwrap();
         assert_eq!(c.settings.skill.level, 4);
