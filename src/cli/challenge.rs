@@ -192,7 +192,10 @@ mod tests {
         use clap::CommandFactory;
         let help = Cli::command().render_help().to_string();
         assert!(help.contains("--color <COLOR>"), "{help}");
-        assert!(!help.contains("colour <") && !help.contains("COLOUR"), "{help}");
+        assert!(
+            !help.contains("colour <") && !help.contains("COLOUR"),
+            "{help}"
+        );
         let missing = Cli::try_parse_from(["konakis"]).err().unwrap().to_string();
         assert!(missing.contains("--color <COLOR>"), "{missing}");
     }
