@@ -2,7 +2,7 @@
 
 /// The exit codes of `konakis tablut-challenge`.
 pub mod challenge {
-    use konakis_protocols::challenge::client::{Ending, SessionOutcome};
+    use konakis_protocols::challenge::client::{SessionEnd, SessionOutcome};
 
     /// The server ended the game (WHITEWIN, BLACKWIN or DRAW), whoever won.
     pub const FINISHED: u8 = 0;
@@ -25,12 +25,12 @@ pub mod challenge {
     /// server refused a move of Konakis gives [`REFUSED`].
     pub fn code(outcome: &SessionOutcome) -> u8 {
         match &outcome.ending {
-            Ending::Over(_) if !outcome.refused.is_empty() => REFUSED,
-            Ending::Over(_) => FINISHED,
-            Ending::ConnectFailed(_) => CONNECT,
-            Ending::Closed(_) => CLOSED,
-            Ending::Protocol(_) => PROTOCOL,
-            Ending::TimedOut(_) => TIMEOUT,
+            SessionEnd::Over(_) if !outcome.refused.is_empty() => REFUSED,
+            SessionEnd::Over(_) => FINISHED,
+            SessionEnd::ConnectFailed(_) => CONNECT,
+            SessionEnd::Closed(_) => CLOSED,
+            SessionEnd::Protocol(_) => PROTOCOL,
+            SessionEnd::TimedOut(_) => TIMEOUT,
         }
     }
 
@@ -52,15 +52,21 @@ pub mod challenge {
                 refused,
             };
             let m = Move::new(sq("e3"), sq("a3"));
-            assert_eq!(code(&o(Ending::Over(Turn::Draw), vec![])), FINISHED);
-            assert_eq!(code(&o(Ending::Over(Turn::BlackWin), vec![m])), REFUSED);
+            assert_eq!(code(&o(SessionEnd::Over(Turn::Draw), vec![])), FINISHED);
+            assert_eq!(code(&o(SessionEnd::Over(Turn::BlackWin), vec![m])), REFUSED);
             assert_eq!(
-                code(&o(Ending::ConnectFailed(String::new()), vec![])),
+                code(&o(SessionEnd::ConnectFailed(String::new()), vec![])),
                 CONNECT
             );
-            assert_eq!(code(&o(Ending::Closed(String::new()), vec![m])), CLOSED);
-            assert_eq!(code(&o(Ending::Protocol(String::new()), vec![])), PROTOCOL);
-            assert_eq!(code(&o(Ending::TimedOut(String::new()), vec![])), TIMEOUT);
+            assert_eq!(code(&o(SessionEnd::Closed(String::new()), vec![m])), CLOSED);
+            assert_eq!(
+                code(&o(SessionEnd::Protocol(String::new()), vec![])),
+                PROTOCOL
+            );
+            assert_eq!(
+                code(&o(SessionEnd::TimedOut(String::new()), vec![])),
+                TIMEOUT
+            );
         }
     }
 }

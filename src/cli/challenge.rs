@@ -25,8 +25,8 @@ runs out of time); 5 a message Konakis cannot act on; 6 the server refused a mov
 7 no message from the server within the wait.")]
 pub struct ChallengeArgs {
     /// The colour to play: white (the defenders, who move first) or black.
-    #[arg(long, value_enum)]
-    pub color: ColourArg,
+    #[arg(long = "color", value_name = "COLOR", value_enum)]
+    pub colour: ColourArg,
     /// The server's host name or address.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
@@ -66,7 +66,7 @@ pub struct ChallengeArgs {
 impl From<ChallengeArgs> for ChallengeOptions {
     fn from(a: ChallengeArgs) -> ChallengeOptions {
         ChallengeOptions {
-            color: match a.color {
+            colour: match a.colour {
                 ColourArg::White => Colour::White,
                 ColourArg::Black => Colour::Black,
             },
@@ -113,11 +113,11 @@ pub fn run(args: ChallengeArgs) -> ExitCode {
     }
     let outcome = client::play(&config, &mut std::io::stderr());
     match &outcome.ending {
-        client::Ending::Over(_) => {}
-        client::Ending::ConnectFailed(e)
-        | client::Ending::Closed(e)
-        | client::Ending::Protocol(e)
-        | client::Ending::TimedOut(e) => eprintln!("error: {e}"),
+        client::SessionEnd::Over(_) => {}
+        client::SessionEnd::ConnectFailed(e)
+        | client::SessionEnd::Closed(e)
+        | client::SessionEnd::Protocol(e)
+        | client::SessionEnd::TimedOut(e) => eprintln!("error: {e}"),
     }
     let moves: Vec<String> = outcome.record.iter().map(|e| e.to_string()).collect();
     let mut out = std::io::stdout().lock();
@@ -173,7 +173,7 @@ mod tests {
         assert_eq!(
             all,
             ChallengeOptions {
-                color: Colour::Black,
+                colour: Colour::Black,
                 host: "example.org".into(),
                 port: Some(7000),
                 seconds: 2,
@@ -185,6 +185,19 @@ mod tests {
         );
         let c = config(&parse(&["--color", "white"])).unwrap();
         assert_eq!(c.think, Duration::from_millis(57_000));
+    }
+
+    #[test]
+    fn the_colour_flag_keeps_the_challenge_spelling_color_in_help_and_errors() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_help().to_string();
+        assert!(help.contains("--color <COLOR>"), "{help}");
+        assert!(
+            !help.contains("colour <") && !help.contains("COLOUR"),
+            "{help}"
+        );
+        let missing = Cli::try_parse_from(["konakis"]).err().unwrap().to_string();
+        assert!(missing.contains("--color <COLOR>"), "{missing}");
     }
 
     #[test]

@@ -167,7 +167,7 @@ fn refusals_say_why_and_change_nothing() {
         d.set_option("Hash", Some("2")),
         Err(EngineError::Search(SearchError::Busy))
     );
-    assert_eq!(d.config().settings.hash_mib, 1);
+    assert_eq!(d.options().settings.hash_mib, 1);
     assert_eq!(
         d.ponderhit(),
         Err(EngineError::NotPondering),
@@ -190,7 +190,7 @@ fn refusals_say_why_and_change_nothing() {
 #[test]
 fn options_go_through_the_table_and_errors_change_nothing() {
     let mut d = engine();
-    let before = *d.config();
+    let before = *d.options();
     let e = d.set_option("Hashh", Some("4")).unwrap_err();
     assert!(matches!(e, EngineError::Option(_)));
     assert!(e.to_string().starts_with("unknown option 'Hashh'"), "{e}");
@@ -198,10 +198,10 @@ fn options_go_through_the_table_and_errors_change_nothing() {
     assert!(e.to_string().contains("from 1 to 512"), "{e}");
     let e = d.set_option("Hash", Some("16385")).unwrap_err();
     assert!(e.to_string().contains("from 1 to 16384"), "{e}");
-    assert_eq!(*d.config(), before);
+    assert_eq!(*d.options(), before);
 
     assert_eq!(d.set_option("move   overhead", Some("100")), Ok(None));
-    assert_eq!(d.config().settings.move_overhead_ms, 100);
+    assert_eq!(d.options().settings.move_overhead_ms, 100);
     assert_eq!(d.set_option("clear hash", None), Ok(None));
 
     // The one time rule, with the option's overhead.
@@ -240,17 +240,17 @@ fn a_rule_option_replays_the_game_or_resets_it() {
         "{reset:?}"
     );
     assert!(d.game().moves().is_empty());
-    assert_eq!(*d.board(), Board::start(&d.config().rules));
+    assert_eq!(*d.board(), Board::start(&d.options().rules));
 
     // A bad position leaves the game as it was.
     assert!(d.set_position(Start::StartPos, &[mv("a1a2")]).is_err());
-    assert_eq!(*d.board(), Board::start(&d.config().rules));
+    assert_eq!(*d.board(), Board::start(&d.options().rules));
 }
 
 #[test]
 fn sync_finds_the_one_move_or_takes_the_host_position() {
     let mut d = engine();
-    let rules: Rules = d.config().rules;
+    let rules: Rules = d.options().rules;
     let start = *d.board();
     let same = |target: Board| move |b: &Board| b.same_position(&target);
     let never = |_: &Board| -> Result<Board, String> { Err("no board".to_string()) };

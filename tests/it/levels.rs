@@ -259,38 +259,38 @@ fn limit_strength_with_an_elo_selects_the_interpolated_level() {
     let curve = skill::curve();
     let (lo, hi) = curve.elo_range();
     let mut d = engine(&[]);
-    assert_eq!(d.config().settings.skill.strength(), None);
+    assert_eq!(d.options().settings.skill.strength(), None);
     let e7 = curve.points[7].1.round() as i32;
     let e8 = curve.points[8].1.round() as i32;
     d.set_option("UCI_Elo", Some(&((e7 + e8) / 2).to_string()))
         .unwrap();
     assert_eq!(
-        d.config().settings.skill.strength(),
+        d.options().settings.skill.strength(),
         None,
         "not limited yet"
     );
     d.set_option("UCI_LimitStrength", Some("true")).unwrap();
-    let level = d.config().settings.skill.strength().unwrap();
+    let level = d.options().settings.skill.strength().unwrap();
     assert!(level > 7.0 && level < 8.0, "{level}");
     // Skill Level does not matter while the strength is limited by Elo.
     d.set_option("Skill Level", Some("0")).unwrap();
-    assert_eq!(d.config().settings.skill.strength(), Some(level));
+    assert_eq!(d.options().settings.skill.strength(), Some(level));
     d.set_option("UCI_Elo", Some(&hi.to_string())).unwrap();
     assert_eq!(
-        d.config().settings.skill.strength(),
+        d.options().settings.skill.strength(),
         None,
         "the top is full strength"
     );
     d.set_option("UCI_Elo", Some(&lo.to_string())).unwrap();
-    assert_eq!(d.config().settings.skill.strength(), Some(0.0));
+    assert_eq!(d.options().settings.skill.strength(), Some(0.0));
     // Out of range: one clear error, nothing changed.
-    let before = *d.config();
+    let before = *d.options();
     let e = d
         .set_option("UCI_Elo", Some(&(hi + 1).to_string()))
         .unwrap_err();
     assert!(e.to_string().contains(&format!("from {lo} to {hi}")), "{e}");
     assert!(d.set_option("Skill Level", Some("21")).is_err());
-    assert_eq!(*d.config(), before);
+    assert_eq!(*d.options(), before);
 }
 
 /// Lines a threadless session writes.

@@ -13,6 +13,7 @@ mod fuzz_corpora;
 mod imports;
 mod levels;
 mod matches;
+mod names;
 mod nnue;
 mod otep;
 mod perft;

@@ -304,7 +304,7 @@ fn king_tactics_are_solved_within_two_plies_per_move_plus_two() {
     });
     for t in &suite {
         let depth = search_depth(t.kind) - 4;
-        engine.clear_hash();
+        engine.clear();
         let game = Game::new(t.rules, t.board);
         let limits = Limits {
             depth: Some(depth),

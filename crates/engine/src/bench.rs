@@ -249,7 +249,7 @@ pub fn bench(
         if stop.stopped() {
             return Ok(None);
         }
-        engine.clear_hash();
+        engine.clear();
         let game = position.game();
         engine.set_rules(*game.rules(), *game.board());
         let limits = Limits {

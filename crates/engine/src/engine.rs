@@ -159,7 +159,7 @@ struct Live {
 /// threads (a browser's Web Worker) searches.
 pub struct Engine {
     searcher: Searcher,
-    config: Options,
+    options: Options,
     game: Game,
     /// The start and moves of the game as last set, so that it can be replayed under new
     /// rules.
@@ -194,13 +194,13 @@ fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
 impl Engine {
     /// An engine with these option values and the start position of their rules, or an
     /// error if the searcher cannot be set up (the table's memory cannot be had).
-    pub fn new(config: Options) -> Result<Engine, SearchError> {
+    pub fn new(options: Options) -> Result<Engine, SearchError> {
         Ok(Engine {
-            searcher: Searcher::try_new(config.settings)?,
-            game: Game::start(config.rules),
+            searcher: Searcher::try_new(options.settings)?,
+            game: Game::start(options.rules),
             start: Start::StartPos,
             moves: Vec::new(),
-            config,
+            options,
             live: Arc::new(Mutex::new(Live {
                 id: 0,
                 outcome: SearchOutcome::default(),
@@ -211,8 +211,8 @@ impl Engine {
     }
 
     /// The option values in force.
-    pub fn config(&self) -> &Options {
-        &self.config
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     /// The current game.
@@ -248,7 +248,7 @@ impl Engine {
         if self.is_searching() {
             return Err(SearchError::Busy.into());
         }
-        let change = options::apply(&self.config, name, value)?;
+        let change = options::apply(&self.options, name, value)?;
         let mut reset = None;
         match change {
             Change::ClearHash => self.searcher.clear(),
@@ -263,11 +263,11 @@ impl Engine {
                 self.set_network(net)?;
             }
             Change::Options(new) => {
-                if new.settings != self.config.settings {
+                if new.settings != self.options.settings {
                     self.searcher.set(new.settings)?;
                 }
-                let rules_changed = new.rules != self.config.rules;
-                self.config = new;
+                let rules_changed = new.rules != self.options.rules;
+                self.options = new;
                 if rules_changed {
                     reset = self.replay();
                 }
@@ -279,7 +279,7 @@ impl Engine {
     /// Replays the game from its start under the current rules, or goes back to the start if
     /// its moves are no longer legal.
     fn replay(&mut self) -> Option<GameReset> {
-        let rules = self.config.rules;
+        let rules = self.options.rules;
         match build_game(rules, &self.start, &self.moves) {
             Ok(game) => {
                 self.game = game;
@@ -303,26 +303,28 @@ impl Engine {
     /// The network that evaluates under the current rules and options (`None`: the
     /// classical evaluation).
     pub fn network(&self) -> Option<LoadedNet> {
-        self.searcher.network(&self.config.rules)
+        self.searcher.network(&self.options.rules)
     }
 
-    /// Empties the table and the histories.
-    pub fn clear_hash(&mut self) {
+    /// Forgets what earlier searches learned: empties the transposition table and the
+    /// histories. The game and the options stay ([`Engine::new_game`] also goes back to the
+    /// start position).
+    pub fn clear(&mut self) {
         self.searcher.clear();
     }
 
-    /// A new game: an empty table and the start position.
+    /// A new game: what [`Engine::clear`] empties, and the start position.
     pub fn new_game(&mut self) {
         self.searcher.clear();
         self.start = Start::StartPos;
         self.moves.clear();
-        self.game = Game::start(self.config.rules);
+        self.game = Game::start(self.options.rules);
     }
 
     /// Sets the game to `start` followed by `moves`, or says which move is not legal (the
     /// game then stays as it was).
     pub fn set_position(&mut self, start: Start, moves: &[Move]) -> Result<(), GameError> {
-        self.game = build_game(self.config.rules, &start, moves)?;
+        self.game = build_game(self.options.rules, &start, moves)?;
         self.start = start;
         self.moves = moves.to_vec();
         Ok(())
@@ -330,7 +332,7 @@ impl Engine {
 
     /// Takes `board` as the position, a new game without history.
     pub fn take_position(&mut self, board: Board) {
-        self.game = Game::new(self.config.rules, board);
+        self.game = Game::new(self.options.rules, board);
         self.start = Start::Board(board);
         self.moves.clear();
     }
@@ -338,7 +340,7 @@ impl Engine {
     /// Plays under `rules` from now on (rules a host sent whole rather than option by option),
     /// from `board`, a new game.
     pub fn set_rules(&mut self, rules: konakis_core::Rules, board: Board) {
-        self.config.rules = rules;
+        self.options.rules = rules;
         self.take_position(board);
     }
 
@@ -408,7 +410,7 @@ impl Engine {
         budget(
             limits,
             self.board().side_to_move(),
-            self.config.settings.move_overhead_ms,
+            self.options.settings.move_overhead_ms,
         )
     }
 
@@ -509,7 +511,7 @@ impl Engine {
     /// own rules; not the engine's game, which stays as it was) on the calling thread within
     /// `limits`, as [`Engine::search`] does, and returns what the search found. The table and
     /// the histories carry over from search to search as between the moves of a game;
-    /// [`Engine::clear_hash`] first makes the result depend on the position alone. Refused
+    /// [`Engine::clear`] first makes the result depend on the position alone. Refused
     /// while a search runs, or when a move of `searchmoves` is not legal in `game`.
     pub fn analyse(
         &mut self,
@@ -546,7 +548,7 @@ impl Engine {
         if self.is_searching() {
             return Err(ReviewError::Search(SearchError::Busy));
         }
-        let settings = self.config.settings;
+        let settings = self.options.settings;
         let full = Settings {
             skill: Skill::default(),
             ..settings
@@ -591,8 +593,8 @@ impl Engine {
     pub fn trace_eval(&self) -> EvalTrace {
         trace::trace(
             self.board(),
-            &self.config.rules,
-            self.config.settings.eval,
+            &self.options.rules,
+            self.options.settings.eval,
             self.network(),
         )
     }
@@ -601,7 +603,7 @@ impl Engine {
     /// side to move: the network's where one evaluates under the rules, else the classical
     /// one.
     pub fn evaluation(&self) -> i32 {
-        trace::evaluation(self.board(), &self.config.rules, self.network())
+        trace::evaluation(self.board(), &self.options.rules, self.network())
     }
 
     /// What the current (or last) search has reported so far.

@@ -213,7 +213,7 @@ pub fn search_depth(kind: Kind) -> u32 {
 /// Searches `tactic` from an empty table to [`search_depth`] (or for at most `max_ms`) and
 /// says when it was solved.
 pub fn solve(engine: &mut Engine, tactic: &Tactic, max_ms: u64) -> Option<Solve> {
-    engine.clear_hash();
+    engine.clear();
     engine.set_rules(tactic.rules, tactic.board);
     let limits = Limits {
         depth: Some(search_depth(tactic.kind)),

@@ -319,7 +319,7 @@ impl PyNativeEngine {
         let result = interruptible(py, &self.stop, || {
             let mut inner = lock(&self.engine);
             stop.store(false, Ordering::SeqCst);
-            let saved_multipv = inner.config().settings.multipv;
+            let saved_multipv = inner.options().settings.multipv;
             if let Some(n) = multipv {
                 inner
                     .set_option("MultiPV", Some(&n.to_string()))
@@ -467,6 +467,6 @@ impl PyNativeEngine {
 
     /// Empties the transposition table and the histories (a new game).
     fn clear(&self, py: Python<'_>) {
-        py.allow_threads(|| lock(&self.engine).clear_hash());
+        py.allow_threads(|| lock(&self.engine).clear());
     }
 }

@@ -189,16 +189,16 @@ pub fn play_game(
         }
     }
     let mut game: Game = game?;
-    engine.clear_hash();
+    engine.clear();
     let mut classical = classical
         .zip(classical_side(
             options.seed,
             options.classical_share,
             game_number,
         ))
-        .map(|(searcher, side)| {
-            searcher.clear_hash();
-            (searcher, side)
+        .map(|(classical, side)| {
+            classical.clear();
+            (classical, side)
         });
     let classical_side = classical.as_ref().map(|(_, side)| *side);
     let family = RuleFamily::of(&rules);
@@ -209,11 +209,11 @@ pub fn play_game(
     let mut positions = Vec::new();
     while !game.status().is_over() && game.board().plies() < options.max_plies {
         let board = *game.board();
-        let (searcher, recorded) = match &mut classical {
-            Some((searcher, side)) if *side == board.side_to_move() => (&mut **searcher, false),
+        let (mover, recorded) = match &mut classical {
+            Some((classical, side)) if *side == board.side_to_move() => (&mut **classical, false),
             _ => (&mut *engine, true),
         };
-        let SearchOutcome { best, info, .. } = searcher
+        let SearchOutcome { best, info, .. } = mover
             .analyse(&game, limits.clone(), Cancel::Never)
             .unwrap_or_default();
         let Some(mv) = best else { break };

@@ -41,7 +41,7 @@ pub struct OpeningsOptions {
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
 /// forced win or loss (or no answer). The engine's table and histories are emptied first.
 pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i32> {
-    engine.clear_hash();
+    engine.clear();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

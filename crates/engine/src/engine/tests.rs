@@ -103,13 +103,13 @@ fn a_review_judges_at_full_strength_whatever_the_level_and_the_level_stays() {
     assert_eq!(expected[0].moves[0].verdict, Verdict::MissedWin);
     let mut weak = engine();
     weak.set_option("Skill Level", Some("0")).unwrap();
-    let level = weak.config().settings.skill;
+    let level = weak.options().settings.skill;
     assert_ne!(level, Skill::default());
     let reviewed = weak
         .review(&games, &config, Cancel::Never, |_, _| {})
         .unwrap();
     assert_eq!(reviewed, expected);
-    assert_eq!(weak.config().settings.skill, level);
+    assert_eq!(weak.options().settings.skill, level);
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn a_review_on_several_searchers_is_the_review_on_one() {
 fn trace_eval_says_which_evaluation_the_search_uses() {
     let mut engine = engine();
     let board = *engine.board();
-    let rules = engine.config().rules;
+    let rules = engine.options().rules;
     let trace = engine.trace_eval();
     assert_eq!(trace.side, board.side_to_move());
     assert_eq!(trace.terms, crate::eval::breakdown(&board, &rules).0);

@@ -1,10 +1,10 @@
 //! The player over TCP: connects to a Tablut Challenge server, sends the name, then carries
-//! each state the server sends to the [`Client`] state machine and its moves back, with the
+//! each state the server sends to the [`Machine`] state machine and its moves back, with the
 //! waits, the log and how the session ended. What to play and how a state follows the game
 //! is the [`machine`](super::machine)'s business.
 
 pub use super::machine::Entry;
-use super::machine::{Action, Client, ClientError, Play};
+use super::machine::{Action, Machine, MachineError, Play};
 use super::state::{State, Turn, WireError, colour_name, move_json, name_json};
 use super::wire::{FrameError, read_frame, write_frame};
 use konakis_core::rules::Rules;
@@ -44,7 +44,7 @@ pub struct ClientConfig {
 /// How the session ended: a final state, or the kind of failure (which sets the command's
 /// exit code) with its [`SessionError`] in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum SessionEnd {
     /// The server sent a final state.
     Over(Turn),
     /// No connection could be made.
@@ -61,8 +61,8 @@ pub enum Ending {
 /// Why a session stopped before a final state.
 #[derive(Debug)]
 pub enum SessionError {
-    /// The client cannot go on (engine set-up, a bad state, no move left).
-    Client(ClientError),
+    /// The state machine cannot go on (engine set-up, a bad state, no move left).
+    Machine(MachineError),
     /// The host name does not resolve.
     Resolve {
         /// The host.
@@ -107,7 +107,7 @@ pub enum SessionError {
 impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SessionError::Client(e) => write!(f, "{e}"),
+            SessionError::Machine(e) => write!(f, "{e}"),
             SessionError::Resolve { host, source } => write!(f, "cannot resolve {host}: {source}"),
             SessionError::NoAddress(host) => write!(f, "{host} has no address"),
             SessionError::Connect { address, source } => {
@@ -140,7 +140,7 @@ impl fmt::Display for SessionError {
 impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            SessionError::Client(e) => Some(e),
+            SessionError::Machine(e) => Some(e),
             SessionError::Resolve { source, .. }
             | SessionError::Connect { source, .. }
             | SessionError::SendMove { source, .. }
@@ -154,33 +154,33 @@ impl std::error::Error for SessionError {
     }
 }
 
-impl From<SessionError> for Ending {
-    fn from(e: SessionError) -> Ending {
+impl From<SessionError> for SessionEnd {
+    fn from(e: SessionError) -> SessionEnd {
         let why = e.to_string();
         match e {
             SessionError::Resolve { .. }
             | SessionError::NoAddress(_)
-            | SessionError::Connect { .. } => Ending::ConnectFailed(why),
+            | SessionError::Connect { .. } => SessionEnd::ConnectFailed(why),
             SessionError::Receive {
                 error: FrameError::TimedOut,
                 ..
-            } => Ending::TimedOut(why),
+            } => SessionEnd::TimedOut(why),
             SessionError::Receive {
                 error: FrameError::TooLong(_) | FrameError::NotUtf8,
                 ..
             }
             | SessionError::BadState(_)
-            | SessionError::Client(
-                ClientError::BadState(_)
-                | ClientError::BadFirstState(_)
-                | ClientError::NoMoveLeft { .. },
-            ) => Ending::Protocol(why),
-            SessionError::Client(ClientError::Engine(_))
+            | SessionError::Machine(
+                MachineError::BadState(_)
+                | MachineError::BadFirstState(_)
+                | MachineError::NoMoveLeft { .. },
+            ) => SessionEnd::Protocol(why),
+            SessionError::Machine(MachineError::Engine(_))
             | SessionError::Setup(_)
             | SessionError::ReadTimeout(_)
             | SessionError::SendName(_)
             | SessionError::SendMove { .. }
-            | SessionError::Receive { .. } => Ending::Closed(why),
+            | SessionError::Receive { .. } => SessionEnd::Closed(why),
         }
     }
 }
@@ -189,7 +189,7 @@ impl From<SessionError> for Ending {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionOutcome {
     /// How it ended.
-    pub ending: Ending,
+    pub ending: SessionEnd,
     /// The game as Konakis followed it, White's first move first.
     pub record: Vec<Entry>,
     /// Moves of Konakis the server refused.
@@ -201,8 +201,8 @@ impl SessionOutcome {
     /// why there is none.
     pub fn result_text(&self, side: Side) -> String {
         match &self.ending {
-            Ending::Over(Turn::Draw) => "DRAW".to_string(),
-            Ending::Over(turn) => {
+            SessionEnd::Over(Turn::Draw) => "DRAW".to_string(),
+            SessionEnd::Over(turn) => {
                 let won = *turn == Turn::win(side);
                 format!(
                     "{turn} (Konakis, {}, {})",
@@ -210,10 +210,10 @@ impl SessionOutcome {
                     if won { "wins" } else { "loses" }
                 )
             }
-            Ending::ConnectFailed(why)
-            | Ending::Closed(why)
-            | Ending::Protocol(why)
-            | Ending::TimedOut(why) => format!("unfinished ({why})"),
+            SessionEnd::ConnectFailed(why)
+            | SessionEnd::Closed(why)
+            | SessionEnd::Protocol(why)
+            | SessionEnd::TimedOut(why) => format!("unfinished ({why})"),
         }
     }
 }
@@ -240,21 +240,21 @@ fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, Sessio
 /// Plays one game against the server. Progress and problems go to `log`, one line each.
 pub fn play(config: &ClientConfig, log: &mut dyn Write) -> SessionOutcome {
     // The table first: a size the system refuses ends the session before it connects.
-    let mut client = match Client::new(config.side, config.rules, config.settings, config.think) {
+    let mut machine = match Machine::new(config.side, config.rules, config.settings, config.think) {
         Ok(c) => c,
         Err(e) => {
             return SessionOutcome {
-                ending: SessionError::Client(e).into(),
+                ending: SessionError::Machine(e).into(),
                 record: Vec::new(),
                 refused: Vec::new(),
             };
         }
     };
-    let ending = match session(config, &mut client, log) {
-        Ok(turn) => Ending::Over(turn),
+    let ending = match session(config, &mut machine, log) {
+        Ok(turn) => SessionEnd::Over(turn),
         Err(e) => e.into(),
     };
-    let (record, refused) = client.into_parts();
+    let (record, refused) = machine.into_parts();
     SessionOutcome {
         ending,
         record,
@@ -265,7 +265,7 @@ pub fn play(config: &ClientConfig, log: &mut dyn Write) -> SessionOutcome {
 /// The session proper: returns the final turn, or why there is none.
 fn session(
     config: &ClientConfig,
-    client: &mut Client,
+    machine: &mut Machine,
     log: &mut dyn Write,
 ) -> Result<Turn, SessionError> {
     let ours = config.side;
@@ -293,15 +293,16 @@ fn session(
         let received = Instant::now();
         wait = config.wait;
         let state = State::parse(&text).map_err(SessionError::BadState)?;
-        let reply = client.on_state(&state).map_err(SessionError::Client)?;
-        for line in &reply.log {
+        let response = machine.on_state(&state).map_err(SessionError::Machine)?;
+        for line in &response.log {
             let _ = writeln!(log, "{line}");
         }
-        match reply.action {
+        match response.action {
             Action::Over(turn) => return Ok(turn),
             Action::Wait => {}
             Action::Think => {
-                let Play { mv, account } = client.think(received).map_err(SessionError::Client)?;
+                let Play { mv, account } =
+                    machine.think(received).map_err(SessionError::Machine)?;
                 write_frame(&mut stream, &move_json(mv, ours))
                     .map_err(|source| SessionError::SendMove { mv, source })?;
                 let _ = writeln!(
@@ -325,7 +326,7 @@ mod tests {
             record: Vec::new(),
             refused,
         };
-        let won = o(Ending::Over(Turn::WhiteWin), vec![]);
+        let won = o(SessionEnd::Over(Turn::WhiteWin), vec![]);
         assert_eq!(
             won.result_text(Side::Defenders),
             "WHITEWIN (Konakis, white, wins)"
@@ -343,24 +344,24 @@ mod tests {
             wait: Duration::from_millis(1500),
         };
         assert_eq!(
-            Ending::from(receive(FrameError::Closed)),
-            Ending::Closed("the server closed the connection before the game ended".into())
+            SessionEnd::from(receive(FrameError::Closed)),
+            SessionEnd::Closed("the server closed the connection before the game ended".into())
         );
         assert_eq!(
-            Ending::from(receive(FrameError::TimedOut)),
-            Ending::TimedOut("no state from the server within 1.5 s".into())
+            SessionEnd::from(receive(FrameError::TimedOut)),
+            SessionEnd::TimedOut("no state from the server within 1.5 s".into())
         );
         assert_eq!(
-            Ending::from(receive(FrameError::NotUtf8)),
-            Ending::Protocol("a message is not UTF-8 text".into())
+            SessionEnd::from(receive(FrameError::NotUtf8)),
+            SessionEnd::Protocol("a message is not UTF-8 text".into())
         );
         assert_eq!(
-            Ending::from(SessionError::BadState(WireError::NoTurn)),
-            Ending::Protocol("the server sent a state without \"turn\"".into())
+            SessionEnd::from(SessionError::BadState(WireError::NoTurn)),
+            SessionEnd::Protocol("the server sent a state without \"turn\"".into())
         );
         assert_eq!(
-            Ending::from(SessionError::NoAddress("nowhere".into())),
-            Ending::ConnectFailed("nowhere has no address".into())
+            SessionEnd::from(SessionError::NoAddress("nowhere".into())),
+            SessionEnd::ConnectFailed("nowhere has no address".into())
         );
     }
 }

@@ -1,6 +1,6 @@
-//! The player as a state machine, without a socket: a [`Client`] takes each state the server
+//! The player as a state machine, without a socket: a [`Machine`] takes each state the server
 //! sends and answers with an [`Action`] (think and play, wait, the game is over) and the lines
-//! for the log; [`Client::think`] then gives the move to send. The socket side (module
+//! for the log; [`Machine::think`] then gives the move to send. The socket side (module
 //! `client`, which uses this one) carries states and moves over TCP.
 //!
 //! The server is the authority. Each state is matched against the position Konakis holds: it
@@ -42,7 +42,7 @@ impl fmt::Display for Entry {
 /// What to do after a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Konakis' turn: [`Client::think`], then send the move.
+    /// Konakis' turn: [`Machine::think`], then send the move.
     Think,
     /// Wait for the next state (the opponent's turn).
     Wait,
@@ -61,16 +61,16 @@ pub struct Play {
 
 /// The answer to a state: lines for the log, then what to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
+pub struct Response {
     /// Notes, warnings and the opponent's move, one line each, in order.
     pub log: Vec<String>,
     /// What to do.
     pub action: Action,
 }
 
-/// Why the client cannot go on with the game.
+/// Why the machine cannot go on with the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ClientError {
+pub enum MachineError {
     /// The engine refused its settings (a table size the system refuses).
     Engine(SearchError),
     /// A state that cannot be read or held.
@@ -84,13 +84,13 @@ pub enum ClientError {
     },
 }
 
-impl fmt::Display for ClientError {
+impl fmt::Display for MachineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClientError::Engine(e) => write!(f, "cannot set up the engine: {e}"),
-            ClientError::BadState(e) => write!(f, "the server sent {e}"),
-            ClientError::BadFirstState(e) => write!(f, "the first state shows {e}"),
-            ClientError::NoMoveLeft { fen } => write!(
+            MachineError::Engine(e) => write!(f, "cannot set up the engine: {e}"),
+            MachineError::BadState(e) => write!(f, "the server sent {e}"),
+            MachineError::BadFirstState(e) => write!(f, "the first state shows {e}"),
+            MachineError::NoMoveLeft { fen } => write!(
                 f,
                 "the server asks for a move but Konakis has no legal move left in {fen}"
             ),
@@ -98,7 +98,7 @@ impl fmt::Display for ClientError {
     }
 }
 
-impl std::error::Error for ClientError {}
+impl std::error::Error for MachineError {}
 
 /// How a state relates to the position held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +112,7 @@ enum Step {
 }
 
 /// Konakis' side of one game, fed the server's states one by one.
-pub struct Client {
+pub struct Machine {
     engine: Engine,
     side: Side,
     think: Duration,
@@ -125,22 +125,22 @@ pub struct Client {
     refused: Vec<Move>,
 }
 
-impl Client {
-    /// A client playing `side` under `rules` with the engine `settings`, thinking up to
+impl Machine {
+    /// A machine playing `side` under `rules` with the engine `settings`, thinking up to
     /// `think` a move.
     pub fn new(
         side: Side,
         rules: Rules,
         settings: Settings,
         think: Duration,
-    ) -> Result<Client, ClientError> {
+    ) -> Result<Machine, MachineError> {
         let options = Options {
             settings,
             rules,
             ..Options::default()
         };
-        Ok(Client {
-            engine: Engine::new(options).map_err(ClientError::Engine)?,
+        Ok(Machine {
+            engine: Engine::new(options).map_err(MachineError::Engine)?,
             side,
             think,
             started: false,
@@ -161,18 +161,18 @@ impl Client {
         &self.refused
     }
 
-    /// The record and the refused moves, the client done with.
+    /// The record and the refused moves, the machine done with.
     pub fn into_parts(self) -> (Vec<Entry>, Vec<Move>) {
         (self.record, self.refused)
     }
 
     /// Takes a state the server sent and says what to do: follows the game to it, notes what
     /// the log should say, and tells whether it is Konakis' turn. Does not think.
-    pub fn on_state(&mut self, state: &State) -> Result<Reply, ClientError> {
+    pub fn on_state(&mut self, state: &State) -> Result<Response, MachineError> {
         let mut log = Vec::new();
         let last_sent = self.sent.take();
         let step = if self.started {
-            follow(&mut self.engine, state, last_sent).map_err(ClientError::BadState)?
+            follow(&mut self.engine, state, last_sent).map_err(MachineError::BadState)?
         } else {
             let start = Board::start(self.engine.game().rules());
             let fresh = if shows(state, &start) {
@@ -180,7 +180,7 @@ impl Client {
             } else {
                 let board = state
                     .to_board(Side::Defenders, 0)
-                    .map_err(ClientError::BadFirstState)?;
+                    .map_err(MachineError::BadFirstState)?;
                 log.push(
                     "note: the first state is not the start position; playing on from it"
                         .to_string(),
@@ -235,13 +235,13 @@ impl Client {
                     state.turn
                 ));
             }
-            return Ok(Reply {
+            return Ok(Response {
                 log,
                 action: Action::Over(state.turn),
             });
         }
         if state.turn.side() != Some(self.side) {
-            return Ok(Reply {
+            return Ok(Response {
                 log,
                 action: Action::Wait,
             });
@@ -255,7 +255,7 @@ impl Client {
             ));
             self.engine.take_position(*self.engine.board());
         }
-        Ok(Reply {
+        Ok(Response {
             log,
             action: Action::Think,
         })
@@ -265,11 +265,11 @@ impl Client {
     /// counted from `received` (when the state arrived) and avoiding the moves the server
     /// refused here. The move is taken as sent: the next state shows whether the server took
     /// it.
-    pub fn think(&mut self, received: Instant) -> Result<Play, ClientError> {
+    pub fn think(&mut self, received: Instant) -> Result<Play, MachineError> {
         let think = self.think.saturating_sub(received.elapsed());
         let (best, info) = choose(&mut self.engine, think, &self.refused_here);
         let Some(mv) = best else {
-            return Err(ClientError::NoMoveLeft {
+            return Err(MachineError::NoMoveLeft {
                 fen: self.engine.board().to_fen(),
             });
         };
@@ -386,13 +386,13 @@ mod tests {
         d
     }
 
-    /// A client for `side` under Ashton, a small table, 50 ms a move.
-    fn client(side: Side) -> Client {
+    /// A machine for `side` under Ashton, a small table, 50 ms a move.
+    fn machine(side: Side) -> Machine {
         let settings = Settings {
             hash_mib: 1,
             ..Settings::default()
         };
-        Client::new(side, Rules::ashton(), settings, Duration::from_millis(50)).unwrap()
+        Machine::new(side, Rules::ashton(), settings, Duration::from_millis(50)).unwrap()
     }
 
     fn after(board: &Board, mv: Move) -> Board {
@@ -455,49 +455,49 @@ mod tests {
 
     #[test]
     fn white_plays_at_the_start_then_waits_for_black_and_follows_its_move() {
-        let mut c = client(Side::Defenders);
+        let mut c = machine(Side::Defenders);
         let start = Board::start(&Rules::ashton());
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&start, Turn::White, None))
             .unwrap();
-        assert_eq!((reply.log, reply.action), (vec![], Action::Think));
+        assert_eq!((response.log, response.action), (vec![], Action::Think));
         let Play { mv: ours, account } = c.think(Instant::now()).unwrap();
         assert!(account.contains("depth"), "{account}");
         assert!(start.legal_moves(&Rules::ashton()).contains(&ours));
         // The server takes it: Black to move, Konakis waits.
         let board = after(&start, ours);
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&board, Turn::Black, None))
             .unwrap();
-        assert_eq!((reply.log, reply.action), (vec![], Action::Wait));
+        assert_eq!((response.log, response.action), (vec![], Action::Wait));
         // Black's move comes back with White to move: logged, then answered.
         let theirs = board.legal_moves(&Rules::ashton())[0];
         let board = after(&board, theirs);
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&board, Turn::White, None))
             .unwrap();
-        assert_eq!(reply.log, vec![format!("black {theirs}")]);
-        assert_eq!(reply.action, Action::Think);
+        assert_eq!(response.log, vec![format!("black {theirs}")]);
+        assert_eq!(response.action, Action::Think);
         assert_eq!(c.record(), &[Entry::Move(ours), Entry::Move(theirs)]);
         assert!(c.refused().is_empty());
     }
 
     #[test]
     fn a_refused_move_is_noted_and_another_move_is_played() {
-        let mut c = client(Side::Defenders);
+        let mut c = machine(Side::Defenders);
         let start = State::from_board(&Board::start(&Rules::ashton()), Turn::White, None);
         assert_eq!(c.on_state(&start).unwrap().action, Action::Think);
         let first = c.think(Instant::now()).unwrap().mv;
         // The same state comes back: the move was refused.
-        let reply = c.on_state(&start).unwrap();
+        let response = c.on_state(&start).unwrap();
         assert_eq!(
-            reply.log,
+            response.log,
             vec![format!(
                 "error: the server refused Konakis' move {first} (the same state came back); \
                  trying another move"
             )]
         );
-        assert_eq!(reply.action, Action::Think);
+        assert_eq!(response.action, Action::Think);
         let second = c.think(Instant::now()).unwrap().mv;
         assert_ne!(second, first);
         assert_eq!(c.refused(), &[first]);
@@ -506,44 +506,44 @@ mod tests {
 
     #[test]
     fn a_final_state_ends_the_game_and_a_bad_first_state_is_an_error() {
-        let mut c = client(Side::Attackers);
+        let mut c = machine(Side::Attackers);
         let start = Board::start(&Rules::ashton());
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&start, Turn::Draw, None))
             .unwrap();
-        assert_eq!(reply.action, Action::Over(Turn::Draw));
+        assert_eq!(response.action, Action::Over(Turn::Draw));
         assert_eq!(c.into_parts(), (vec![], vec![]));
 
-        let mut c = client(Side::Attackers);
+        let mut c = machine(Side::Attackers);
         let mut empty = State::from_board(&start, Turn::White, None);
         empty.cells = [[crate::challenge::state::Cell::Empty; konakis_core::geometry::SIDE];
             konakis_core::geometry::SIDE];
         let e = c.on_state(&empty).unwrap_err();
-        assert!(matches!(e, ClientError::BadFirstState(_)), "{e:?}");
+        assert!(matches!(e, MachineError::BadFirstState(_)), "{e:?}");
         assert!(e.to_string().starts_with("the first state shows "), "{e}");
     }
 
     #[test]
     fn an_unrelated_state_is_trusted_with_a_warning() {
-        let mut c = client(Side::Attackers);
+        let mut c = machine(Side::Attackers);
         let start = Board::start(&Rules::ashton());
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&start, Turn::White, None))
             .unwrap();
-        assert_eq!(reply.action, Action::Wait);
+        assert_eq!(response.action, Action::Wait);
         let rules = Rules::ashton();
         let m1 = start.legal_moves(&rules)[0];
         let b1 = after(&start, m1);
         let m2 = b1.legal_moves(&rules)[0];
         let b2 = after(&b1, m2);
-        let reply = c
+        let response = c
             .on_state(&State::from_board(&b2, Turn::White, None))
             .unwrap();
-        assert_eq!(reply.action, Action::Wait);
+        assert_eq!(response.action, Action::Wait);
         assert!(
-            reply.log[0].starts_with("warning: no legal move leads to the state"),
+            response.log[0].starts_with("warning: no legal move leads to the state"),
             "{:?}",
-            reply.log
+            response.log
         );
         assert_eq!(c.record(), &[Entry::Rebuilt]);
     }

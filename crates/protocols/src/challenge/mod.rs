@@ -66,12 +66,13 @@ impl Colour {
     }
 }
 
-/// What `konakis tablut-challenge` is asked for (its command line's flags of the same names;
-/// see there for the defaults of the options left out).
+/// What `konakis tablut-challenge` is asked for (its command line's flags of the same names,
+/// `colour` being `--color` as the challenge spells it; see there for the defaults of the
+/// options left out).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChallengeOptions {
     /// The colour to play.
-    pub color: Colour,
+    pub colour: Colour,
     /// The server's host name or address.
     pub host: String,
     /// The server's port [default: the colour's].
@@ -90,11 +91,11 @@ pub struct ChallengeOptions {
 }
 
 impl ChallengeOptions {
-    /// The options of `konakis tablut-challenge --color <color>` alone: the server on this
+    /// The options of `konakis tablut-challenge --color <colour>` alone: the server on this
     /// machine at the colour's port, 60 s a move, the name Konakis.
-    pub fn new(color: Colour) -> ChallengeOptions {
+    pub fn new(colour: Colour) -> ChallengeOptions {
         ChallengeOptions {
-            color,
+            colour,
             host: "127.0.0.1".to_string(),
             port: None,
             seconds: 60,
@@ -114,7 +115,7 @@ pub fn default_margin_ms(seconds: u64) -> u64 {
 
 /// What is wrong with the arguments of `konakis tablut-challenge` ([`config`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConfigError {
+pub enum ArgsError {
     /// An `--option` is unknown or its value is not allowed (the option table's words).
     Option(OptionError),
     /// `--margin` is at least the whole time per move.
@@ -126,11 +127,11 @@ pub enum ConfigError {
     },
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for ArgsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::Option(e) => write!(f, "{e}"),
-            ConfigError::NoTimeToThink { margin_ms, seconds } => write!(
+            ArgsError::Option(e) => write!(f, "{e}"),
+            ArgsError::NoTimeToThink { margin_ms, seconds } => write!(
                 f,
                 "--margin {margin_ms} leaves no time to think out of {seconds} s a move"
             ),
@@ -138,10 +139,10 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ArgsError {}
 
 /// Turns the arguments into a client configuration, or says what is wrong with them.
-pub fn config(args: &ChallengeOptions) -> Result<client::ClientConfig, ConfigError> {
+pub fn config(args: &ChallengeOptions) -> Result<client::ClientConfig, ArgsError> {
     let ashton = Options {
         rules: Rules::ashton(),
         ..Options::default()
@@ -150,13 +151,13 @@ pub fn config(args: &ChallengeOptions) -> Result<client::ClientConfig, ConfigErr
         Some((n, v)) => (n.trim(), Some(v.trim())),
         None => (pair.trim(), None),
     });
-    let options = options::apply_all(ashton, pairs).map_err(ConfigError::Option)?;
+    let options = options::apply_all(ashton, pairs).map_err(ArgsError::Option)?;
     let total_ms = args.seconds.saturating_mul(1000);
     let margin = args
         .margin
         .unwrap_or_else(|| default_margin_ms(args.seconds));
     if margin >= total_ms {
-        return Err(ConfigError::NoTimeToThink {
+        return Err(ArgsError::NoTimeToThink {
             margin_ms: margin,
             seconds: args.seconds,
         });
@@ -166,9 +167,9 @@ pub fn config(args: &ChallengeOptions) -> Result<client::ClientConfig, ConfigErr
         .unwrap_or(SERVER_CONNECT_WAIT_S + 2 * args.seconds + WAIT_SLACK_S);
     let wait = args.wait.unwrap_or(args.seconds + WAIT_SLACK_S);
     Ok(client::ClientConfig {
-        side: args.color.side(),
+        side: args.colour.side(),
         host: args.host.clone(),
-        port: args.port.unwrap_or(args.color.default_port()),
+        port: args.port.unwrap_or(args.colour.default_port()),
         name: args.name.clone(),
         think: Duration::from_millis(total_ms - margin),
         first_wait: Duration::from_secs(first_wait),
@@ -190,8 +191,8 @@ mod tests {
         for pair in line.chunks(2) {
             let value = pair[1];
             match pair[0] {
-                "--color" if value == "white" => o.color = Colour::White,
-                "--color" if value == "black" => o.color = Colour::Black,
+                "--color" if value == "white" => o.colour = Colour::White,
+                "--color" if value == "black" => o.colour = Colour::Black,
                 "--port" => o.port = Some(value.parse().unwrap()),
                 "--seconds" => o.seconds = value.parse().unwrap(),
                 "--margin" => o.margin = Some(value.parse().unwrap()),
@@ -255,7 +256,7 @@ mod tests {
         );
         assert_eq!((c.settings.threads, c.settings.hash_mib), (2, 32));
         let e = config(&parse(&["--color", "white", "--option", "Threads=0"])).unwrap_err();
-        assert!(matches!(e, ConfigError::Option(_)));
+        assert!(matches!(e, ArgsError::Option(_)));
         assert!(e.to_string().contains("Threads"), "{e}");
         let e = config(&parse(&[
             "--color",
@@ -276,7 +277,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e,
-            ConfigError::NoTimeToThink {
+            ArgsError::NoTimeToThink {
                 margin_ms: 1000,
                 seconds: 1
             }

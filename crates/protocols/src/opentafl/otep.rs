@@ -373,7 +373,7 @@ impl Session {
                 // Clearing a table no search has touched would only cost time (the host's
                 // clock may already run).
                 if !self.fresh_table {
-                    self.engine.clear_hash();
+                    self.engine.clear();
                     self.fresh_table = true;
                 }
                 self.out
@@ -486,7 +486,7 @@ impl Session {
         let out = self.out.clone();
         let to_move = self.engine.board().side_to_move();
         let plies = self.engine.board().plies();
-        let rules = self.engine.config().rules;
+        let rules = self.engine.options().rules;
         let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).

@@ -289,11 +289,11 @@ impl<R: Reply> Session<R> {
             ));
         }
         let out = self.out.clone();
-        let show_multipv = self.engine.config().settings.multipv > 1;
-        let chances = self.engine.config().show_wdl.then(|| Chances {
+        let show_multipv = self.engine.options().settings.multipv > 1;
+        let chances = self.engine.options().show_wdl.then(|| Chances {
             plies: self.engine.board().plies(),
             side,
-            rules: self.engine.config().rules,
+            rules: self.engine.options().rules,
         });
         let report =
             move |_, report: Report| out.line(&format_report(&report, show_multipv, chances));
@@ -338,7 +338,7 @@ impl<R: Reply> Session<R> {
 
     fn display(&mut self) {
         let board = self.engine.board();
-        let rules = self.engine.config().rules;
+        let rules = self.engine.options().rules;
         let mut lines: Vec<String> = board.diagram().lines().map(str::to_string).collect();
         lines.push(format!("Position: {}", board.to_fen()));
         lines.push(format!("Side to move: {}", board.side_to_move()));
@@ -410,7 +410,7 @@ impl<R: Reply> Session<R> {
         match wdl::of_status(self.engine.game().status(), side) {
             Some(w) => format!("{} (the game is over)", wdl::describe(w, side)),
             None => {
-                let rules = self.engine.config().rules;
+                let rules = self.engine.options().rules;
                 let w = wdl::wdl(
                     Score::Cp(self.engine.evaluation()),
                     board.plies(),
@@ -433,7 +433,7 @@ impl<R: Reply> Session<R> {
             return;
         }
         let board = *self.engine.board();
-        let rules = self.engine.config().rules;
+        let rules = self.engine.options().rules;
         self.start_job("go perft", "a perft", move |out: &R, stop| {
             let stopped = || stop.stopped();
             let each = |mv, n| out.line(&format!("{mv}: {n}"));

@@ -528,7 +528,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::config::Limits;
+    use crate::matches::config::MoveLimits;
     use std::path::{Path, PathBuf};
 
     #[test]
@@ -568,7 +568,7 @@ mod tests {
             args: Vec::new(),
             dir: None,
             options: Vec::new(),
-            limits: Limits::default(),
+            limits: MoveLimits::default(),
             proto: Default::default(),
             settle_ms: 0,
         };

@@ -5,7 +5,7 @@
 use super::config::{MatchConfig, Opening, TimeControl};
 use super::engine::{Failure, Log};
 use super::players::{self, Fault, GameEnd, MoveRequest, Player};
-use super::referee::{Ending, Referee, Reply, Settings, Verdict};
+use super::referee::{Delivery, Ending, Referee, RefereeSettings, Ruling};
 use konakis_core::types::{BySide, Move, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,7 +96,7 @@ pub fn play(
     note: &dyn Fn(String),
 ) -> Option<GameOutcome> {
     let started = Instant::now();
-    let settings = Settings::of(&ctx.config, job.sides);
+    let settings = RefereeSettings::of(&ctx.config, job.sides);
     let mut referee = Referee::new(settings, ctx.openings[job.opening].game.clone());
     let mut overhead = Overhead::default();
     let (ending, reason) = run(ctx, job, slots, note, &mut referee, &mut overhead)?;
@@ -140,7 +140,7 @@ fn run(
     note: &dyn Fn(String),
     referee: &mut Referee,
     overhead: &mut Overhead,
-) -> Option<Verdict> {
+) -> Option<Ruling> {
     let cfg = &ctx.config;
     let opening = &ctx.openings[job.opening];
     let name = |side: Side| cfg.engines[job.sides[side]].name.as_str();
@@ -241,7 +241,7 @@ fn run(
             }
         };
         last_answer = Some(answer.arrived);
-        let reply = Reply {
+        let reply = Delivery {
             wall_ms: answer.arrived.saturating_duration_since(t_go).as_millis() as u64,
             cpu_wait: answer.cpu_wait,
             text: &answer.text,

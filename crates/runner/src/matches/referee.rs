@@ -6,7 +6,7 @@
 use super::config::{DrawAdjudication, MatchConfig, Resign};
 use super::engine::shorten;
 use super::players::{Clock, Fault};
-use crate::matches::config::Limits;
+use crate::matches::config::MoveLimits;
 use konakis_core::board::{Game, Status};
 use konakis_core::types::{BySide, Move, Side};
 use std::time::Duration;
@@ -64,11 +64,11 @@ impl Ending {
 
 /// What the referee needs of the match's settings.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct RefereeSettings {
     /// The engines' names, by side.
     pub names: BySide<String>,
     /// The engines' limits, by side.
-    pub limits: BySide<Limits>,
+    pub limits: BySide<MoveLimits>,
     /// The hard move timeout, for moves without a clock or move time.
     pub move_timeout: Duration,
     /// `--maxmoves`: a draw after this many moves each since the opening.
@@ -79,11 +79,11 @@ pub struct Settings {
     pub draw: Option<DrawAdjudication>,
 }
 
-impl Settings {
+impl RefereeSettings {
     /// The settings of `config` for a game with engine `sides[side]` playing each side.
-    pub fn of(config: &MatchConfig, sides: BySide<usize>) -> Settings {
+    pub fn of(config: &MatchConfig, sides: BySide<usize>) -> RefereeSettings {
         let spec = |side: Side| &config.engines[sides[side]];
-        Settings {
+        RefereeSettings {
             names: BySide::new(
                 spec(Side::Attackers).name.clone(),
                 spec(Side::Defenders).name.clone(),
@@ -100,8 +100,8 @@ impl Settings {
     }
 }
 
-/// How a game ended and the reason in words.
-pub type Verdict = (Ending, String);
+/// The referee's ruling: how a game ended and the reason in words.
+pub type Ruling = (Ending, String);
 
 /// The move to ask for next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,9 +113,9 @@ pub struct Turn {
     pub allowed_ms: Option<u64>,
 }
 
-/// An engine's answer as the referee judges it.
+/// An engine's answer as delivered to the referee, to be judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply<'a> {
+pub struct Delivery<'a> {
     /// Wall time from the request to the answer, in milliseconds.
     pub wall_ms: u64,
     /// How long the engine's threads waited for a CPU (forgiven of a late answer).
@@ -131,7 +131,7 @@ pub struct Reply<'a> {
 /// One game under judgement.
 pub struct Referee {
     /// The settings.
-    pub settings: Settings,
+    pub settings: RefereeSettings,
     /// The game so far (the opening's moves included).
     pub game: Game,
     /// The moves the engines played (after the opening's).
@@ -149,7 +149,7 @@ pub struct Referee {
 
 impl Referee {
     /// A game from `game` (the opening), with full clocks.
-    pub fn new(settings: Settings, game: Game) -> Referee {
+    pub fn new(settings: RefereeSettings, game: Game) -> Referee {
         let clock = |side: Side| {
             settings.limits[side].tc.map(|tc| Clock {
                 left_ms: tc.base_ms as i64,
@@ -170,7 +170,7 @@ impl Referee {
     }
 
     /// `side` loses by `fault`; `detail` says what happened.
-    pub fn forfeit(&self, side: Side, fault: Fault, detail: &str) -> Verdict {
+    pub fn forfeit(&self, side: Side, fault: Fault, detail: &str) -> Ruling {
         let what = match fault {
             Fault::Time => "lose on time",
             Fault::Crash => "lose: the engine crashed",
@@ -184,7 +184,7 @@ impl Referee {
     }
 
     /// The move to ask for, or the end of the game by the rules.
-    pub fn next(&self) -> Result<Turn, Verdict> {
+    pub fn next(&self) -> Result<Turn, Ruling> {
         let status = self.game.status();
         if status.is_over() {
             return Err((Ending::Rules(status), status.to_string()));
@@ -201,7 +201,7 @@ impl Referee {
     }
 
     /// The side to move gave no answer after `waited_ms`.
-    pub fn on_timeout(&self, turn: Turn, waited_ms: u128) -> Verdict {
+    pub fn on_timeout(&self, turn: Turn, waited_ms: u128) -> Ruling {
         let detail = match turn.allowed_ms {
             Some(ms) => format!("no move within {waited_ms} ms ({ms} ms allowed)"),
             None => format!(
@@ -215,7 +215,7 @@ impl Referee {
     /// Charges the answer to the mover's clock, plays its move and adjudicates: `Some` when
     /// the game is over by a fault or adjudication (the rules' endings come from
     /// [`Referee::next`]).
-    pub fn on_reply(&mut self, turn: Turn, reply: &Reply) -> Option<Verdict> {
+    pub fn on_reply(&mut self, turn: Turn, reply: &Delivery) -> Option<Ruling> {
         let side = turn.side;
         // The clock: wall time from the request to the answer; of a late answer, not the
         // time the engine's threads waited for a CPU (the machine's delay, not the engine's).
@@ -277,7 +277,7 @@ impl Referee {
     }
 
     /// `--maxmoves`, then resignation and draw adjudication, after `side`'s move with `score`.
-    fn adjudicate(&mut self, side: Side, score: Option<i32>) -> Option<Verdict> {
+    fn adjudicate(&mut self, side: Side, score: Option<i32>) -> Option<Ruling> {
         let s = &self.settings;
         if let Some(n) = s.maxmoves
             && self.moves.len() >= 2 * n as usize
@@ -440,17 +440,17 @@ mod tests {
     use konakis_core::rules::Rules;
 
     /// Two engines with a 1 s + 0.1 s clock and a 50 ms margin; nothing adjudicated.
-    fn settings() -> Settings {
-        let limits = Limits {
+    fn settings() -> RefereeSettings {
+        let limits = MoveLimits {
             tc: Some(TimeControl {
                 moves: None,
                 base_ms: 1000,
                 inc_ms: 100,
             }),
             margin_ms: 50,
-            ..Limits::default()
+            ..MoveLimits::default()
         };
-        Settings {
+        RefereeSettings {
             names: BySide::new("att".to_string(), "def".to_string()),
             limits: BySide::new(limits.clone(), limits),
             move_timeout: Duration::from_secs(5),
@@ -460,8 +460,8 @@ mod tests {
         }
     }
 
-    fn reply(text: &str, wall_ms: u64) -> Reply<'_> {
-        Reply {
+    fn reply(text: &str, wall_ms: u64) -> Delivery<'_> {
+        Delivery {
             wall_ms,
             cpu_wait: Duration::ZERO,
             text,
@@ -530,7 +530,7 @@ mod tests {
             Ending::Rules(Status::Win(Side::Defenders, _))
         ));
         let mut r = Referee::new(
-            Settings {
+            RefereeSettings {
                 maxmoves: Some(1),
                 ..settings()
             },

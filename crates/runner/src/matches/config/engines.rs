@@ -1,6 +1,6 @@
 //! The engines of a match: `--engine` and `--each` groups merged into checked [`EngineSpec`]s.
 
-use super::time::{Limits, TimeControl, default_margin_ms, parse_seconds};
+use super::time::{MoveLimits, TimeControl, default_margin_ms, parse_seconds};
 use crate::matches::error::ConfigError;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ pub struct EngineSpec {
     /// `setoption` pairs, in the order given.
     pub options: Vec<(String, String)>,
     /// Its limits.
-    pub limits: Limits,
+    pub limits: MoveLimits,
     /// The protocol it speaks.
     pub proto: Proto,
     /// OTEP engines only (`settle=MS`; 0 = off): after its move, the engine hears nothing
@@ -218,7 +218,7 @@ pub(super) fn engines(
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| format!("engine{}", i + 1))
         });
-        let limits = Limits {
+        let limits = MoveLimits {
             tc: e.tc,
             st_ms: e.st_ms,
             depth: e.depth,

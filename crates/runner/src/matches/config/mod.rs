@@ -15,7 +15,7 @@ pub mod values;
 pub use adjudication::{DrawAdjudication, Resign};
 pub use engines::{EngineSpec, Proto};
 pub use openings::{Opening, OpeningOrder, OpeningsSource, load_openings};
-pub use time::{Limits, TimeControl, TimeControlError, TimeControlProblem, seconds_text};
+pub use time::{MoveLimits, TimeControl, TimeControlError, TimeControlProblem, seconds_text};
 pub use values::SettingError;
 
 use super::error::{ConfigError, SprtError};

@@ -147,7 +147,7 @@ pub fn default_margin_ms(tc: Option<TimeControl>, st_ms: Option<u64>) -> u64 {
 
 /// How an engine's moves are limited.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct MoveLimits {
     /// A game clock.
     pub tc: Option<TimeControl>,
     /// A fixed time per move in milliseconds (`go movetime`).
@@ -160,7 +160,7 @@ pub struct Limits {
     pub margin_ms: u64,
 }
 
-impl Limits {
+impl MoveLimits {
     /// A short description, e.g. `tc=5+0.05` or `depth=4`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

@@ -483,7 +483,7 @@ pub(crate) fn preflight(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::config::Limits;
+    use crate::matches::config::MoveLimits;
     use std::path::PathBuf;
 
     fn spec(args: &[&str], st_ms: Option<u64>) -> EngineSpec {
@@ -493,9 +493,9 @@ mod tests {
             args: args.iter().map(|s| s.to_string()).collect(),
             dir: None,
             options: Vec::new(),
-            limits: Limits {
+            limits: MoveLimits {
                 st_ms,
-                ..Limits::default()
+                ..MoveLimits::default()
             },
             proto: Default::default(),
             settle_ms: 0,

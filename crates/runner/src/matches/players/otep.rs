@@ -26,7 +26,7 @@
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::engines::SETTLE_LIMIT_FACTOR;
-use crate::matches::config::{EngineSpec, Limits, MatchConfig, Opening};
+use crate::matches::config::{EngineSpec, MatchConfig, MoveLimits, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
@@ -131,7 +131,7 @@ impl OtepPlayer {
 /// The `clock` line for the engine on move, if its limits give one: both sides' main time, or
 /// a fixed time per move as one overtime period of that length (shown as already running).
 fn clock_line(
-    limits: BySide<&Limits>,
+    limits: BySide<&MoveLimits>,
     clocks: &BySide<Option<Clock>>,
     side: Side,
 ) -> Option<String> {
@@ -425,9 +425,9 @@ mod tests {
 
     #[test]
     fn clock_lines_for_clocks_and_fixed_times() {
-        let tc = Limits {
+        let tc = MoveLimits {
             tc: Some(TimeControl::parse("5+0.05").unwrap()),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         let clocks = BySide::new(
             Some(Clock {
@@ -443,18 +443,18 @@ mod tests {
             clock_line(BySide::new(&tc, &tc), &clocks, Side::Attackers).as_deref(),
             Some("clock 4000 0 0 0 0")
         );
-        let st = Limits {
+        let st = MoveLimits {
             st_ms: Some(1500),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         let none = BySide::new(None, None);
         assert_eq!(
             clock_line(BySide::new(&st, &st), &none, Side::Defenders).as_deref(),
             Some("clock 2500* 2500* 3 1 1")
         );
-        let depth = Limits {
+        let depth = MoveLimits {
             depth: Some(3),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         assert_eq!(
             clock_line(BySide::new(&depth, &depth), &none, Side::Attackers),

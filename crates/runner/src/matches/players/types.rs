@@ -7,7 +7,7 @@
 //! brings back the move text the engine chose. Each protocol is one implementation in its own
 //! file of [`players`](super); the factory there starts the one a `proto=` names.
 
-use crate::matches::config::{Limits, Opening};
+use crate::matches::config::{MoveLimits, Opening};
 use crate::matches::engine::Failure;
 use konakis_core::board::Game;
 use konakis_core::types::{BySide, Move, Side};
@@ -57,7 +57,7 @@ pub struct MoveRequest<'a> {
     /// The game now (history, rules, side to move: the player's side).
     pub game: &'a Game,
     /// Both sides' limits (the mover's own and the opponent's, for clock messages).
-    pub limits: BySide<&'a Limits>,
+    pub limits: BySide<&'a MoveLimits>,
     /// Both sides' clocks, for sides that have one.
     pub clocks: BySide<Option<Clock>>,
     /// When the referee stops waiting for the answer.

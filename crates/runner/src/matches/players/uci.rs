@@ -4,7 +4,7 @@
 
 use super::startup::{preflight_start, startup_fault};
 use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
-use crate::matches::config::{EngineSpec, Limits, MatchConfig, Opening};
+use crate::matches::config::{EngineSpec, MatchConfig, MoveLimits, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::Game;
@@ -184,7 +184,7 @@ pub fn parse_score(line: &str) -> Option<i32> {
 
 /// The `go` command for `side`, with the clocks of both sides that have one.
 fn go_command(
-    limits: BySide<&Limits>,
+    limits: BySide<&MoveLimits>,
     clocks: &BySide<Option<Clock>>,
     side: Side,
     scratch: &mut String,
@@ -248,14 +248,14 @@ mod tests {
 
     #[test]
     fn go_commands_carry_both_clocks() {
-        let tc = Limits {
+        let tc = MoveLimits {
             tc: Some(TimeControl::parse("5+0.05").unwrap()),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
-        let depth = Limits {
+        let depth = MoveLimits {
             depth: Some(4),
             nodes: Some(1000),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         let clocks = BySide::new(
             Some(Clock {
@@ -272,9 +272,9 @@ mod tests {
         assert_eq!(s, "go wtime 0 winc 50 btime 4000 binc 50");
         go_command(BySide::new(&tc, &depth), &clocks, Side::Defenders, &mut s);
         assert_eq!(s, "go depth 4 nodes 1000");
-        let st = Limits {
+        let st = MoveLimits {
             st_ms: Some(100),
-            ..Limits::default()
+            ..MoveLimits::default()
         };
         go_command(
             BySide::new(&st, &st),
