@@ -195,7 +195,7 @@ fn max_plies_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
     ))
 }
 
-/// The move as text (`d1d3`) that the action of [`action_arg`] stands for, any of the 6,561
+/// The move as text (`d1d3`) that the action of `action_arg` stands for, any of the 6,561
 /// numbers: `move_of(action_of("d1d3")) == "d1d3"`. Raises MoveSyntaxError (`not-an-action`)
 /// for a number that is not an action.
 #[pyfunction]
