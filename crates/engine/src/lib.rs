@@ -12,7 +12,7 @@
 //!   reviews games ([`Engine::review`]) and traces the evaluation ([`Engine::trace_eval`],
 //!   an [`EvalTrace`], built in `trace.rs`). It refuses with an [`EngineError`].
 //! - [`options`]: the one option table every front-end shares.
-//! - [`search`]: the search. The searcher (`search/threads.rs`) owns the transposition
+//! - [`search`]: the search. The searcher (`search/searcher.rs`) owns the transposition
 //!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
 //!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
 //!   (`search/root_split.rs`); `search/worker.rs` is one thread's principal variation search
