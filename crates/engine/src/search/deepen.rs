@@ -1,8 +1,7 @@
 //! Iterative deepening: one search from `go` to the best move, on the search thread. The main
 //! worker deepens with aspiration windows and MultiPV lines ([`iterate`]); more threads join it
-//! as Lazy SMP helpers or in the parallel root search ([`run`]); a strength level searches
-//! under its own limits and picks among the lines ([`play_at_level`]). The search of one
-//! iteration is [`super::worker`]'s.
+//! as Lazy SMP helpers or in the parallel root search ([`run`]). The search of one iteration
+//! is [`super::worker`]'s.
 
 use super::root_split::{Pool, RootSplit};
 use super::worker::Worker;
@@ -10,91 +9,18 @@ use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
     Shared, SmpMode,
 };
-use crate::skill;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-/// A search at a strength level ([`crate::skill`]): the search proper under the level's
-/// limits and with its lines, then the level's choice among them. Only the lines the
-/// `MultiPV` option asks for are reported.
-pub(super) fn play_at_level(
-    mut plan: skill::Plan,
-    context: &RunContext,
-    game: &Game,
-    limits: &Limits,
-    histories: &Mutex<Vec<i32>>,
-    cancel: Cancel,
-    report: &mut (dyn FnMut(Report) + Send),
-) -> (Option<Move>, Option<Move>) {
-    let board = game.board();
-    let rules = game.rules();
-    let mut moves: Vec<Move> = board.legal_moves(rules).to_vec();
-    if !limits.searchmoves.is_empty() {
-        moves.retain(|m| limits.searchmoves.contains(m));
-    }
-    if !game.status().is_over()
-        && let Some(win) = skill::winning_move(board, rules, &moves)
-    {
-        // Seen at a glance at every level: played without a search.
-        report(Report::Info(Info {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Mate(1),
-            bound: ScoreBound::Exact,
-            nodes: 0,
-            nps: 0,
-            time_ms: 0,
-            hashfull: 0,
-            pv: vec![win],
-        }));
-        return (Some(win), None);
-    }
-    if plan.glances() {
-        return (plan.glance(game, &moves), None);
-    }
-    let shown = context.settings.multipv;
-    let settings = Settings {
-        multipv: plan.lines(shown),
-        ..*context.settings
-    };
-    let context = RunContext {
-        settings: &settings,
-        ..*context
-    };
-    let mut lines = skill::Lines::default();
-    let searched = run(
-        &context,
-        game,
-        &plan.limits(limits),
-        histories,
-        cancel,
-        &mut |r: Report| {
-            if let Report::Info(info) = &r {
-                lines.take(info);
-                if info.multipv as usize > shown {
-                    return;
-                }
-            }
-            report(r)
-        },
-    );
-    match plan.choose(&lines) {
-        Some((best, ponder)) => (Some(best), ponder),
-        None if searched.0.is_some() => (plan.fallback(board, rules, &moves), None),
-        None => searched,
-    }
-}
-
 /// What a search runs with.
 #[derive(Clone, Copy)]
-pub(super) struct RunContext<'a> {
-    pub(super) shared: &'a Shared,
-    pub(super) settings: &'a Settings,
-    pub(super) pool: Option<&'a Pool>,
+pub(crate) struct RunContext<'a> {
+    pub(crate) shared: &'a Shared,
+    pub(crate) settings: &'a Settings,
+    pub(crate) pool: Option<&'a Pool>,
 }
 
 /// Bytes held while Lazy SMP helpers start (see [`run`]).
@@ -110,7 +36,7 @@ const HELPER_WINDOW: i32 = 40;
 
 /// The search proper, on the search thread: iterative deepening on the main worker, with
 /// more threads (parallel root search, or Lazy SMP helpers) when `threads > 1`.
-pub(super) fn run(
+pub(crate) fn run(
     context: &RunContext,
     game: &Game,
     limits: &Limits,

@@ -41,6 +41,7 @@ pub mod tt;
 mod types;
 mod worker;
 
+pub(crate) use deepen::{RunContext, run};
 pub(crate) use searcher::Searcher;
 pub use settings::{Settings, SmpMode};
 pub(crate) use shared::Shared;

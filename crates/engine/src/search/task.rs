@@ -4,7 +4,7 @@
 //! and `ponder` ask for, and exactly one [`Report::BestMove`]. The searcher (`searcher.rs`)
 //! readies the shared state and hands over what the search needs in a [`Task`].
 
-use super::deepen::{RunContext, play_at_level, run};
+use super::deepen::{RunContext, run};
 use super::root_split::Pool;
 use super::{Cancel, Limits, Report, Settings, Shared};
 use crate::skill;
@@ -40,7 +40,7 @@ impl Task {
         let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
         let (best, ponder) = match plan {
             None => run(&context, game, limits, &self.histories, cancel, report),
-            Some(plan) => play_at_level(
+            Some(plan) => skill::play_at_level(
                 plan,
                 &context,
                 game,
