@@ -19,7 +19,8 @@
 //!   (its quiescence search in `search/worker/qsearch.rs`), its moves ordered by
 //!   `search/movepick.rs` with the killers and history of `search/history.rs`;
 //!   `search/types.rs` holds what a search is asked ([`search::Limits`]) and what it reports
-//!   ([`search::Report`]); `search/time.rs` the time budget ([`search::budget`]).
+//!   ([`search::Report`]); `search/time.rs` the time budget ([`search::budget`]) and the
+//!   time manager that stops deepening early.
 //! - [`eval`] (the classical evaluation), [`network`] (the networks and which one evaluates
 //!   under which rules) and [`wdl`] (win chances from a score).
 //! - [`skill`] (strength levels: the level table apart from the choice of a move) and

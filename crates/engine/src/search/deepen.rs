@@ -4,6 +4,7 @@
 //! is [`super::worker`]'s.
 
 use super::root_split::{Pool, RootSplit};
+use super::time::TimeManager;
 use super::worker::Worker;
 use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
@@ -192,7 +193,7 @@ fn iterate(
     let mut best: Option<Move> = Some(root_moves[0]);
     let mut ponder: Option<Move> = None;
     let mut prev_score = 0;
-    let mut stable_iterations = 0;
+    let mut time = TimeManager::default();
     let multipv = settings.multipv.clamp(1, root_moves.len());
     // Root moves, best first, for the parallel root search.
     let mut order: Vec<Move> = root_moves.to_vec();
@@ -296,17 +297,12 @@ fn iterate(
             }));
         }
         let (score, pv, _) = &lines[0];
-        if best == Some(pv[0]) {
-            stable_iterations += 1;
-        } else {
-            stable_iterations = 0;
-        }
+        time.iteration_done(best == Some(pv[0]), prev_score - score);
         best = Some(pv[0]);
         ponder = pv.get(1).copied();
         if let Some(pos) = order.iter().position(|&m| m == pv[0]) {
             order[..=pos].rotate_right(1);
         }
-        let drop = prev_score - score;
         prev_score = *score;
         if w.stopped {
             break;
@@ -323,19 +319,12 @@ fn iterate(
                 break;
             }
         }
-        // Time: stop starting iterations after the soft limit, scaled by stability.
-        let soft = shared.soft_ms.load(Ordering::Relaxed);
-        if soft != u64::MAX && !shared.pondering.load(Ordering::Relaxed) {
-            let mut scale = if stable_iterations >= 3 { 0.6 } else { 1.0 };
-            if stable_iterations == 0 {
-                scale = 1.4;
-            }
-            if drop > 30 {
-                scale *= 1.5;
-            }
-            if elapsed as f64 >= soft as f64 * scale * 0.6 {
-                break;
-            }
+        // Time: no new iteration after the soft limit, scaled by the best move's stability
+        // (not while pondering: the limits start at `ponderhit`).
+        if !shared.pondering.load(Ordering::Relaxed)
+            && time.past_soft_limit(elapsed, shared.soft_ms.load(Ordering::Relaxed))
+        {
+            break;
         }
     }
     w.flush_nodes();
