@@ -10,11 +10,11 @@
 //!   only the [`Engine`](crate::Engine) holds one; each search it starts runs as a task
 //!   (`task.rs`), on its own thread or the caller's;
 //! - iterative deepening and the Lazy SMP helpers (`deepen.rs`; a strength level runs it from
-//!   `skill/play.rs`), over the search of one thread (`worker.rs`, with `worker/qsearch.rs`;
-//!   its moves from the picker of `movepick.rs`, ordered by the killers and history of
-//!   `history.rs`), the parallel root search (`root_split.rs`, with its variant for builds
-//!   without threads), the transposition table ([`tt`]) and the time budget and its use while
-//!   deepening ([`budget`], `time.rs`).
+//!   `skill/play.rs`), over the search of one thread (`worker.rs`, with `worker/qsearch.rs`
+//!   and its pruning parameters in `parameters.rs`; its moves from the picker of
+//!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
+//!   search (`root_split.rs`, with its variant for builds without threads), the transposition
+//!   table ([`tt`]) and the time budget and its use while deepening ([`budget`], `time.rs`).
 //!
 //! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
 //! the [`Engine`](crate::Engine) instead (its analysis of a position, its review of games).
@@ -32,6 +32,7 @@
 mod deepen;
 mod history;
 mod movepick;
+mod parameters;
 mod root_split;
 mod searcher;
 mod settings;
