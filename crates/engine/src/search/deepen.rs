@@ -41,7 +41,7 @@ pub(crate) fn run(
     context: &RunContext,
     game: &Game,
     limits: &Limits,
-    histories: &Mutex<Vec<i32>>,
+    quiet_history: &Mutex<Vec<i32>>,
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
@@ -145,10 +145,10 @@ pub(crate) fn run(
             report(Report::Threads { wanted, running });
         }
         let mut w = Worker::new(shared, rules, game.repetition_keys());
-        if let Ok(h) = histories.lock()
+        if let Ok(h) = quiet_history.lock()
             && h.len() == super::history::HISTORY_SIZE
         {
-            w.set_history(&h);
+            w.set_quiet_history(&h);
         }
         w.root_moves = root_moves.clone();
         w.node_limit = limits.nodes;
@@ -166,8 +166,8 @@ pub(crate) fn run(
             max_depth,
             &root_moves,
         );
-        if let Ok(mut h) = histories.lock() {
-            *h = w.history().to_vec();
+        if let Ok(mut h) = quiet_history.lock() {
+            *h = w.quiet_history().to_vec();
         }
         // The main thread is done: stop the helpers (the answer may still wait for `stop`).
         // Under `infinite` or `ponder` the helpers run on until `stop`.

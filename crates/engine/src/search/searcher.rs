@@ -29,8 +29,9 @@ pub struct Searcher {
     /// The search thread of [`Searcher::go`], and what tells that it has ended.
     handle: Option<(JoinHandle<()>, Receiver<()>)>,
     running: Arc<AtomicBool>,
-    /// Histories carried between searches of one game.
-    histories: Arc<Mutex<Vec<i32>>>,
+    /// The main thread's quiet history, carried between searches of one game (the killers
+    /// are not: they belong to the positions of one search).
+    quiet_history: Arc<Mutex<Vec<i32>>>,
     /// The pool for parallel root search (`threads > 1`).
     pool: Option<Arc<Pool>>,
     /// The network loaded with `EvalFile`, if any (it evaluates under its own rules only).
@@ -70,7 +71,7 @@ impl Searcher {
             settings,
             handle: None,
             running: Arc::new(AtomicBool::new(false)),
-            histories: Arc::new(Mutex::new(Vec::new())),
+            quiet_history: Arc::new(Mutex::new(Vec::new())),
             pool: make_pool(&settings),
             loaded: None,
         })
@@ -136,12 +137,12 @@ impl Searcher {
         self.loaded.clone()
     }
 
-    /// Empties the table and the histories (a new game).
+    /// Empties the table and the quiet history carried between searches (a new game).
     pub fn clear(&mut self) {
         self.stop();
         self.wait();
         self.shared.tt.clear();
-        if let Ok(mut h) = self.histories.lock() {
+        if let Ok(mut h) = self.quiet_history.lock() {
             h.clear();
         }
     }
@@ -221,7 +222,7 @@ impl Searcher {
             shared: Arc::clone(&self.shared),
             settings: self.settings,
             pool: self.pool.clone(),
-            histories: Arc::clone(&self.histories),
+            quiet_history: Arc::clone(&self.quiet_history),
             running: Arc::clone(&self.running),
         })
     }
@@ -451,6 +452,35 @@ mod tests {
         assert_eq!(
             nodes(EvalMode::Network, Some(other)),
             nodes(EvalMode::Network, None)
+        );
+    }
+
+    #[test]
+    fn the_quiet_history_carries_to_the_next_search_and_clear_empties_it() {
+        let mut searcher = Searcher::new(Settings {
+            hash_mib: 1,
+            ..Settings::default()
+        });
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let carried = |s: &Searcher| s.quiet_history.lock().unwrap().clone();
+        assert!(
+            carried(&searcher).is_empty(),
+            "nothing before the first search"
+        );
+        searcher.search_sync(&Game::start(Rules::default()), limits.clone());
+        let first = carried(&searcher);
+        assert_eq!(first.len(), crate::search::history::HISTORY_SIZE);
+        assert!(
+            first.iter().any(|&h| h != 0),
+            "the search rewarded quiet moves"
+        );
+        searcher.clear();
+        assert!(
+            carried(&searcher).is_empty(),
+            "a new game starts without it"
         );
     }
 }

@@ -17,7 +17,8 @@ pub(super) struct Task {
     pub(super) shared: Arc<Shared>,
     pub(super) settings: Settings,
     pub(super) pool: Option<Arc<Pool>>,
-    pub(super) histories: Arc<Mutex<Vec<i32>>>,
+    /// The quiet history carried between searches of one game.
+    pub(super) quiet_history: Arc<Mutex<Vec<i32>>>,
     /// Whether the searcher is busy; cleared when the answer goes out.
     pub(super) running: Arc<AtomicBool>,
 }
@@ -39,13 +40,13 @@ impl Task {
         };
         let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
         let (best, ponder) = match plan {
-            None => run(&context, game, limits, &self.histories, cancel, report),
+            None => run(&context, game, limits, &self.quiet_history, cancel, report),
             Some(plan) => skill::play_at_level(
                 plan,
                 &context,
                 game,
                 limits,
-                &self.histories,
+                &self.quiet_history,
                 cancel,
                 report,
             ),

@@ -188,7 +188,7 @@ impl<'a> Worker<'a> {
         (threat, i32::from(forcing && ply < MAX_PLY / 2))
     }
 
-    /// Ages the history between iterations or searches.
+    /// Ages the quiet history between iterations or searches.
     pub(crate) fn age_history(&mut self) {
         self.histories.age();
     }
@@ -257,14 +257,14 @@ impl<'a> Worker<'a> {
         self.unreported
     }
 
-    /// The history table (to carry it to the next search of the same game).
-    pub(crate) fn history(&self) -> &[i32] {
-        self.histories.table()
+    /// The quiet history (to carry it to the next search of the same game).
+    pub(crate) fn quiet_history(&self) -> &[i32] {
+        self.histories.quiet_table()
     }
 
-    /// Restores a history table saved by [`Worker::history`].
-    pub(crate) fn set_history(&mut self, h: &[i32]) {
-        self.histories.set_table(h);
+    /// Restores a quiet history saved by [`Worker::quiet_history`].
+    pub(crate) fn set_quiet_history(&mut self, h: &[i32]) {
+        self.histories.set_quiet_table(h);
     }
 
     /// Flushes the node count to the shared counter.

@@ -16,7 +16,7 @@ pub(crate) fn play_at_level(
     context: &RunContext,
     game: &Game,
     limits: &Limits,
-    histories: &Mutex<Vec<i32>>,
+    quiet_history: &Mutex<Vec<i32>>,
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
@@ -60,7 +60,7 @@ pub(crate) fn play_at_level(
         &context,
         game,
         &plan.limits(limits),
-        histories,
+        quiet_history,
         cancel,
         &mut |r: Report| {
             if let Report::Info(info) = &r {
