@@ -224,7 +224,7 @@ pub enum BenchProgress<'a> {
 }
 
 /// Searches every position of [`POSITIONS`] to `depth` with `settings`, clearing the table and
-/// the histories before each; `network`, if given, evaluates the positions of its rules (as
+/// the quiet history before each; `network`, if given, evaluates the positions of its rules (as
 /// `EvalFile` does). `progress` hears of each position searched, with its nodes and time, and
 /// once of fewer threads than asked for. Returns the totals, `Ok(None)` if `stop` said stop
 /// before the end, or an error if the engine could not be set up or a search not started.

@@ -12,14 +12,15 @@
 //!   reviews games ([`Engine::review`]) and traces the evaluation ([`Engine::trace_eval`],
 //!   an [`EvalTrace`], built in `trace.rs`). It refuses with an [`EngineError`].
 //! - [`options`]: the one option table every front-end shares.
-//! - [`search`]: the search. The searcher (`search/threads.rs`) owns the transposition
+//! - [`search`]: the search. The searcher (`search/searcher.rs`) owns the transposition
 //!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
 //!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
 //!   (`search/root_split.rs`); `search/worker.rs` is one thread's principal variation search
 //!   (its quiescence search in `search/worker/qsearch.rs`), its moves ordered by
 //!   `search/movepick.rs` with the killers and history of `search/history.rs`;
 //!   `search/types.rs` holds what a search is asked ([`search::Limits`]) and what it reports
-//!   ([`search::Report`]); `search/time.rs` the time budget ([`search::budget`]).
+//!   ([`search::Report`]); `search/time.rs` the time budget ([`search::budget`]) and the
+//!   time manager that stops deepening early.
 //! - [`eval`] (the classical evaluation), [`network`] (the networks and which one evaluates
 //!   under which rules) and [`wdl`] (win chances from a score).
 //! - [`skill`] (strength levels: the level table apart from the choice of a move) and

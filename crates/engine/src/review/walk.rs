@@ -33,7 +33,7 @@ pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>
 }
 
 /// Judges one position: the game's end when it is over, else a search within `limits` by
-/// `searcher`, whose table and histories are emptied first so that the judgement depends on the
+/// `searcher`, whose table and quiet history are emptied first so that the judgement depends on the
 /// position alone (and, under a depth or node limit, is the same whichever engine or thread
 /// makes it). The search stops early when `cancel` says so, and the judgement is then
 /// [`ReviewError::Cancelled`].

@@ -1,100 +1,27 @@
 //! Iterative deepening: one search from `go` to the best move, on the search thread. The main
 //! worker deepens with aspiration windows and MultiPV lines ([`iterate`]); more threads join it
-//! as Lazy SMP helpers or in the parallel root search ([`run`]); a strength level searches
-//! under its own limits and picks among the lines ([`play_at_level`]). The search of one
-//! iteration is [`super::worker`]'s.
+//! as Lazy SMP helpers or in the parallel root search ([`run`]). The search of one iteration
+//! is [`super::worker`]'s.
 
 use super::root_split::{Pool, RootSplit};
+use super::time::TimeManager;
 use super::worker::Worker;
 use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
     Shared, SmpMode,
 };
-use crate::skill;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-/// A search at a strength level ([`crate::skill`]): the search proper under the level's
-/// limits and with its lines, then the level's choice among them. Only the lines the
-/// `MultiPV` option asks for are reported.
-pub(super) fn play_at_level(
-    mut plan: skill::Plan,
-    context: &RunContext,
-    game: &Game,
-    limits: &Limits,
-    histories: &Mutex<Vec<i32>>,
-    cancel: Cancel,
-    report: &mut (dyn FnMut(Report) + Send),
-) -> (Option<Move>, Option<Move>) {
-    let board = game.board();
-    let rules = game.rules();
-    let mut moves: Vec<Move> = board.legal_moves(rules).to_vec();
-    if !limits.searchmoves.is_empty() {
-        moves.retain(|m| limits.searchmoves.contains(m));
-    }
-    if !game.status().is_over()
-        && let Some(win) = skill::winning_move(board, rules, &moves)
-    {
-        // Seen at a glance at every level: played without a search.
-        report(Report::Info(Info {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Mate(1),
-            bound: ScoreBound::Exact,
-            nodes: 0,
-            nps: 0,
-            time_ms: 0,
-            hashfull: 0,
-            pv: vec![win],
-        }));
-        return (Some(win), None);
-    }
-    if plan.glances() {
-        return (plan.glance(game, &moves), None);
-    }
-    let shown = context.settings.multipv;
-    let settings = Settings {
-        multipv: plan.lines(shown),
-        ..*context.settings
-    };
-    let context = RunContext {
-        settings: &settings,
-        ..*context
-    };
-    let mut lines = skill::Lines::default();
-    let searched = run(
-        &context,
-        game,
-        &plan.limits(limits),
-        histories,
-        cancel,
-        &mut |r: Report| {
-            if let Report::Info(info) = &r {
-                lines.take(info);
-                if info.multipv as usize > shown {
-                    return;
-                }
-            }
-            report(r)
-        },
-    );
-    match plan.choose(&lines) {
-        Some((best, ponder)) => (Some(best), ponder),
-        None if searched.0.is_some() => (plan.fallback(board, rules, &moves), None),
-        None => searched,
-    }
-}
-
 /// What a search runs with.
 #[derive(Clone, Copy)]
-pub(super) struct RunContext<'a> {
-    pub(super) shared: &'a Shared,
-    pub(super) settings: &'a Settings,
-    pub(super) pool: Option<&'a Pool>,
+pub(crate) struct RunContext<'a> {
+    pub(crate) shared: &'a Shared,
+    pub(crate) settings: &'a Settings,
+    pub(crate) pool: Option<&'a Pool>,
 }
 
 /// Bytes held while Lazy SMP helpers start (see [`run`]).
@@ -110,11 +37,11 @@ const HELPER_WINDOW: i32 = 40;
 
 /// The search proper, on the search thread: iterative deepening on the main worker, with
 /// more threads (parallel root search, or Lazy SMP helpers) when `threads > 1`.
-pub(super) fn run(
+pub(crate) fn run(
     context: &RunContext,
     game: &Game,
     limits: &Limits,
-    histories: &Mutex<Vec<i32>>,
+    quiet_history: &Mutex<Vec<i32>>,
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
@@ -218,10 +145,10 @@ pub(super) fn run(
             report(Report::Threads { wanted, running });
         }
         let mut w = Worker::new(shared, rules, game.repetition_keys());
-        if let Ok(h) = histories.lock()
+        if let Ok(h) = quiet_history.lock()
             && h.len() == super::history::HISTORY_SIZE
         {
-            w.set_history(&h);
+            w.set_quiet_history(&h);
         }
         w.root_moves = root_moves.clone();
         w.node_limit = limits.nodes;
@@ -239,8 +166,8 @@ pub(super) fn run(
             max_depth,
             &root_moves,
         );
-        if let Ok(mut h) = histories.lock() {
-            *h = w.history().to_vec();
+        if let Ok(mut h) = quiet_history.lock() {
+            *h = w.quiet_history().to_vec();
         }
         // The main thread is done: stop the helpers (the answer may still wait for `stop`).
         // Under `infinite` or `ponder` the helpers run on until `stop`.
@@ -266,7 +193,7 @@ fn iterate(
     let mut best: Option<Move> = Some(root_moves[0]);
     let mut ponder: Option<Move> = None;
     let mut prev_score = 0;
-    let mut stable_iterations = 0;
+    let mut time = TimeManager::default();
     let multipv = settings.multipv.clamp(1, root_moves.len());
     // Root moves, best first, for the parallel root search.
     let mut order: Vec<Move> = root_moves.to_vec();
@@ -370,17 +297,12 @@ fn iterate(
             }));
         }
         let (score, pv, _) = &lines[0];
-        if best == Some(pv[0]) {
-            stable_iterations += 1;
-        } else {
-            stable_iterations = 0;
-        }
+        time.iteration_done(best == Some(pv[0]), prev_score - score);
         best = Some(pv[0]);
         ponder = pv.get(1).copied();
         if let Some(pos) = order.iter().position(|&m| m == pv[0]) {
             order[..=pos].rotate_right(1);
         }
-        let drop = prev_score - score;
         prev_score = *score;
         if w.stopped {
             break;
@@ -397,19 +319,12 @@ fn iterate(
                 break;
             }
         }
-        // Time: stop starting iterations after the soft limit, scaled by stability.
-        let soft = shared.soft_ms.load(Ordering::Relaxed);
-        if soft != u64::MAX && !shared.pondering.load(Ordering::Relaxed) {
-            let mut scale = if stable_iterations >= 3 { 0.6 } else { 1.0 };
-            if stable_iterations == 0 {
-                scale = 1.4;
-            }
-            if drop > 30 {
-                scale *= 1.5;
-            }
-            if elapsed as f64 >= soft as f64 * scale * 0.6 {
-                break;
-            }
+        // Time: no new iteration after the soft limit, scaled by the best move's stability
+        // (not while pondering: the limits start at `ponderhit`).
+        if !shared.pondering.load(Ordering::Relaxed)
+            && time.past_soft_limit(elapsed, shared.soft_ms.load(Ordering::Relaxed))
+        {
+            break;
         }
     }
     w.flush_nodes();

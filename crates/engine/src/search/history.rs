@@ -64,20 +64,20 @@ impl Histories {
         }
     }
 
-    /// Halves the history between iterations or searches.
+    /// Halves the quiet history between iterations or searches.
     pub(crate) fn age(&mut self) {
         for h in &mut self.quiet {
             *h /= 2;
         }
     }
 
-    /// The history table (to carry it to the next search of the same game).
-    pub(crate) fn table(&self) -> &[i32] {
+    /// The quiet history table (to carry it to the next search of the same game).
+    pub(crate) fn quiet_table(&self) -> &[i32] {
         &self.quiet
     }
 
-    /// Restores a table saved by [`Histories::table`] (one of another size is ignored).
-    pub(crate) fn set_table(&mut self, table: &[i32]) {
+    /// Restores a table saved by [`Histories::quiet_table`] (one of another size is ignored).
+    pub(crate) fn set_quiet_table(&mut self, table: &[i32]) {
         if table.len() == self.quiet.len() {
             self.quiet.copy_from_slice(table);
         }

@@ -5,14 +5,16 @@
 //!
 //! - the vocabulary (`types.rs`): the constants, [`Limits`], [`Report`], [`Cancel`],
 //!   [`SearchError`], [`SearchOutcome`];
-//! - the searcher (`threads.rs`): the crate's own `Searcher`, which owns the table, the
+//! - the searcher (`searcher.rs`): the crate's own `Searcher`, which owns the table, the
 //!   [`Settings`] (`settings.rs`) and the threads, with what the threads share (`shared.rs`);
-//!   only the [`Engine`](crate::Engine) holds one;
-//! - iterative deepening, Lazy SMP helpers and strength levels (`deepen.rs`), over the search
-//!   of one thread (`worker.rs`, with `worker/qsearch.rs`; its moves from the picker of
+//!   only the [`Engine`](crate::Engine) holds one; each search it starts runs as a task
+//!   (`task.rs`), on its own thread or the caller's;
+//! - iterative deepening and the Lazy SMP helpers (`deepen.rs`; a strength level runs it from
+//!   `skill/play.rs`), over the search of one thread (`worker.rs`, with `worker/qsearch.rs`
+//!   and its pruning parameters in `parameters.rs`; its moves from the picker of
 //!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
-//!   search (`root_split.rs`, with its variant for builds without threads), the transposition table ([`tt`])
-//!   and the time budget ([`budget`], `time.rs`).
+//!   search (`root_split.rs`, with its variant for builds without threads), the transposition
+//!   table ([`tt`]) and the time budget and its use while deepening ([`budget`], `time.rs`).
 //!
 //! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
 //! the [`Engine`](crate::Engine) instead (its analysis of a position, its review of games).
@@ -30,18 +32,21 @@
 mod deepen;
 mod history;
 mod movepick;
+mod parameters;
 mod root_split;
+mod searcher;
 mod settings;
 mod shared;
-mod threads;
+mod task;
 mod time;
 pub mod tt;
 mod types;
 mod worker;
 
+pub(crate) use deepen::{RunContext, run};
+pub(crate) use searcher::Searcher;
 pub use settings::{Settings, SmpMode};
 pub(crate) use shared::Shared;
-pub(crate) use threads::Searcher;
 pub use time::{Budget, budget};
 pub use types::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_HASH_MIB, MAX_PLY, MAX_THREADS, Report,

@@ -38,8 +38,8 @@ mod with_threads {
             .ok()
     }
 
-    /// Per-thread workers of the pool, kept across iterations so that their killers and histories
-    /// carry over.
+    /// Per-thread workers of the pool, kept across iterations so that their killers and quiet
+    /// histories carry over.
     pub(crate) struct RootSplit<'a> {
         pool: &'a Pool,
         workers: Vec<Mutex<Worker<'a>>>,

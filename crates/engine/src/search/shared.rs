@@ -112,3 +112,29 @@ impl Shared {
             .unwrap_or(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).expect("a move")
+    }
+
+    #[test]
+    fn only_a_deeper_helper_iteration_replaces_the_published_line() {
+        let shared = Shared::new(1);
+        assert_eq!(shared.helper_line_from(1), None, "nothing published yet");
+        shared.publish_helper_line(5, 30, vec![mv("d1d3"), mv("e3e1")]);
+        shared.publish_helper_line(4, -10, vec![mv("a4a2")]);
+        shared.publish_helper_line(6, 12, Vec::new());
+        assert_eq!(
+            shared.helper_line_from(5),
+            Some((5, 30, vec![mv("d1d3"), mv("e3e1")])),
+            "a shallower or empty line is ignored"
+        );
+        assert_eq!(shared.helper_line_from(6), None, "depth 6 not reached");
+        shared.publish_helper_line(7, -40, vec![mv("a4a2")]);
+        assert_eq!(shared.helper_line_from(6), Some((7, -40, vec![mv("a4a2")])));
+    }
+}

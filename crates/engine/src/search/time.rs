@@ -1,4 +1,5 @@
-//! Time management: how long to think about one move under a clock.
+//! Time management: how long to think about one move under a clock ([`budget`]), and, while
+//! the search deepens, whether to start another iteration ([`TimeManager`]).
 
 use super::Limits;
 use konakis_core::types::Side;
@@ -56,9 +57,111 @@ pub fn budget(limits: &Limits, side: Side, overhead_ms: u64) -> Option<Budget> {
     })
 }
 
+/// The soft time limit: no new iteration after this share of it, scaled below.
+const SOFT_SHARE: f64 = 0.6;
+/// Iterations in a row with the same best move after which the search counts as settled.
+const SETTLED_ITERATIONS: u32 = 3;
+/// The soft limit's scale when the search has settled, and when the best move has just changed.
+const SETTLED_SCALE: f64 = 0.6;
+const CHANGED_SCALE: f64 = 1.4;
+/// A fall of the best score by more than this (centi-soldiers) in one iteration extends the
+/// soft limit by [`FALLING_SCALE`].
+const FALLING_DROP: i32 = 30;
+const FALLING_SCALE: f64 = 1.5;
+
+/// Whether a timed search starts another iteration (Stockfish's `TimeManagement`): the soft
+/// limit of its [`Budget`] scaled by how settled the search is. Iterative deepening tells it
+/// of each completed iteration and asks it before starting the next one: a best move that has
+/// held for several iterations stops the search early, a best move that has just changed or a
+/// falling score lets it think longer.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TimeManager {
+    /// Completed iterations in a row whose best move was the one before.
+    stable_iterations: u32,
+    /// How far the best score fell in the last iteration (negative for a rise).
+    score_drop: i32,
+}
+
+impl TimeManager {
+    /// Records a completed iteration: whether its best move is the one the search had before
+    /// it, and how far the best score fell since the iteration before.
+    pub(super) fn iteration_done(&mut self, same_best_move: bool, score_drop: i32) {
+        if same_best_move {
+            self.stable_iterations += 1;
+        } else {
+            self.stable_iterations = 0;
+        }
+        self.score_drop = score_drop;
+    }
+
+    /// The factor on the soft limit after the iterations so far.
+    fn scale(&self) -> f64 {
+        let mut scale = if self.stable_iterations >= SETTLED_ITERATIONS {
+            SETTLED_SCALE
+        } else {
+            1.0
+        };
+        if self.stable_iterations == 0 {
+            scale = CHANGED_SCALE;
+        }
+        if self.score_drop > FALLING_DROP {
+            scale *= FALLING_SCALE;
+        }
+        scale
+    }
+
+    /// Whether `elapsed_ms` into the search is too late to start another iteration under the
+    /// soft limit `soft_ms` (`u64::MAX`: none, the search is not timed).
+    pub(super) fn past_soft_limit(&self, elapsed_ms: u64, soft_ms: u64) -> bool {
+        soft_ms != u64::MAX && elapsed_ms as f64 >= soft_ms as f64 * self.scale() * SOFT_SHARE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A manager after `iterations`, each given as (same best move, score drop).
+    fn after(iterations: &[(bool, i32)]) -> TimeManager {
+        let mut manager = TimeManager::default();
+        for &(same, drop) in iterations {
+            manager.iteration_done(same, drop);
+        }
+        manager
+    }
+
+    /// The first millisecond (up to 10 s) at which `manager` stops starting iterations under a
+    /// soft limit of 1,000 ms.
+    fn soft_stop_ms(manager: &TimeManager) -> u64 {
+        (0..10_000)
+            .find(|&ms| manager.past_soft_limit(ms, 1_000))
+            .expect("a stop within 10 s")
+    }
+
+    #[test]
+    fn a_settled_best_move_stops_early_and_a_new_one_thinks_longer() {
+        let unsettled = after(&[(false, 0), (true, 0)]);
+        assert_eq!(soft_stop_ms(&unsettled), 600);
+        let settled = after(&[(false, 0), (true, 0), (true, 0), (true, 0)]);
+        assert_eq!(soft_stop_ms(&settled), 360);
+        let changed = after(&[(false, 0), (true, 0), (true, 0), (true, 0), (false, 0)]);
+        assert_eq!(soft_stop_ms(&changed), 840);
+    }
+
+    #[test]
+    fn a_falling_score_thinks_longer() {
+        assert_eq!(soft_stop_ms(&after(&[(false, 0), (true, 31)])), 900);
+        assert_eq!(soft_stop_ms(&after(&[(false, 0), (true, 30)])), 600);
+        assert_eq!(soft_stop_ms(&after(&[(false, 0), (true, -200)])), 600);
+        assert_eq!(soft_stop_ms(&after(&[(false, 40)])), 1260);
+    }
+
+    #[test]
+    fn without_a_soft_limit_the_manager_never_stops() {
+        let settled = after(&[(true, 0); 5]);
+        assert!(!settled.past_soft_limit(u64::MAX - 1, u64::MAX));
+        assert!(!settled.past_soft_limit(0, u64::MAX));
+    }
 
     fn clock(wtime: u64, btime: u64, inc: u64) -> Limits {
         Limits {

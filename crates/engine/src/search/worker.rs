@@ -1,11 +1,13 @@
 //! One search thread and its principal variation search: the pruning, reductions and
-//! extensions of each node; the moves come from the picker (movepick.rs), the quiescence search
-//! is in worker/qsearch.rs, the static evaluation (the network's accumulators, the cache) in
-//! worker/evaluate.rs. Per-thread state (histories, PV, path keys, memos of the last position
-//! asked) lives here; what threads share is in [`Shared`].
+//! extensions of each node (their parameters in parameters.rs); the moves come from the picker
+//! (movepick.rs), the quiescence search is in worker/qsearch.rs, the static evaluation (the
+//! network's accumulators, the cache) in worker/evaluate.rs. Per-thread state (histories, PV,
+//! path keys, memos of the last position asked) lives here; what threads share is in
+//! [`Shared`].
 
 use super::history::Histories;
 use super::movepick::{MovePicker, Picked};
+use super::parameters::{FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_DEPTH, lmp_count, lmr};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
 use crate::clock::Instant;
@@ -186,7 +188,7 @@ impl<'a> Worker<'a> {
         (threat, i32::from(forcing && ply < MAX_PLY / 2))
     }
 
-    /// Ages the history between iterations or searches.
+    /// Ages the quiet history between iterations or searches.
     pub(crate) fn age_history(&mut self) {
         self.histories.age();
     }
@@ -255,14 +257,14 @@ impl<'a> Worker<'a> {
         self.unreported
     }
 
-    /// The history table (to carry it to the next search of the same game).
-    pub(crate) fn history(&self) -> &[i32] {
-        self.histories.table()
+    /// The quiet history (to carry it to the next search of the same game).
+    pub(crate) fn quiet_history(&self) -> &[i32] {
+        self.histories.quiet_table()
     }
 
-    /// Restores a history table saved by [`Worker::history`].
-    pub(crate) fn set_history(&mut self, h: &[i32]) {
-        self.histories.set_table(h);
+    /// Restores a quiet history saved by [`Worker::quiet_history`].
+    pub(crate) fn set_quiet_history(&mut self, h: &[i32]) {
+        self.histories.set_quiet_table(h);
     }
 
     /// Flushes the node count to the shared counter.
@@ -610,23 +612,5 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Reverse futility pruning: deepest remaining depth, and margin per ply.
-const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 120;
-/// Late move pruning applies up to this depth.
-const LMP_DEPTH: i32 = 3;
-/// How many moves are searched at `depth` before late quiet moves are pruned.
-fn lmp_count(depth: i32) -> usize {
-    (4 + 3 * depth * depth) as usize
-}
-
 /// Stored in the table's evaluation field when the position was not evaluated.
 const NO_EVAL: i16 = i16::MIN;
-
-/// Late move reduction in plies.
-#[inline]
-fn lmr(depth: i32, index: usize) -> i32 {
-    let d = (depth as f32).ln();
-    let i = (index as f32).ln();
-    (0.5 + d * i / 2.2) as i32
-}

@@ -36,13 +36,17 @@
 //! at the lower or the upper level, the upper with a probability of the fraction.
 //!
 //! The level table and the calibrated curve are in `levels.rs` ([`LEVELS`], [`curve`]); the
-//! plan of a weakened search and its choice in `pick.rs` ([`Plan`], [`Lines`]).
+//! plan of a weakened search and its choice in `pick.rs` ([`Plan`], [`Lines`]); the search at
+//! a level, which runs the search proper under the plan and asks it to choose, in `play.rs`
+//! (`play_at_level`).
 
 mod levels;
 mod pick;
+mod play;
 
 pub use levels::{Curve, CurveError, LEVELS, LevelLimits, curve};
 pub use pick::{Lines, Plan, SplitMix64, winning_move};
+pub(crate) use play::play_at_level;
 
 /// The level that is full strength, the default of `Skill Level`.
 pub const FULL_STRENGTH: u8 = 20;

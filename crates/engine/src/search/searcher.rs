@@ -5,17 +5,16 @@
 //! [`Searcher::go`] starts a search on its own thread and returns at once; the search reports
 //! through a callback ([`Report`]) and never prints. [`Searcher::stop`] ends it,
 //! [`Searcher::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
-//! [`Searcher::search`] runs the same search on the calling thread. What each search does is
-//! in [`super::deepen`].
+//! [`Searcher::search`] runs the same search on the calling thread. Each search runs as a
+//! [`Task`] (`task.rs`).
 
-use super::deepen::{RunContext, play_at_level, run};
 use super::root_split::{self, Pool};
+use super::task::Task;
 use super::time;
 use super::tt::TranspositionTable;
 use super::{Cancel, Limits, Report, SearchError, Settings, Shared, SmpMode};
 use crate::clock::Instant;
 use crate::network::{self, LoadedNet};
-use crate::skill;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,8 +29,9 @@ pub struct Searcher {
     /// The search thread of [`Searcher::go`], and what tells that it has ended.
     handle: Option<(JoinHandle<()>, Receiver<()>)>,
     running: Arc<AtomicBool>,
-    /// Histories carried between searches of one game.
-    histories: Arc<Mutex<Vec<i32>>>,
+    /// The main thread's quiet history, carried between searches of one game (the killers
+    /// are not: they belong to the positions of one search).
+    quiet_history: Arc<Mutex<Vec<i32>>>,
     /// The pool for parallel root search (`threads > 1`).
     pool: Option<Arc<Pool>>,
     /// The network loaded with `EvalFile`, if any (it evaluates under its own rules only).
@@ -71,7 +71,7 @@ impl Searcher {
             settings,
             handle: None,
             running: Arc::new(AtomicBool::new(false)),
-            histories: Arc::new(Mutex::new(Vec::new())),
+            quiet_history: Arc::new(Mutex::new(Vec::new())),
             pool: make_pool(&settings),
             loaded: None,
         })
@@ -137,12 +137,12 @@ impl Searcher {
         self.loaded.clone()
     }
 
-    /// Empties the table and the histories (a new game).
+    /// Empties the table and the quiet history carried between searches (a new game).
     pub fn clear(&mut self) {
         self.stop();
         self.wait();
         self.shared.tt.clear();
-        if let Ok(mut h) = self.histories.lock() {
+        if let Ok(mut h) = self.quiet_history.lock() {
             h.clear();
         }
     }
@@ -222,7 +222,7 @@ impl Searcher {
             shared: Arc::clone(&self.shared),
             settings: self.settings,
             pool: self.pool.clone(),
-            histories: Arc::clone(&self.histories),
+            quiet_history: Arc::clone(&self.quiet_history),
             running: Arc::clone(&self.running),
         })
     }
@@ -321,60 +321,6 @@ impl Searcher {
     }
 }
 
-/// Everything one search needs from the searcher, to run on whichever thread.
-struct Task {
-    shared: Arc<Shared>,
-    settings: Settings,
-    pool: Option<Arc<Pool>>,
-    histories: Arc<Mutex<Vec<i32>>>,
-    running: Arc<AtomicBool>,
-}
-
-impl Task {
-    /// The search, the wait for `stop` that `infinite` and `ponder` ask for, and the answer.
-    fn run(
-        self,
-        game: &Game,
-        limits: &Limits,
-        cancel: Cancel,
-        report: &mut (dyn FnMut(Report) + Send),
-    ) {
-        let shared = &self.shared;
-        let context = RunContext {
-            shared,
-            settings: &self.settings,
-            pool: self.pool.as_deref(),
-        };
-        let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
-        let (best, ponder) = match plan {
-            None => run(&context, game, limits, &self.histories, cancel, report),
-            Some(plan) => play_at_level(
-                plan,
-                &context,
-                game,
-                limits,
-                &self.histories,
-                cancel,
-                report,
-            ),
-        };
-        // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
-        while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-            && !shared.stop.load(Ordering::SeqCst)
-            && !shared.cancelled(cancel)
-        {
-            // A browser's worker cannot sleep (std's sleep panics there); it asks `cancel`
-            // again at once, which is all it has to do until the answer goes out.
-            #[cfg(not(target_family = "wasm"))]
-            std::thread::sleep(std::time::Duration::from_millis(1));
-            #[cfg(target_family = "wasm")]
-            std::hint::spin_loop();
-        }
-        self.running.store(false, Ordering::SeqCst);
-        report(Report::BestMove { best, ponder });
-    }
-}
-
 impl Drop for Searcher {
     fn drop(&mut self) {
         self.stop();
@@ -386,11 +332,6 @@ impl Drop for Searcher {
 mod tests {
     use super::*;
     use crate::network::EvalMode;
-    use konakis_core::types::Move;
-
-    fn mv(text: &str) -> Move {
-        Move::parse(text).expect("a move")
-    }
 
     /// A random network of `rules`' family that a search can use.
     fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
@@ -515,19 +456,31 @@ mod tests {
     }
 
     #[test]
-    fn only_a_deeper_helper_iteration_replaces_the_published_line() {
-        let shared = Shared::new(1);
-        assert_eq!(shared.helper_line_from(1), None, "nothing published yet");
-        shared.publish_helper_line(5, 30, vec![mv("d1d3"), mv("e3e1")]);
-        shared.publish_helper_line(4, -10, vec![mv("a4a2")]);
-        shared.publish_helper_line(6, 12, Vec::new());
-        assert_eq!(
-            shared.helper_line_from(5),
-            Some((5, 30, vec![mv("d1d3"), mv("e3e1")])),
-            "a shallower or empty line is ignored"
+    fn the_quiet_history_carries_to_the_next_search_and_clear_empties_it() {
+        let mut searcher = Searcher::new(Settings {
+            hash_mib: 1,
+            ..Settings::default()
+        });
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let carried = |s: &Searcher| s.quiet_history.lock().unwrap().clone();
+        assert!(
+            carried(&searcher).is_empty(),
+            "nothing before the first search"
         );
-        assert_eq!(shared.helper_line_from(6), None, "depth 6 not reached");
-        shared.publish_helper_line(7, -40, vec![mv("a4a2")]);
-        assert_eq!(shared.helper_line_from(6), Some((7, -40, vec![mv("a4a2")])));
+        searcher.search_sync(&Game::start(Rules::default()), limits.clone());
+        let first = carried(&searcher);
+        assert_eq!(first.len(), crate::search::history::HISTORY_SIZE);
+        assert!(
+            first.iter().any(|&h| h != 0),
+            "the search rewarded quiet moves"
+        );
+        searcher.clear();
+        assert!(
+            carried(&searcher).is_empty(),
+            "a new game starts without it"
+        );
     }
 }
