@@ -394,7 +394,7 @@ mod tests {
                 (2, SmpMode::Lazy),
                 (2, SmpMode::RootSplit),
             ] {
-                let mut engine = Searcher::new(Settings {
+                let mut searcher = Searcher::new(Settings {
                     threads,
                     smp,
                     hash_mib: 1,
@@ -402,7 +402,7 @@ mod tests {
                 });
                 let net = random_net_of(hidden, rules, i as u64);
                 assert_eq!(net.net.hidden(), hidden);
-                engine.set_network(Some(net)).unwrap();
+                searcher.set_network(Some(net)).unwrap();
                 let before = crate::search::worker::NET_CHECKS.load(Ordering::Relaxed);
                 for game in positions(rules, 7 + i as u64, 9) {
                     let limits = Limits {
@@ -411,7 +411,7 @@ mod tests {
                     };
                     // Every network evaluation is checked against a recomputation, which
                     // panics on a difference (a helper thread's panic reaches the search's).
-                    let (best, _) = engine.search_sync(&game, limits);
+                    let (best, _) = searcher.search_sync(&game, limits);
                     assert!(best.is_some(), "{}", game.board().to_fen());
                 }
                 let checked = crate::search::worker::NET_CHECKS.load(Ordering::Relaxed) - before;
@@ -425,17 +425,17 @@ mod tests {
         let rules = Rules::ashton();
         let game = &positions(&rules, 3, 4)[2];
         let nodes = |eval: EvalMode, net: Option<LoadedNet>| {
-            let mut engine = Searcher::new(Settings {
+            let mut searcher = Searcher::new(Settings {
                 eval,
                 hash_mib: 1,
                 ..Settings::default()
             });
-            engine.set_network(net).unwrap();
+            searcher.set_network(net).unwrap();
             let limits = Limits {
                 depth: Some(6),
                 ..Limits::default()
             };
-            let (_, info) = engine.search_sync(game, limits);
+            let (_, info) = searcher.search_sync(game, limits);
             info.expect("a report").nodes
         };
         let classical = nodes(EvalMode::Classical, None);
