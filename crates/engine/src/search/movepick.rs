@@ -7,6 +7,9 @@
 //!    in danger; best first by [`MovePicker::score`].
 //! 3. The killers of the ply.
 //! 4. The quiet rest, generated and scored by history only now, sorted once.
+//!
+//! In the quiescence search the picker hands out the moves the node generated (captures,
+//! blocks or parries) in the urgent stage's order, best first, and nothing after them.
 
 use super::history::Histories;
 use konakis_core::Bitboard;
@@ -37,6 +40,8 @@ enum Stage {
     Killers,
     GenerateQuiets,
     Quiets,
+    /// A quiescence node's moves, sorted best first; then nothing.
+    Quiescence,
     Done,
 }
 
@@ -119,6 +124,44 @@ impl MovePicker {
         self.cur = 0;
     }
 
+    /// Starts the picker on a quiescence node of `board` at `ply` with the moves it generated,
+    /// to be handed out best first by the urgent stage's scores ([`MovePicker::score`]):
+    /// captures, those beside the king first, then moves to `blocks`, then by history.
+    /// `captures`: the squares where a move captures.
+    pub(crate) fn reset_quiescence(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        histories: &Histories,
+        moves: &[Move],
+        captures: Bitboard,
+        blocks: Bitboard,
+    ) {
+        self.stage = Stage::Quiescence;
+        self.ply = ply;
+        self.tt_move = None;
+        self.escape = false;
+        self.danger_king = None;
+        self.captures = captures;
+        self.blocks = blocks;
+        self.early = captures | blocks;
+        self.movers = 0;
+        self.len = 0;
+        self.cur = 0;
+        if let [m] = moves {
+            // One move needs no score.
+            self.push(0, *m);
+            return;
+        }
+        let killers = histories.killers(ply);
+        for &m in moves {
+            let score = self.score(board, histories, killers, m);
+            self.push(score, m);
+        }
+        // Sorted once, equals in the order of generation: a few moves, most of them tried.
+        self.list[..self.len].sort_by_key(|s| Reverse(s.score));
+    }
+
     /// The moves handed out before the last one.
     pub(crate) fn tried(&self) -> impl Iterator<Item = Move> + '_ {
         self.list[..self.cur.saturating_sub(1)].iter().map(|s| s.mv)
@@ -134,8 +177,8 @@ impl MovePicker {
         histories: &Histories,
         allow: impl Fn(Move) -> bool,
     ) -> Option<Picked> {
-        // Most moves are quiet ones, already in order.
-        if self.stage == Stage::Quiets && self.cur < self.len {
+        // Most moves are quiet ones or a quiescence node's, already in order.
+        if matches!(self.stage, Stage::Quiets | Stage::Quiescence) && self.cur < self.len {
             return Some(self.hand_out());
         }
         self.next_stage(board, rules, histories, allow)
@@ -151,7 +194,7 @@ impl MovePicker {
     ) -> Option<Picked> {
         loop {
             match self.stage {
-                Stage::Quiets => {
+                Stage::Quiets | Stage::Quiescence => {
                     if self.cur < self.len {
                         return Some(self.hand_out());
                     }
