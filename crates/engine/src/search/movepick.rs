@@ -413,3 +413,74 @@ impl MovePicker {
         !self.early.has(m.to()) && self.danger_king != Some(m.from())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moves a quiescence node's picker hands out, in order, until it has none.
+    fn handed_out(
+        picker: &mut MovePicker,
+        board: &Board,
+        rules: &Rules,
+        histories: &Histories,
+    ) -> Vec<Move> {
+        std::iter::from_fn(|| picker.next(board, rules, histories, |_| true).map(|p| p.mv))
+            .collect()
+    }
+
+    #[test]
+    fn quiescence_hands_out_captures_first_then_the_rest_by_history_each_once() {
+        let rules = Rules::default();
+        let board = Board::start(&rules);
+        let legal = board.legal_moves(&rules);
+        // Three moves to three different squares, in the order the node generated them.
+        let mut moves: Vec<Move> = Vec::new();
+        for &m in legal.iter() {
+            if moves.iter().all(|n| n.to() != m.to()) {
+                moves.push(m);
+            }
+            if moves.len() == 3 {
+                break;
+            }
+        }
+        let [first, second, third] = [moves[0], moves[1], moves[2]];
+        // The third captures; the second has the better history (rewarded at another ply, so
+        // that it is no killer of this one).
+        let mut histories = Histories::new();
+        histories.reward_quiet(board.side_to_move(), second, 10, 5, []);
+        let mut picker = MovePicker::new();
+        picker.reset_quiescence(
+            &board,
+            0,
+            &histories,
+            &moves,
+            Bitboard::from_square(third.to()),
+            Bitboard::EMPTY,
+        );
+        assert_eq!(
+            handed_out(&mut picker, &board, &rules, &histories),
+            vec![third, second, first]
+        );
+    }
+
+    #[test]
+    fn quiescence_with_one_move_or_none_hands_out_just_those() {
+        let rules = Rules::default();
+        let board = Board::start(&rules);
+        let histories = Histories::new();
+        let mv = board.legal_moves(&rules)[0];
+        let mut picker = MovePicker::new();
+        for moves in [vec![mv], vec![]] {
+            picker.reset_quiescence(
+                &board,
+                3,
+                &histories,
+                &moves,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY,
+            );
+            assert_eq!(handed_out(&mut picker, &board, &rules, &histories), moves);
+        }
+    }
+}
