@@ -7,9 +7,6 @@
 //!    in danger; best first by [`MovePicker::score`].
 //! 3. The killers of the ply.
 //! 4. The quiet rest, generated and scored by history only now, sorted once.
-//!
-//! In the quiescence search the picker hands out the moves the node generated (captures,
-//! blocks or parries) in the urgent stage's order, best first, and nothing after them.
 
 use super::history::Histories;
 use konakis_core::Bitboard;
@@ -40,8 +37,6 @@ enum Stage {
     Killers,
     GenerateQuiets,
     Quiets,
-    /// A quiescence node's moves, sorted best first; then nothing.
-    Quiescence,
     Done,
 }
 
@@ -124,44 +119,6 @@ impl MovePicker {
         self.cur = 0;
     }
 
-    /// Starts the picker on a quiescence node of `board` at `ply` with the moves it generated,
-    /// to be handed out best first by the urgent stage's scores ([`MovePicker::score`]):
-    /// captures, those beside the king first, then moves to `blocks`, then by history.
-    /// `captures`: the squares where a move captures.
-    pub(crate) fn reset_quiescence(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        histories: &Histories,
-        moves: &[Move],
-        captures: Bitboard,
-        blocks: Bitboard,
-    ) {
-        self.stage = Stage::Quiescence;
-        self.ply = ply;
-        self.tt_move = None;
-        self.escape = false;
-        self.danger_king = None;
-        self.captures = captures;
-        self.blocks = blocks;
-        self.early = captures | blocks;
-        self.movers = 0;
-        self.len = 0;
-        self.cur = 0;
-        if let [m] = moves {
-            // One move needs no score.
-            self.push(0, *m);
-            return;
-        }
-        let killers = histories.killers(ply);
-        for &m in moves {
-            let score = self.score(board, histories, killers, m);
-            self.push(score, m);
-        }
-        // Sorted once, equals in the order of generation: a few moves, most of them tried.
-        self.list[..self.len].sort_by_key(|s| Reverse(s.score));
-    }
-
     /// The moves handed out before the last one.
     pub(crate) fn tried(&self) -> impl Iterator<Item = Move> + '_ {
         self.list[..self.cur.saturating_sub(1)].iter().map(|s| s.mv)
@@ -177,8 +134,8 @@ impl MovePicker {
         histories: &Histories,
         allow: impl Fn(Move) -> bool,
     ) -> Option<Picked> {
-        // Most moves are quiet ones or a quiescence node's, already in order.
-        if matches!(self.stage, Stage::Quiets | Stage::Quiescence) && self.cur < self.len {
+        // Most moves are quiet ones, already in order.
+        if self.stage == Stage::Quiets && self.cur < self.len {
             return Some(self.hand_out());
         }
         self.next_stage(board, rules, histories, allow)
@@ -194,7 +151,7 @@ impl MovePicker {
     ) -> Option<Picked> {
         loop {
             match self.stage {
-                Stage::Quiets | Stage::Quiescence => {
+                Stage::Quiets => {
                     if self.cur < self.len {
                         return Some(self.hand_out());
                     }
@@ -411,76 +368,5 @@ impl MovePicker {
     #[inline]
     fn untried_square(&self, m: Move) -> bool {
         !self.early.has(m.to()) && self.danger_king != Some(m.from())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The moves a quiescence node's picker hands out, in order, until it has none.
-    fn handed_out(
-        picker: &mut MovePicker,
-        board: &Board,
-        rules: &Rules,
-        histories: &Histories,
-    ) -> Vec<Move> {
-        std::iter::from_fn(|| picker.next(board, rules, histories, |_| true).map(|p| p.mv))
-            .collect()
-    }
-
-    #[test]
-    fn quiescence_hands_out_captures_first_then_the_rest_by_history_each_once() {
-        let rules = Rules::default();
-        let board = Board::start(&rules);
-        let legal = board.legal_moves(&rules);
-        // Three moves to three different squares, in the order the node generated them.
-        let mut moves: Vec<Move> = Vec::new();
-        for &m in legal.iter() {
-            if moves.iter().all(|n| n.to() != m.to()) {
-                moves.push(m);
-            }
-            if moves.len() == 3 {
-                break;
-            }
-        }
-        let [first, second, third] = [moves[0], moves[1], moves[2]];
-        // The third captures; the second has the better history (rewarded at another ply, so
-        // that it is no killer of this one).
-        let mut histories = Histories::new();
-        histories.reward_quiet(board.side_to_move(), second, 10, 5, []);
-        let mut picker = MovePicker::new();
-        picker.reset_quiescence(
-            &board,
-            0,
-            &histories,
-            &moves,
-            Bitboard::from_square(third.to()),
-            Bitboard::EMPTY,
-        );
-        assert_eq!(
-            handed_out(&mut picker, &board, &rules, &histories),
-            vec![third, second, first]
-        );
-    }
-
-    #[test]
-    fn quiescence_with_one_move_or_none_hands_out_just_those() {
-        let rules = Rules::default();
-        let board = Board::start(&rules);
-        let histories = Histories::new();
-        let mv = board.legal_moves(&rules)[0];
-        let mut picker = MovePicker::new();
-        for moves in [vec![mv], vec![]] {
-            picker.reset_quiescence(
-                &board,
-                3,
-                &histories,
-                &moves,
-                Bitboard::EMPTY,
-                Bitboard::EMPTY,
-            );
-            assert_eq!(handed_out(&mut picker, &board, &rules, &histories), moves);
-        }
     }
 }

@@ -1,13 +1,11 @@
 //! The quiescence search of a search thread: captures, and the answers to a line along which
-//! the king sees the edge, so that no leaf hides a win one move away. The moves are generated
-//! here and handed out best first by the move picker of the ply (movepick.rs).
+//! the king sees the edge, so that no leaf hides a win one move away.
 
 use super::{MAX_QUIESCENCE_PLIES, Worker};
-use crate::search::movepick::Picked;
 use crate::search::{MATE, MAX_PLY};
 use konakis_core::Bitboard;
 use konakis_core::board::{Board, MoveList};
-use konakis_core::types::Side;
+use konakis_core::types::{Move, Side};
 
 impl Worker<'_> {
     /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
@@ -51,72 +49,49 @@ impl Worker<'_> {
         if side == Side::Defenders && self.king_in_danger(board) {
             // The king can be taken next move: only a parry saves the defenders.
             board.parries(&rules, &mut moves);
-            let captures = board.capture_targets(&rules);
-            self.pickers[ply].reset_quiescence(
-                board,
-                ply,
-                &self.histories,
-                &moves,
-                captures,
-                Bitboard::EMPTY,
-            );
             let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, lost, alpha, beta, ply, qply);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
         if side == Side::Attackers && !open.is_empty() {
             let captures = board.capture_targets(&rules);
             // The king sees the edge: only a block or his capture can save the attackers.
             let king_ring = board.king().map_or(Bitboard::EMPTY, Bitboard::around);
-            let blocks = board.escape_paths(&rules);
-            board.legal_moves_to(&rules, blocks | (captures & king_ring), &mut moves);
-            self.pickers[ply].reset_quiescence(
-                board,
-                ply,
-                &self.histories,
-                &moves,
-                captures,
-                blocks,
+            board.legal_moves_to(
+                &rules,
+                board.escape_paths(&rules) | (captures & king_ring),
+                &mut moves,
             );
             let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, lost, alpha, beta, ply, qply);
+            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
         }
 
         let stand = self.evaluate(board, ply);
         if stand >= beta {
             return stand;
         }
-        let captures = board.capture_targets(&rules);
-        board.legal_moves_to(&rules, captures, &mut moves);
+        board.legal_moves_to(&rules, board.capture_targets(&rules), &mut moves);
         if !rules.king_armed && side == Side::Defenders {
             // An unarmed king arriving on a capture square captures nothing.
             let king = board.king();
             moves.retain(|m| Some(m.from()) != king);
         }
-        self.pickers[ply].reset_quiescence(
-            board,
-            ply,
-            &self.histories,
-            &moves,
-            captures,
-            Bitboard::EMPTY,
-        );
-        self.qsearch_moves(board, stand, alpha.max(stand), beta, ply, qply)
+        self.qsearch_moves(board, &moves, stand, alpha.max(stand), beta, ply, qply)
     }
 
-    /// Searches the moves of the picker of `ply`, set up for this node, in quiescence, starting
-    /// from the score `best` already in hand; returns the best score (0 once stopped).
+    /// Searches `moves` in quiescence, starting from the score `best` already in hand; returns
+    /// the best score (0 once stopped).
+    #[allow(clippy::too_many_arguments)]
     fn qsearch_moves(
         &mut self,
         board: &Board,
+        moves: &[Move],
         mut best: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qply: usize,
     ) -> i32 {
-        while let Some(Picked { mv, .. }) =
-            self.pickers[ply].next(board, &self.rules, &self.histories, |_| true)
-        {
+        for &mv in moves {
             let mut child = *board;
             let taken = child.play(&self.rules, mv);
             self.net_enter(ply + 1, board, &child, Some(mv), taken);
