@@ -746,7 +746,37 @@ class AsyncEngine:
         await self.quit()
 
 
-class AsyncAnalysis:
+class _AnalysisLines:
+    """What :class:`AsyncAnalysis` and :class:`konakis.native.NativeAnalysis` share: ``info``
+    and ``multipv``, the latest info of every line, and the reading of their queue, whose items
+    are an info, an exception (raised) or None (the end)."""
+
+    def __init__(self) -> None:
+        self._ended = False
+        self.info: Dict[str, Any] = {}
+        self.multipv: List[Dict[str, Any]] = [self.info]
+
+    def _merge(self, info: Dict[str, Any]) -> None:
+        """Merges ``info`` into the latest info of its line."""
+        k = int(info.get("multipv", 1))
+        while len(self.multipv) < k:
+            self.multipv.append({})
+        self.multipv[k - 1].update(info)
+
+    def _item(self, item: Union[Dict[str, Any], BaseException, None],
+              end: "type[Exception]") -> Dict[str, Any]:
+        """A queue's item as the iteration gives it: the info, or ``end`` raised at the end of
+        the search, or the search's exception; after either, the iteration has ended."""
+        if item is None:
+            self._ended = True
+            raise end
+        if isinstance(item, BaseException):
+            self._ended = True
+            raise item
+        return item
+
+
+class AsyncAnalysis(_AnalysisLines):
     """A running search, from :meth:`AsyncEngine.analysis`: ``async for info in analysis``
     yields every info (see :func:`parse_info`) as it arrives, until the search ends;
     :meth:`stop` ends it early, :meth:`wait` returns its :class:`PlayResult`. ``info`` is the
@@ -755,20 +785,15 @@ class AsyncAnalysis:
     waits for its end."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        super().__init__()
         self._engine = engine
         self._queue: "asyncio.Queue[Union[Dict[str, Any], BaseException, None]]" = (
             asyncio.Queue()
         )
         self._task: "Optional[asyncio.Task[PlayResult]]" = None
-        self._ended = False
-        self.info: Dict[str, Any] = {}
-        self.multipv: List[Dict[str, Any]] = [self.info]
 
     def _take(self, info: Dict[str, Any]) -> None:
-        k = int(info.get("multipv", 1))
-        while len(self.multipv) < k:
-            self.multipv.append({})
-        self.multipv[k - 1].update(info)
+        self._merge(info)
         self._queue.put_nowait(info)
 
     def _put(self, item: Union[BaseException, None]) -> None:
@@ -792,14 +817,7 @@ class AsyncAnalysis:
         """The next info; StopAsyncIteration once the search has ended and all were read."""
         if self._ended:
             raise StopAsyncIteration
-        item = await self._queue.get()
-        if item is None:
-            self._ended = True
-            raise StopAsyncIteration
-        if isinstance(item, BaseException):
-            self._ended = True
-            raise item
-        return item
+        return self._item(await self._queue.get(), StopAsyncIteration)
 
     def __aiter__(self) -> "AsyncAnalysis":
         return self

@@ -11,7 +11,14 @@ import threading
 from typing import Any, Dict, List, Mapping, Optional, Union, overload
 
 from . import _konakis
-from .engine import EngineTimeoutError, Limit, PlayResult, Position, _pov_score
+from .engine import (
+    EngineTimeoutError,
+    Limit,
+    PlayResult,
+    Position,
+    _AnalysisLines,
+    _pov_score,
+)
 
 __all__ = ["NativeAnalysis", "NativeEngine"]
 
@@ -147,7 +154,7 @@ class NativeEngine(_konakis.NativeEngine):
         self.quit()
 
 
-class NativeAnalysis:
+class NativeAnalysis(_AnalysisLines):
     """A running search of :meth:`NativeEngine.analysis`: iterate over it for the infos as they
     come; :meth:`stop` ends it early, :meth:`wait` returns its :class:`PlayResult`; ``info`` is
     the latest info of the first line, ``multipv`` of every line. As a context manager it
@@ -155,14 +162,12 @@ class NativeAnalysis:
 
     def __init__(self, engine: NativeEngine, game: _konakis.Game, limit: Limit,
                  multipv: Optional[int]) -> None:
+        super().__init__()
         self._engine = engine
         self._game = game
         self._queue: "queue.Queue[Union[Dict[str, Any], BaseException, None]]" = queue.Queue()
         self._result: Optional[PlayResult] = None
         self._error: Optional[BaseException] = None
-        self._ended = False
-        self.info: Dict[str, Any] = {}
-        self.multipv: List[Dict[str, Any]] = [self.info]
         words = _limit_words(limit)
         if multipv is not None:
             words["multipv"] = multipv
@@ -172,10 +177,7 @@ class NativeAnalysis:
 
     def _take(self, line: Dict[str, Any]) -> None:
         info = _info(line, self._game)
-        k = int(info.get("multipv", 1))
-        while len(self.multipv) < k:
-            self.multipv.append({})
-        self.multipv[k - 1].update(info)
+        self._merge(info)
         self._queue.put(info)
 
     def _search(self, words: Dict[str, Any]) -> None:
@@ -201,13 +203,7 @@ class NativeAnalysis:
         except KeyboardInterrupt:
             self.stop()
             raise
-        if item is None:
-            self._ended = True
-            raise StopIteration
-        if isinstance(item, BaseException):
-            self._ended = True
-            raise item
-        return item
+        return self._item(item, StopIteration)
 
     def stop(self) -> None:
         """Ends the search early (nothing if it has ended); from any thread."""

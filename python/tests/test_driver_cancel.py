@@ -6,12 +6,11 @@ streaming analysis leave the engine ready for the next search."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -23,15 +22,6 @@ from konakis.otep import AsyncOtepEngine
 # of the first position's search is legal in the second.
 FIRST = Game()
 SECOND = Game(moves=["d1d3"])
-
-
-def interrupt_main_after(seconds: float) -> threading.Timer:
-    """Sends SIGINT to the main thread after `seconds`, as Ctrl-C does."""
-    main = threading.main_thread().ident
-    assert main is not None
-    timer = threading.Timer(seconds, signal.pthread_kill, (main, signal.SIGINT))
-    timer.start()
-    return timer
 
 
 @pytest.fixture
@@ -77,7 +67,8 @@ def test_an_endless_analysis_cancelled_by_wait_for_does_not_answer_the_next_one(
 
 @pytest.mark.parametrize("limit", [Limit(time=3), Limit()], ids=["time", "infinite"])
 def test_ctrl_c_during_a_sync_play_stops_it_and_the_next_play_answers_its_own_game(
-        engine: Engine, limit: Limit) -> None:
+        engine: Engine, limit: Limit,
+        interrupt_main_after: Callable[[float], threading.Timer]) -> None:
     timer = interrupt_main_after(0.3)
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
@@ -236,7 +227,7 @@ def test_a_cancelled_otep_play_whose_answer_comes_late_does_not_answer_the_next(
 
 
 def test_ctrl_c_while_iterating_a_sync_analysis_stops_it_and_the_next_play_answers_its_game(
-        engine: Engine) -> None:
+        engine: Engine, interrupt_main_after: Callable[[float], threading.Timer]) -> None:
     analysis = engine.analysis(FIRST)
     timer = interrupt_main_after(0.3)
     start = time.monotonic()

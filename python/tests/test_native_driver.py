@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
+from typing import Callable
 
 import pytest
 
@@ -13,16 +13,8 @@ from konakis import Game, NativeEngine, PovScore, PovWdl, Rules, Score, Wdl
 from konakis.engine import Engine, EngineTimeoutError, Limit, PlayResult
 
 
-def interrupt_main_after(seconds: float) -> threading.Timer:
-    """Sends SIGINT to the main thread after `seconds`, as Ctrl-C does."""
-    main = threading.main_thread().ident
-    assert main is not None
-    timer = threading.Timer(seconds, signal.pthread_kill, (main, signal.SIGINT))
-    timer.start()
-    return timer
-
-
-def test_ctrl_c_during_a_native_search_raises_at_once_and_the_engine_searches_again() -> None:
+def test_ctrl_c_during_a_native_search_raises_at_once_and_the_engine_searches_again(
+        interrupt_main_after: Callable[[float], threading.Timer]) -> None:
     engine = NativeEngine()
     game = Game()
     timer = interrupt_main_after(0.3)
@@ -35,7 +27,8 @@ def test_ctrl_c_during_a_native_search_raises_at_once_and_the_engine_searches_ag
     assert result["move"] in game.legal_moves() and result["lines"][0]["depth"] == 3
 
 
-def test_ctrl_c_ends_an_endless_native_play() -> None:
+def test_ctrl_c_ends_an_endless_native_play(
+        interrupt_main_after: Callable[[float], threading.Timer]) -> None:
     engine = NativeEngine()
     timer = interrupt_main_after(0.3)
     start = time.monotonic()
@@ -47,7 +40,8 @@ def test_ctrl_c_ends_an_endless_native_play() -> None:
     assert engine.play(second, Limit(depth=2)).move in second.legal_moves()
 
 
-def test_ctrl_c_during_a_native_game_review_raises_at_once() -> None:
+def test_ctrl_c_during_a_native_game_review_raises_at_once(
+        interrupt_main_after: Callable[[float], threading.Timer]) -> None:
     engine = NativeEngine()
     timer = interrupt_main_after(0.3)
     start = time.monotonic()
