@@ -23,6 +23,7 @@
 
 use crate::openings::{attackers_score, random_line};
 use crate::shard::Shard;
+use crate::tool_engine::tool_engine;
 use konakis_core::Bitboard;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
@@ -30,7 +31,6 @@ use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
 use konakis_engine::Engine;
 use konakis_engine::network::{self, EvalMode, LoadedNet};
-use konakis_engine::options::Options;
 use konakis_engine::search::{Cancel, Limits, Score, SearchOutcome, Settings};
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
@@ -345,11 +345,7 @@ pub fn run(
         ..Settings::default()
     };
     let new_engine = |settings: Settings| {
-        let mut engine = Engine::new(Options {
-            settings,
-            ..Options::default()
-        })
-        .expect("memory for the transposition table");
+        let mut engine = tool_engine(settings);
         engine
             .set_network(options.network.clone())
             .expect("a new engine is not searching");

@@ -17,5 +17,6 @@ pub mod error;
 pub mod matches;
 pub mod openings;
 pub mod shard;
+mod tool_engine;
 pub mod tune;
 pub mod wdl_fit;

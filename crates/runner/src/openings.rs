@@ -10,13 +10,13 @@
 //! (`--absolute` centres on 0 instead). Positions are not repeated.
 
 pub use crate::error::OpeningsToolError;
+use crate::tool_engine::small_engine;
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, Side};
 use konakis_core::zobrist::splitmix64;
 use konakis_engine::Engine;
-use konakis_engine::options::Options;
-use konakis_engine::search::{Cancel, Limits, Score, Settings};
+use konakis_engine::search::{Cancel, Limits, Score};
 use std::collections::HashSet;
 
 /// What `konakis openings` is asked for (the command line's flags of the same names).
@@ -106,14 +106,7 @@ impl Openings {
         if options.count == 0 || options.depth == 0 || options.margin < 0 {
             return Err(OpeningsToolError::Range);
         }
-        let mut engine = Engine::new(Options {
-            settings: Settings {
-                hash_mib: 4,
-                ..Settings::default()
-            },
-            ..Options::default()
-        })
-        .expect("memory for the transposition table");
+        let mut engine = small_engine();
         let centre = if options.absolute {
             0
         } else {

@@ -9,13 +9,12 @@
 
 use crate::error::TuneError;
 use crate::shard::Shard;
+use crate::tool_engine::small_engine;
 use konakis_core::board::{Game, Status};
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
-use konakis_engine::Engine;
 use konakis_engine::eval::{FEATURE_COUNT, FEATURES, Features, features, weights};
-use konakis_engine::options::Options;
-use konakis_engine::search::{Cancel, Limits, Settings};
+use konakis_engine::search::{Cancel, Limits};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -47,14 +46,7 @@ fn play_one(rules: Rules, nodes: u64, random_plies: usize, seed: u64) -> (Vec<St
             break;
         }
     }
-    let mut engine = Engine::new(Options {
-        settings: Settings {
-            hash_mib: 4,
-            ..Settings::default()
-        },
-        ..Options::default()
-    })
-    .expect("memory for the transposition table");
+    let mut engine = small_engine();
     let mut positions = Vec::new();
     while !game.status().is_over() {
         let board = *game.board();
