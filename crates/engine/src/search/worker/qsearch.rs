@@ -1,11 +1,12 @@
 //! The quiescence search of a search thread: captures, and the answers to a line along which
-//! the king sees the edge, so that no leaf hides a win one move away.
+//! the king sees the edge, so that no leaf hides a win one move away. The moves, and their
+//! order, come from the move picker of the ply (movepick.rs).
 
 use super::{MAX_QUIESCENCE_PLIES, Worker};
+use crate::search::movepick::Quiescence;
 use crate::search::{MATE, MAX_PLY};
-use konakis_core::Bitboard;
-use konakis_core::board::{Board, MoveList};
-use konakis_core::types::{Move, Side};
+use konakis_core::board::Board;
+use konakis_core::types::Side;
 
 impl Worker<'_> {
     /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
@@ -45,53 +46,40 @@ impl Worker<'_> {
         if !board.has_move(&rules) {
             return -(MATE - ply as i32);
         }
-        let mut moves = MoveList::new();
         if side == Side::Defenders && self.king_in_danger(board) {
             // The king can be taken next move: only a parry saves the defenders.
-            board.parries(&rules, &mut moves);
             let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
+            return self.qsearch_moves(board, Quiescence::Parries, lost, alpha, beta, ply, qply);
         }
         if side == Side::Attackers && !open.is_empty() {
-            let captures = board.capture_targets(&rules);
             // The king sees the edge: only a block or his capture can save the attackers.
-            let king_ring = board.king().map_or(Bitboard::EMPTY, Bitboard::around);
-            board.legal_moves_to(
-                &rules,
-                board.escape_paths(&rules) | (captures & king_ring),
-                &mut moves,
-            );
             let lost = -(MATE - ply as i32 - 2);
-            return self.qsearch_moves(board, &moves, lost, alpha, beta, ply, qply);
+            return self.qsearch_moves(board, Quiescence::Answers, lost, alpha, beta, ply, qply);
         }
 
         let stand = self.evaluate(board, ply);
         if stand >= beta {
             return stand;
         }
-        board.legal_moves_to(&rules, board.capture_targets(&rules), &mut moves);
-        if !rules.king_armed && side == Side::Defenders {
-            // An unarmed king arriving on a capture square captures nothing.
-            let king = board.king();
-            moves.retain(|m| Some(m.from()) != king);
-        }
-        self.qsearch_moves(board, &moves, stand, alpha.max(stand), beta, ply, qply)
+        let alpha = alpha.max(stand);
+        self.qsearch_moves(board, Quiescence::Captures, stand, alpha, beta, ply, qply)
     }
 
-    /// Searches `moves` in quiescence, starting from the score `best` already in hand; returns
-    /// the best score (0 once stopped).
+    /// Searches the moves of `kind`, from the move picker of `ply`, in quiescence, starting
+    /// from the score `best` already in hand; returns the best score (0 once stopped).
     #[allow(clippy::too_many_arguments)]
     fn qsearch_moves(
         &mut self,
         board: &Board,
-        moves: &[Move],
+        kind: Quiescence,
         mut best: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
         qply: usize,
     ) -> i32 {
-        for &mv in moves {
+        self.pickers[ply].start_quiescence(board, &self.rules, kind);
+        while let Some(mv) = self.pickers[ply].next_quiescence(board, &self.rules) {
             let mut child = *board;
             let taken = child.play(&self.rules, mv);
             self.net_enter(ply + 1, board, &child, Some(mv), taken);
