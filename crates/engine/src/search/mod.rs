@@ -33,6 +33,8 @@ mod deepen;
 mod history;
 mod movepick;
 mod parameters;
+mod pool;
+mod root;
 mod root_split;
 mod searcher;
 mod settings;
