@@ -107,6 +107,12 @@ fn second_search_allocates_nothing_on_helpers(smp: SmpMode) {
 }
 
 fn main() {
+    if !cfg!(feature = "threads") {
+        println!(
+            "test second_search_allocates_nothing_on_helpers ... ignored (no helpers without the threads feature)"
+        );
+        return;
+    }
     TEST_THREAD.with(|t| t.set(true));
     second_search_allocates_nothing_on_helpers(SmpMode::Lazy);
     second_search_allocates_nothing_on_helpers(SmpMode::RootSplit);

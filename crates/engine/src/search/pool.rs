@@ -7,8 +7,9 @@
 //! when all have finished. Lazy SMP (`deepen.rs`) and the parallel root search
 //! (`root_split.rs`) both run on it.
 //!
-//! Without the `threads` feature (the browser's build) no thread is started: the crew has no
-//! helpers, [`Crew::run`] runs the calling thread's part alone, and `go` has no thread.
+//! Without the `threads` feature (the browser's build) no helper is started: the crew has no
+//! helpers, [`Crew::run`] runs the calling thread's part alone, and the search is the calling
+//! thread's (or, for `go`, the main search thread's, where the platform has threads).
 
 use super::worker::ThreadState;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -267,12 +268,8 @@ pub(crate) struct SearchThread {
 }
 
 impl SearchThread {
-    /// Starts the thread, or says why it could not be (no threads in this build, or the
-    /// system's refusal).
+    /// Starts the thread, or says why the system would not (a browser has no threads).
     pub(crate) fn start() -> Result<SearchThread, String> {
-        if !cfg!(feature = "threads") {
-            return Err("this build searches on the caller's thread only".into());
-        }
         let (searches, received) = channel::<Search>();
         let handle = std::thread::Builder::new()
             .name("konakis-search".into())

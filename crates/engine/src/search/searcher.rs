@@ -480,6 +480,8 @@ mod tests {
         }
     }
 
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
     #[test]
     fn every_threads_quiet_history_carries_to_the_next_search_and_clear_empties_them() {
         let mut searcher = searcher(2, SmpMode::Lazy);
@@ -515,6 +517,8 @@ mod tests {
         }
     }
 
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
     #[test]
     fn the_threads_outlive_a_search_and_the_next_search_runs_on_them() {
         for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
@@ -534,7 +538,7 @@ mod tests {
             searcher.search_sync(&game, depth(6));
             assert_eq!(searcher.crew.helper_ids(), helpers, "{smp:?}");
             // `go` searches on the main search thread, the same from one `go` to the next.
-            let mut go = |searcher: &mut Searcher| {
+            let go = |searcher: &mut Searcher| {
                 searcher.go(&game, depth(6), |_| {}).expect("a search");
                 searcher.wait();
                 searcher.thread.as_ref().map(SearchThread::id)
@@ -546,6 +550,8 @@ mod tests {
         }
     }
 
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
     #[test]
     fn changing_threads_makes_the_helpers_anew_at_the_next_search() {
         let mut searcher = searcher(2, SmpMode::Lazy);
@@ -602,7 +608,7 @@ mod tests {
         assert!(best.is_some());
         assert!(!searcher.is_searching());
         let helpers = searcher.crew.helper_ids();
-        assert_eq!(helpers.len(), 1);
+        assert_eq!(helpers.len(), usize::from(cfg!(feature = "threads")));
         let (best, info) = searcher.search_sync(&game, depth(6));
         assert!(best.is_some());
         assert_eq!(info.expect("a report").depth, 6);
