@@ -1,9 +1,9 @@
 //! One search thread and its principal variation search: the pruning, reductions and
 //! extensions of each node (their parameters in parameters.rs); the moves come from the picker
 //! (movepick.rs), the quiescence search is in worker/qsearch.rs, the static evaluation (the
-//! network's accumulators, the cache) in worker/evaluate.rs. Per-thread state (histories, PV,
-//! path keys, memos of the last position asked) lives here; what threads share is in
-//! [`Shared`].
+//! network's accumulators, the cache) in worker/evaluate.rs. What a thread keeps between
+//! searches (histories, PV, path keys, the cache) is its [`ThreadState`] (worker/state.rs),
+//! which a worker takes over for a search; what threads share is in [`Shared`].
 
 use super::history::Histories;
 use super::movepick::{MovePicker, Picked};
