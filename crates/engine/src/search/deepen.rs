@@ -21,6 +21,12 @@ use konakis_core::types::Move;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+/// Half the first aspiration window of an iteration, on the main thread and on a helper: a
+/// helper's wider window makes its search differ from the main thread's (as the separate
+/// helper loop's window of 40 did before the threads ran one loop).
+const MAIN_WINDOW: i32 = 25;
+const HELPER_WINDOW: i32 = 40;
+
 /// What a search runs with.
 #[derive(Clone, Copy)]
 pub(crate) struct RunContext<'a> {
@@ -207,7 +213,7 @@ fn iterate(
             if ahead.is_some() {
                 break;
             }
-            let mut delta = 25;
+            let mut delta = if w.main { MAIN_WINDOW } else { HELPER_WINDOW };
             let (mut alpha, mut beta) = if depth >= 4 && pv_index == 0 {
                 (prev_score - delta, prev_score + delta)
             } else {

@@ -663,4 +663,68 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn with_helpers_a_node_limit_stops_every_thread_soon_after_it() {
+        for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
+            let mut searcher = searcher(2, smp);
+            let game = Game::start(Rules::default());
+            let limit = 40_000;
+            let limits = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let (best, _) = searcher.search_sync(&game, limits);
+            assert!(best.is_some(), "{smp:?}");
+            let nodes = searcher.nodes();
+            // Each thread looks at the shared count every 1,024 nodes of its own.
+            assert!(
+                (limit..limit + 4 * 1024).contains(&nodes),
+                "{smp:?}: {nodes} nodes"
+            );
+        }
+    }
+
+    #[test]
+    fn with_helpers_searchmoves_multipv_and_levels_hold() {
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let game = Game::start(Rules::default());
+        let legal = game.board().legal_moves(game.rules());
+        let (best, _) = searcher.search_sync(&game, depth(6));
+        // Only the moves asked for are searched, by the helper too.
+        let others: Vec<_> = legal.iter().copied().filter(|&m| Some(m) != best).collect();
+        let asked = vec![others[0], others[others.len() - 1]];
+        let limits = Limits {
+            searchmoves: asked.clone(),
+            ..depth(6)
+        };
+        let (only, info) = searcher.search_sync(&game, limits);
+        assert!(asked.contains(&only.unwrap()), "{only:?}");
+        assert!(asked.contains(&info.unwrap().pv[0]));
+        // Three lines each iteration, from the main thread.
+        let settings = searcher.settings;
+        searcher
+            .set(Settings {
+                multipv: 3,
+                ..settings
+            })
+            .unwrap();
+        let mut lines = Vec::new();
+        searcher
+            .search(&game, depth(5), Cancel::Never, |r| {
+                if let Report::Info(info) = r
+                    && info.depth == 5
+                {
+                    lines.push(info.multipv);
+                }
+            })
+            .unwrap();
+        assert_eq!(lines, [1, 2, 3]);
+        // A strength level plays a legal move.
+        let mut skill = settings.skill;
+        skill.level = 3;
+        searcher.set(Settings { skill, ..settings }).unwrap();
+        let (played, _) = searcher.search_sync(&game, depth(6));
+        assert!(legal.contains(&played.unwrap()));
+    }
 }
