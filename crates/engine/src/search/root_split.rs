@@ -53,7 +53,7 @@ impl<'a> RootSplit<'a> {
     ) -> i32 {
         let (first, rest) = order.split_first().expect("a live root has a move");
         let score = main.search_root_move(&self.root.board, *first, depth, alpha, beta);
-        main.flush_nodes();
+        main.poll();
         if main.stopped || score >= beta || rest.is_empty() {
             return score;
         }
@@ -111,7 +111,9 @@ impl Rest {
             if !w.stopped && s > a && s < self.beta {
                 s = w.search_root_move(board, mv, self.depth, a, self.beta);
             }
-            w.flush_nodes();
+            // Counted and checked against the limits after each move: a thread whose moves
+            // each take fewer nodes than the polling interval would not look otherwise.
+            w.poll();
             if w.stopped {
                 return;
             }

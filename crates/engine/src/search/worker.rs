@@ -248,7 +248,9 @@ impl<'a> Worker<'a> {
         self.lines.push(score, &self.pv[0][..self.pv_len[0]]);
     }
 
-    fn poll(&mut self) {
+    /// Adds the nodes not yet counted to the shared counter and checks the limits (the stop
+    /// flag, the caller's [`Cancel`], the clock, the node limit, a helper ahead).
+    pub(crate) fn poll(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.unreported, Ordering::Relaxed);
