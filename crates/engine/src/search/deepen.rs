@@ -233,10 +233,13 @@ fn iterate(
                     alpha = (s - delta).max(-INFINITE);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITE);
+                    // The move that failed high is played if the search stops before the
+                    // re-search ends, with the reply of its own line.
                     if let Some(&m) = w.pv().first()
                         && pv_index == 0
                     {
                         best = Some(m);
+                        ponder = w.pv().get(1).copied();
                     }
                 } else {
                     break s;

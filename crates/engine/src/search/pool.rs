@@ -95,8 +95,9 @@ impl Crew {
 
     /// Starts the helpers not yet running (all but the main thread, with the `threads`
     /// feature), one after the other and only while the room for each is there, so that no
-    /// helper starts and then fails to allocate. Returns the threads that now search, the main
-    /// thread included.
+    /// helper starts and then fails to allocate: each helper's state is made here, before its
+    /// thread starts, as the room for it is checked. Returns the threads that now search, the
+    /// main thread included.
     pub(crate) fn start_helpers(self: &Arc<Crew>) -> usize {
         let wanted = if cfg!(feature = "threads") {
             self.states.len() - 1
@@ -119,6 +120,9 @@ impl Crew {
                     break;
                 }
                 let index = handles.len() + 1;
+                if lock(&self.states[index]).is_none() {
+                    self.put_state(index, ThreadState::default());
+                }
                 let seen = lock(&self.control).generation;
                 let crew = Arc::clone(self);
                 let spawned = std::thread::Builder::new()
@@ -200,8 +204,8 @@ impl Crew {
         control
     }
 
-    /// Takes the state of thread `index` for a search: its own, or a new one before the
-    /// thread's first search.
+    /// Takes the state of thread `index` for a search: its own, or a new one before the main
+    /// thread's first search (or after a panic lost a thread's).
     pub(crate) fn take_state(&self, index: usize) -> ThreadState {
         lock(&self.states[index]).take().unwrap_or_default()
     }

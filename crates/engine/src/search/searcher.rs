@@ -646,21 +646,22 @@ mod tests {
 
     #[test]
     fn with_helpers_the_best_move_begins_the_last_line_reported() {
+        // Searches that end between iterations (a depth limit), so that the main thread's
+        // last line, a helper's it took over, or the deeper or better helper line chosen at
+        // the end is the answer. (A search stopped inside an iteration may answer with the
+        // move that failed high there, with one thread as with several.)
         let mut searcher = searcher(2, SmpMode::Lazy);
         let rules = Rules::default();
-        for game in positions(&rules, 11, 6) {
+        for (i, game) in positions(&rules, 11, 6).iter().enumerate() {
             let mut outcome = super::super::SearchOutcome::default();
-            let limits = Limits {
-                nodes: Some(60_000),
-                ..Limits::default()
-            };
             searcher
-                .search(&game, limits, Cancel::Never, |r| outcome.take(&r))
+                .search(game, depth(5 + i as u32 % 3), Cancel::Never, |r| {
+                    outcome.take(&r)
+                })
                 .unwrap();
-            if let Some(info) = outcome.info {
-                assert_eq!(outcome.best, info.pv.first().copied());
-                assert_eq!(outcome.ponder, info.pv.get(1).copied());
-            }
+            let info = outcome.info.expect("an iteration reported");
+            assert_eq!(outcome.best, info.pv.first().copied());
+            assert_eq!(outcome.ponder, info.pv.get(1).copied());
         }
     }
 
@@ -726,5 +727,35 @@ mod tests {
         searcher.set(Settings { skill, ..settings }).unwrap();
         let (played, _) = searcher.search_sync(&game, depth(6));
         assert!(legal.contains(&played.unwrap()));
+    }
+
+    #[test]
+    fn a_move_that_failed_high_is_answered_without_the_reply_of_the_line_before() {
+        // One thread, deterministic: this search stops while it searches again the move
+        // that failed high at the root, and answers with that move.
+        let mut searcher = searcher(1, SmpMode::Lazy);
+        let rules = Rules::default();
+        let game = &positions(&rules, 5, 3)[2];
+        let mut outcome = super::super::SearchOutcome::default();
+        let limits = Limits {
+            nodes: Some(18_000),
+            ..Limits::default()
+        };
+        searcher
+            .search(game, limits, Cancel::Never, |r| outcome.take(&r))
+            .unwrap();
+        let (best, info) = (outcome.best.unwrap(), outcome.info.unwrap());
+        assert_ne!(
+            Some(best),
+            info.pv.first().copied(),
+            "the case this test is for"
+        );
+        // The reply expected is that of the move's own line, not of the last line reported.
+        assert_ne!(outcome.ponder, info.pv.get(1).copied());
+        if let Some(reply) = outcome.ponder {
+            let mut after = game.clone();
+            after.play(best).unwrap();
+            assert!(after.board().legal_moves(&rules).contains(&reply));
+        }
     }
 }
