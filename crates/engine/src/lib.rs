@@ -33,8 +33,9 @@
 //!
 //! # Features
 //!
-//! - `threads` (default): the search's helper threads, Lazy SMP and the parallel root search
-//!   on a rayon pool. Without it one thread searches whatever `Threads` says, and the crate
+//! - `threads` (default): the search's helper threads, kept in a pool between searches, for
+//!   Lazy SMP and the parallel root search. Without it one thread searches whatever `Threads`
+//!   says, and the crate
 //!   builds for `wasm32-unknown-unknown`. A search there runs on the calling thread with
 //!   [`Engine::search`] (the same reports, stopped by the caller's [`search::Cancel`], which
 //!   may be a function that asks the browser page); [`Engine::think`] would need a thread. The

@@ -45,6 +45,11 @@ impl<const H: usize> AccumulatorStack<H> {
         }
     }
 
+    /// The network the stack's accumulators are of.
+    pub fn net(&self) -> &Arc<QuantNetwork<H>> {
+        &self.net
+    }
+
     /// Computes the root's accumulator from scratch.
     pub fn set_root(&mut self, board: &Board) {
         self.accumulators[0].refresh(&self.net, board);

@@ -1,9 +1,15 @@
-//! Iterative deepening: one search from `go` to the best move, on the search thread. The main
-//! worker deepens with aspiration windows and MultiPV lines ([`iterate`]); more threads join it
-//! as Lazy SMP helpers or in the parallel root search ([`run`]). The search of one iteration
-//! is [`super::worker`]'s.
+//! Iterative deepening: one search from `go` to the best move. Every thread of the pool runs
+//! the same loop ([`iterate`]), deepening with aspiration windows: the main thread (the one
+//! that reports, keeps the clock and searches the MultiPV lines) and the Lazy SMP helpers
+//! (`pool.rs`), which start one ply apart, publish each iteration they complete, and whose
+//! iteration the main thread takes over when a helper finishes it first. At the end the
+//! deepest completed iteration of any thread gives the best move ([`run`]). With the parallel
+//! root search (`root_split.rs`), the helpers instead share each of the main thread's
+//! iterations. The search of one iteration is [`super::worker`]'s.
 
-use super::root_split::{Pool, RootSplit};
+use super::pool::{Crew, Job};
+use super::root::Root;
+use super::root_split::RootSplit;
 use super::time::TimeManager;
 use super::worker::Worker;
 use super::{
@@ -11,42 +17,36 @@ use super::{
     Shared, SmpMode,
 };
 use konakis_core::board::Game;
-use konakis_core::rules::Rules;
 use konakis_core::types::Move;
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
+
+/// Half the first aspiration window of an iteration, on the main thread and on a helper: a
+/// helper's wider window makes its search differ from the main thread's (as the separate
+/// helper loop's window of 40 did before the threads ran one loop).
+const MAIN_WINDOW: i32 = 25;
+const HELPER_WINDOW: i32 = 40;
 
 /// What a search runs with.
 #[derive(Clone, Copy)]
 pub(crate) struct RunContext<'a> {
-    pub(crate) shared: &'a Shared,
+    pub(crate) shared: &'a Arc<Shared>,
     pub(crate) settings: &'a Settings,
-    pub(crate) pool: Option<&'a Pool>,
+    pub(crate) crew: &'a Arc<Crew>,
 }
 
-/// Bytes held while Lazy SMP helpers start (see [`run`]).
-const HELPER_RESERVE_BYTES: usize = 16 << 20;
-/// Address space that must be free before a Lazy SMP helper is started: its worker (about
-/// 1.1 MiB, mostly the evaluation cache), its thread's stack (2 MiB), and room for the
-/// allocator to open one more arena for the threads already searching (glibc reserves 64 MiB
-/// at a time). Only reserved and given back, never touched, so it costs no memory.
-const HELPER_ROOM_BYTES: usize = 96 << 20;
-
-/// Half the aspiration window of a Lazy SMP helper's iterations.
-const HELPER_WINDOW: i32 = 40;
-
-/// The search proper, on the search thread: iterative deepening on the main worker, with
-/// more threads (parallel root search, or Lazy SMP helpers) when `threads > 1`.
+/// The search proper, on the calling thread as the main thread: iterative deepening, with
+/// the pool's helpers beside it (Lazy SMP, or the parallel root search) when `threads > 1`.
+/// Returns the best move and the move expected in reply.
 pub(crate) fn run(
     context: &RunContext,
     game: &Game,
     limits: &Limits,
-    quiet_history: &Mutex<Vec<i32>>,
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
     let board = *game.board();
-    let rules: Rules = *game.rules();
+    let rules = *game.rules();
     let status = game.status();
     let mut root_moves: Vec<Move> = board.legal_moves(&rules).to_vec();
     if !limits.searchmoves.is_empty() {
@@ -61,7 +61,7 @@ pub(crate) fn run(
         report(Report::GameOver(status));
         return (None, None);
     }
-    let (shared, settings) = (context.shared, context.settings);
+    let (shared, settings, crew) = (context.shared, context.settings, context.crew);
     shared.tt.new_search();
     let max_depth = limits
         .depth
@@ -69,139 +69,139 @@ pub(crate) fn run(
         .or(limits.mate.map(|m| (2 * m.max(1)).min(MAX_PLY as u32 - 1)))
         .unwrap_or(MAX_PLY as u32 - 1) as i32;
 
-    let lazy = settings.smp == SmpMode::Lazy || context.pool.is_none();
-    // Without the `threads` feature the search has no helpers: one thread searches.
-    let helpers = if lazy && cfg!(feature = "threads") {
-        settings.threads.max(1) - 1
-    } else {
-        0
-    };
-    let split = match context.pool {
-        Some(pool) if !lazy && settings.multipv <= 1 => Some(RootSplit::new(
-            pool,
-            shared,
-            rules,
-            game.repetition_keys(),
-            limits.nodes,
-        )),
-        _ => None,
-    };
-    let mut result = (Some(root_moves[0]), None);
-    // Room kept free while the helpers start: should the system run out of threads or memory
-    // for their stacks, freeing it leaves room for the allocations the search still makes.
-    // (A failed allocation aborts the process, a failed thread start does not.)
-    let mut reserve: Vec<u8> = Vec::new();
-    if helpers > 0 {
-        let _ = reserve.try_reserve_exact(HELPER_RESERVE_BYTES);
+    let running = crew.start_helpers();
+    let wanted = settings.threads.max(1);
+    if running < wanted {
+        report(Report::Threads { wanted, running });
     }
-    std::thread::scope(|scope| {
-        let mut started = 0;
-        for t in 0..helpers {
-            // Each helper's worker is built here, one after the other, and only while the
-            // room for it and its thread's stack is there, so that no helper starts and then
-            // fails to allocate.
-            if Vec::<u8>::new()
-                .try_reserve_exact(HELPER_ROOM_BYTES)
-                .is_err()
-            {
-                break;
-            }
-            let mut w = Worker::new(shared, rules, game.repetition_keys());
-            w.main = false;
-            w.root_moves = root_moves.clone();
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                // Helpers start one ply apart so that they fill the table with different work.
-                let mut depth = 1 + (t as i32 % 2);
-                let mut prev = 0;
-                while depth <= max_depth && !w.stopped {
-                    // An aspiration window around the helper's last score, searched again
-                    // with the full window when the score falls outside.
-                    let (alpha, beta) = if depth >= 4 {
-                        (prev - HELPER_WINDOW, prev + HELPER_WINDOW)
-                    } else {
-                        (-INFINITE, INFINITE)
-                    };
-                    let mut score = w.search_root(&board, depth, alpha, beta);
-                    if !w.stopped && (score <= alpha || score >= beta) {
-                        score = w.search_root(&board, depth, -INFINITE, INFINITE);
-                    }
-                    if !w.stopped {
-                        prev = score;
-                        shared.publish_helper_line(depth, score, w.pv());
-                    }
-                    depth += 1;
-                }
-                w.flush_nodes();
-            });
-            if spawned.is_err() {
-                break;
-            }
-            started += 1;
-        }
-        drop(std::mem::take(&mut reserve));
-        let wanted = settings.threads.max(1);
-        let running = split.as_ref().map_or(started + 1, RootSplit::threads);
-        if running < wanted {
-            report(Report::Threads { wanted, running });
-        }
-        let mut w = Worker::new(shared, rules, game.repetition_keys());
-        if let Ok(h) = quiet_history.lock()
-            && h.len() == super::history::HISTORY_SIZE
-        {
-            w.set_quiet_history(&h);
-        }
-        w.root_moves = root_moves.clone();
-        w.node_limit = limits.nodes;
-        w.cancel = cancel;
-        w.sink = Some(report);
-        // With helpers, an iteration a helper finishes first is taken over (one line only).
-        w.adopt = helpers > 0 && settings.multipv <= 1;
-        result = iterate(
-            &mut w,
-            split.as_ref(),
-            shared,
-            settings,
-            &board,
-            limits,
-            max_depth,
-            &root_moves,
-        );
-        if let Ok(mut h) = quiet_history.lock() {
-            *h = w.quiet_history().to_vec();
-        }
-        // The main thread is done: stop the helpers (the answer may still wait for `stop`).
-        // Under `infinite` or `ponder` the helpers run on until `stop`.
-        if !(limits.infinite || shared.pondering.load(Ordering::SeqCst)) {
-            shared.stop.store(true, Ordering::SeqCst);
-        }
+    let helpers = running > 1;
+    let split = helpers && settings.smp == SmpMode::RootSplit && settings.multipv <= 1;
+    let root = Arc::new(Root {
+        search: crew.next_search(),
+        shared: Arc::clone(shared),
+        board,
+        rules,
+        game_keys: game.repetition_keys().to_vec(),
+        moves: root_moves,
+        limits: limits.clone(),
+        max_depth,
+        net: shared.net.lock().ok().and_then(|n| n.clone()),
     });
+    let mut w = root.worker(crew.take_state(0));
+    w.cancel = cancel;
+    w.sink = Some(report);
+    // With Lazy SMP helpers, an iteration a helper finishes first is taken over (one line
+    // only), and the deepest thread answers.
+    w.adopt = helpers && !split && settings.multipv <= 1;
+    let finish = |w: &mut Worker, searched| {
+        // Under `infinite` or `ponder` the answer, and so the helpers, wait for `stop`.
+        shared.wait_for_stop(limits, cancel);
+        shared.stop.store(true, Ordering::SeqCst);
+        w.flush_nodes();
+        searched
+    };
+    let mut result = if split {
+        let split = RootSplit::new(crew, &root);
+        let searched = iterate(&mut w, &root, settings.multipv, Some(&split), 1);
+        finish(&mut w, searched)
+    } else {
+        let job: Job = {
+            let root = Arc::clone(&root);
+            Arc::new(move |index, state| {
+                let mut w = root.worker(state);
+                w.main = false;
+                // Helpers start one ply apart, so that they fill the table with different work.
+                iterate(&mut w, &root, 1, None, 1 + (index as i32 - 1) % 2);
+                w.into_state()
+            })
+        };
+        crew.run(job, || {
+            let searched = iterate(&mut w, &root, settings.multipv, None, 1);
+            finish(&mut w, searched)
+        })
+    };
+    if w.adopt
+        && let Some((depth, score, pv)) = deeper_helper_line(crew, &w)
+    {
+        // A helper completed a deeper iteration (or the same depth with a better score) than
+        // the main thread's last: its line is the answer, and is reported as such.
+        report_lines(&mut w, depth, &[(score, pv.clone())]);
+        result = (Some(pv[0]), pv.get(1).copied());
+    }
+    crew.put_state(0, w.into_state());
     result
 }
 
-/// Iterative deepening with aspiration windows and MultiPV on the main worker.
-#[allow(clippy::too_many_arguments)]
+/// The line of the helper whose completed iteration beats the main thread's: deeper, or as
+/// deep with a higher score (as Stockfish's `get_best_thread` did before it voted); `None`
+/// if no helper's does.
+fn deeper_helper_line(crew: &Crew, main: &Worker) -> Option<(i32, i32, Vec<Move>)> {
+    let mut best = (main.completed.depth, main.completed.score, None);
+    crew.each_helper(|_, state| {
+        let line = &state.completed;
+        if !line.pv.is_empty()
+            && (line.depth > best.0 || (line.depth == best.0 && line.score > best.1))
+        {
+            best = (line.depth, line.score, Some(line.pv.clone()));
+        }
+    });
+    let (depth, score, pv) = best;
+    pv.map(|pv| (depth, score, pv))
+}
+
+/// Reports `lines` (score and moves, best first) as the iteration of `depth` (main thread
+/// only).
+fn report_lines(w: &mut Worker, depth: i32, lines: &[(i32, Vec<Move>)]) {
+    if w.sink.is_none() {
+        return;
+    }
+    let shared = w.shared;
+    let elapsed = shared.elapsed_ms();
+    let nodes = shared.nodes.load(Ordering::Relaxed) + w.unflushed();
+    for (i, (score, pv)) in lines.iter().enumerate() {
+        w.emit(Report::Info(Info {
+            depth: depth as u32,
+            seldepth: w.seldepth as u32,
+            multipv: i as u32 + 1,
+            score: Score::from_internal(*score),
+            bound: ScoreBound::Exact,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            time_ms: elapsed,
+            hashfull: shared.tt.hashfull(),
+            pv: pv.clone(),
+        }));
+    }
+}
+
+/// Iterative deepening from `first_depth` with aspiration windows and `multipv` lines, on the
+/// main thread or a helper (`w.main`): only the main thread reports, keeps the clock and takes
+/// over what helpers finish first; a helper publishes each iteration it completes. Every
+/// thread records its deepest completed iteration in `w.completed`. With `split` the
+/// iterations are the parallel root search's. Returns the best move and the expected reply.
 fn iterate(
     w: &mut Worker,
+    root: &Root,
+    multipv: usize,
     split: Option<&RootSplit>,
-    shared: &Shared,
-    settings: &Settings,
-    board: &konakis_core::board::Board,
-    limits: &Limits,
-    max_depth: i32,
-    root_moves: &[Move],
+    first_depth: i32,
 ) -> (Option<Move>, Option<Move>) {
-    let mut best: Option<Move> = Some(root_moves[0]);
+    let (board, limits, shared) = (&root.board, &root.limits, w.shared);
+    let mut best: Option<Move> = Some(root.moves[0]);
     let mut ponder: Option<Move> = None;
     let mut prev_score = 0;
     let mut time = TimeManager::default();
-    let multipv = settings.multipv.clamp(1, root_moves.len());
+    let multipv = multipv.clamp(1, root.moves.len());
     // Root moves, best first, for the parallel root search.
-    let mut order: Vec<Move> = root_moves.to_vec();
-    let mut depth = 0;
-    while depth < max_depth {
+    let mut order: Vec<Move> = match split {
+        Some(_) => root.moves.clone(),
+        None => Vec::new(),
+    };
+    let mut depth = first_depth - 1;
+    while depth < root.max_depth {
         depth += 1;
         w.age_history();
-        let mut lines: Vec<(i32, Vec<Move>, ScoreBound)> = Vec::new();
+        w.lines.clear();
         w.excluded.clear();
         // A helper may already have finished this depth: its line is taken as this iteration's.
         let ahead = if w.adopt {
@@ -213,25 +213,17 @@ fn iterate(
             if ahead.is_some() {
                 break;
             }
-            let mut delta = 25;
+            let mut delta = if w.main { MAIN_WINDOW } else { HELPER_WINDOW };
             let (mut alpha, mut beta) = if depth >= 4 && pv_index == 0 {
                 (prev_score - delta, prev_score + delta)
             } else {
                 (-INFINITE, INFINITE)
             };
-            let mut line;
+            // The principal variation of each search is `w.pv()`.
             let score = loop {
                 let s = match split {
-                    Some(split) => {
-                        let (s, pv) = split.search(w, board, &order, depth, alpha, beta);
-                        line = pv;
-                        s
-                    }
-                    None => {
-                        let s = w.search_root(board, depth, alpha, beta);
-                        line = w.pv();
-                        s
-                    }
+                    Some(split) => split.search(w, &order, depth, alpha, beta),
+                    None => w.search_root(board, depth, alpha, beta),
                 };
                 if w.stopped {
                     break s;
@@ -241,8 +233,13 @@ fn iterate(
                     alpha = (s - delta).max(-INFINITE);
                 } else if s >= beta {
                     beta = (s + delta).min(INFINITE);
-                    if !line.is_empty() && pv_index == 0 {
-                        best = Some(line[0]);
+                    // The move that failed high is played if the search stops before the
+                    // re-search ends, with the reply of its own line.
+                    if let Some(&m) = w.pv().first()
+                        && pv_index == 0
+                    {
+                        best = Some(m);
+                        ponder = w.pv().get(1).copied();
                     }
                 } else {
                     break s;
@@ -256,12 +253,11 @@ fn iterate(
             if w.stopped {
                 break;
             }
-            let pv = line;
-            if pv.is_empty() {
+            let Some(&first) = w.pv().first() else {
                 break;
-            }
-            w.excluded.push(pv[0]);
-            lines.push((score, pv, ScoreBound::Exact));
+            };
+            w.excluded.push(first);
+            w.keep_pv(score);
         }
         if w.aborted {
             // A helper finished this depth while the main thread was searching it.
@@ -269,45 +265,39 @@ fn iterate(
             w.stopped = shared.stop.load(Ordering::Relaxed);
         }
         if !w.stopped
-            && lines.is_empty()
+            && w.lines.as_slice().is_empty()
             && let Some((d, score, pv)) = ahead.or_else(|| shared.helper_line_from(depth))
         {
             depth = d;
-            lines.push((score, pv, ScoreBound::Exact));
+            w.lines.push(score, &pv);
         }
-        if lines.is_empty() {
+        if w.lines.as_slice().is_empty() {
             break;
         }
         // A partial MultiPV iteration is still reported for the lines it finished.
-        lines.sort_by_key(|line| std::cmp::Reverse(line.0));
-        let elapsed = shared.elapsed_ms();
-        let nodes = shared.nodes.load(Ordering::Relaxed) + w.unflushed();
-        for (i, (score, pv, bound)) in lines.iter().enumerate() {
-            w.emit(Report::Info(Info {
-                depth: depth as u32,
-                seldepth: w.seldepth as u32,
-                multipv: i as u32 + 1,
-                score: Score::from_internal(*score),
-                bound: *bound,
-                nodes,
-                nps: nodes * 1000 / elapsed.max(1),
-                time_ms: elapsed,
-                hashfull: shared.tt.hashfull(),
-                pv: pv.clone(),
-            }));
+        w.lines.sort();
+        if w.sink.is_some() {
+            let lines = std::mem::take(&mut w.lines);
+            report_lines(w, depth, lines.as_slice());
+            w.lines = lines;
         }
-        let (score, pv, _) = &lines[0];
+        let (score, pv) = &w.lines.as_slice()[0];
+        let score = *score;
         time.iteration_done(best == Some(pv[0]), prev_score - score);
         best = Some(pv[0]);
         ponder = pv.get(1).copied();
         if let Some(pos) = order.iter().position(|&m| m == pv[0]) {
             order[..=pos].rotate_right(1);
         }
-        prev_score = *score;
+        w.completed.set(depth, score, pv);
+        if !w.main {
+            shared.publish_helper_line(depth, score, pv);
+        }
+        prev_score = score;
         if w.stopped {
             break;
         }
-        if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(*score))
+        if let (Some(m), Score::Mate(n)) = (limits.mate, Score::from_internal(score))
             && n > 0
             && n as u32 <= m
         {
@@ -320,13 +310,59 @@ fn iterate(
             }
         }
         // Time: no new iteration after the soft limit, scaled by the best move's stability
-        // (not while pondering: the limits start at `ponderhit`).
-        if !shared.pondering.load(Ordering::Relaxed)
-            && time.past_soft_limit(elapsed, shared.soft_ms.load(Ordering::Relaxed))
+        // (not while pondering: the limits start at `ponderhit`). The main thread's only.
+        if w.main
+            && !shared.pondering.load(Ordering::Relaxed)
+            && time.past_soft_limit(shared.elapsed_ms(), shared.soft_ms.load(Ordering::Relaxed))
         {
             break;
         }
     }
     w.flush_nodes();
     (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::worker::ThreadState;
+    use konakis_core::rules::Rules;
+
+    fn mv(text: &str) -> Move {
+        Move::parse(text).expect("a move")
+    }
+
+    /// A thread's state whose deepest completed iteration is `depth`, scored `score`.
+    fn completed(depth: i32, score: i32, pv: &[Move]) -> ThreadState {
+        let mut state = ThreadState::default();
+        state.completed.set(depth, score, pv);
+        state
+    }
+
+    #[test]
+    fn a_helper_answers_when_deeper_or_as_deep_and_better_scored() {
+        let shared = Shared::new(1);
+        let crew = Crew::new(3);
+        let mut main = Worker::new(&shared, Rules::default(), ThreadState::default());
+        main.completed.set(6, 20, &[mv("a4a2")]);
+        assert_eq!(deeper_helper_line(&crew, &main), None, "no helper searched");
+        crew.put_state(1, completed(6, 10, &[mv("d1d3")]));
+        crew.put_state(2, completed(5, 90, &[mv("e3e1")]));
+        assert_eq!(
+            deeper_helper_line(&crew, &main),
+            None,
+            "as deep and worse, or shallower"
+        );
+        crew.put_state(2, completed(6, 35, &[mv("e3e1"), mv("a4a2")]));
+        assert_eq!(
+            deeper_helper_line(&crew, &main),
+            Some((6, 35, vec![mv("e3e1"), mv("a4a2")]))
+        );
+        crew.put_state(1, completed(7, -50, &[mv("d1d3")]));
+        assert_eq!(
+            deeper_helper_line(&crew, &main),
+            Some((7, -50, vec![mv("d1d3")])),
+            "the deepest, whatever its score"
+        );
+    }
 }

@@ -71,15 +71,21 @@ impl Histories {
         }
     }
 
-    /// The quiet history table (to carry it to the next search of the same game).
-    pub(crate) fn quiet_table(&self) -> &[i32] {
-        &self.quiet
+    /// Forgets the killers, which belong to the positions of one search (the quiet history
+    /// carries to the next search of the game).
+    pub(crate) fn new_search(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
     }
 
-    /// Restores a table saved by [`Histories::quiet_table`] (one of another size is ignored).
-    pub(crate) fn set_quiet_table(&mut self, table: &[i32]) {
-        if table.len() == self.quiet.len() {
-            self.quiet.copy_from_slice(table);
-        }
+    /// Empties the quiet history too (a new game).
+    pub(crate) fn clear(&mut self) {
+        self.new_search();
+        self.quiet.fill(0);
+    }
+
+    /// The quiet history table.
+    #[cfg(test)]
+    pub(crate) fn quiet_table(&self) -> &[i32] {
+        &self.quiet
     }
 }

@@ -6,15 +6,17 @@
 //! - the vocabulary (`types.rs`): the constants, [`Limits`], [`Report`], [`Cancel`],
 //!   [`SearchError`], [`SearchOutcome`];
 //! - the searcher (`searcher.rs`): the crate's own `Searcher`, which owns the table, the
-//!   [`Settings`] (`settings.rs`) and the threads, with what the threads share (`shared.rs`);
-//!   only the [`Engine`](crate::Engine) holds one; each search it starts runs as a task
-//!   (`task.rs`), on its own thread or the caller's;
-//! - iterative deepening and the Lazy SMP helpers (`deepen.rs`; a strength level runs it from
-//!   `skill/play.rs`), over the search of one thread (`worker.rs`, with `worker/qsearch.rs`
-//!   and its pruning parameters in `parameters.rs`; its moves from the picker of
-//!   `movepick.rs`, ordered by the killers and history of `history.rs`), the parallel root
-//!   search (`root_split.rs`, with its variant for builds without threads), the transposition
-//!   table ([`tt`]) and the time budget and its use while deepening ([`budget`], `time.rs`).
+//!   [`Settings`] (`settings.rs`) and the pool of threads (`pool.rs`: the main search thread
+//!   of `go` and the helpers, kept between searches, each with its own state,
+//!   `worker/state.rs`), with what the threads share (`shared.rs`); only the
+//!   [`Engine`](crate::Engine) holds one; each search it starts runs as a task (`task.rs`),
+//!   on the main search thread or the caller's, from a root every thread sees (`root.rs`);
+//! - iterative deepening, one loop for every thread (`deepen.rs`; a strength level runs it
+//!   from `skill/play.rs`), over the search of one thread (`worker.rs`, with
+//!   `worker/qsearch.rs` and its pruning parameters in `parameters.rs`; its moves from the
+//!   picker of `movepick.rs`, ordered by the killers and history of `history.rs`), the
+//!   parallel root search on the same threads (`root_split.rs`), the transposition table
+//!   ([`tt`]) and the time budget and its use while deepening ([`budget`], `time.rs`).
 //!
 //! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
 //! the [`Engine`](crate::Engine) instead (its analysis of a position, its review of games).
@@ -33,6 +35,8 @@ mod deepen;
 mod history;
 mod movepick;
 mod parameters;
+mod pool;
+mod root;
 mod root_split;
 mod searcher;
 mod settings;

@@ -1,52 +1,41 @@
-//! The searcher: the transposition table and the threads that search (the thread pool of
-//! Stockfish's `thread.h`), run with the [`Settings`] (`settings.rs`) and readying the state
+//! The searcher: the transposition table and the pool of threads that search (`pool.rs`, as
+//! Stockfish's `ThreadPool`), run with the [`Settings`] (`settings.rs`) and readying the state
 //! the threads share ([`Shared`], `shared.rs`) for each search.
 //!
-//! [`Searcher::go`] starts a search on its own thread and returns at once; the search reports
-//! through a callback ([`Report`]) and never prints. [`Searcher::stop`] ends it,
-//! [`Searcher::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
+//! [`Searcher::go`] starts a search on the pool's main search thread and returns at once; the
+//! search reports through a callback ([`Report`]) and never prints. [`Searcher::stop`] ends
+//! it, [`Searcher::wait`] waits for it. Exactly one [`Report::BestMove`] ends every `go`.
 //! [`Searcher::search`] runs the same search on the calling thread. Each search runs as a
-//! [`Task`] (`task.rs`).
+//! [`Task`] (`task.rs`), with the pool's helpers beside it.
 
-use super::root_split::{self, Pool};
+use super::pool::{Crew, SearchThread};
 use super::task::Task;
 use super::time;
 use super::tt::TranspositionTable;
-use super::{Cancel, Limits, Report, SearchError, Settings, Shared, SmpMode};
+use super::{Cancel, Limits, Report, SearchError, Settings, Shared};
 use crate::clock::Instant;
 use crate::network::{self, LoadedNet};
 use konakis_core::board::Game;
 use konakis_core::rules::Rules;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
-/// The searcher: owns the table and runs one search at a time on its own thread.
+/// The searcher: owns the table and the threads, and runs one search at a time.
 pub struct Searcher {
     shared: Arc<Shared>,
     settings: Settings,
-    /// The search thread of [`Searcher::go`], and what tells that it has ended.
-    handle: Option<(JoinHandle<()>, Receiver<()>)>,
+    /// The threads of `settings.threads`: each one's state (its quiet history carried
+    /// between the searches of one game), and the helpers, started at the first search.
+    crew: Arc<Crew>,
+    /// The main search thread of [`Searcher::go`], started at the first `go`.
+    thread: Option<SearchThread>,
+    /// What tells that the search of the last `go` has ended (it closes then).
+    ended: Option<Receiver<()>>,
     running: Arc<AtomicBool>,
-    /// The main thread's quiet history, carried between searches of one game (the killers
-    /// are not: they belong to the positions of one search).
-    quiet_history: Arc<Mutex<Vec<i32>>>,
-    /// The pool for parallel root search (`threads > 1`).
-    pool: Option<Arc<Pool>>,
     /// The network loaded with `EvalFile`, if any (it evaluates under its own rules only).
     loaded: Option<LoadedNet>,
-}
-
-/// The rayon pool of the parallel root search: `threads` threads, if more than one and the
-/// mode is [`SmpMode::RootSplit`] (Lazy SMP starts its own threads per search). `None` too if
-/// the threads cannot be created; the search then runs as Lazy SMP.
-fn make_pool(settings: &Settings) -> Option<Arc<Pool>> {
-    let threads = settings.threads;
-    if threads <= 1 || settings.smp != SmpMode::RootSplit {
-        return None;
-    }
-    root_split::make_pool(threads).map(Arc::new)
 }
 
 impl Default for Searcher {
@@ -69,10 +58,10 @@ impl Searcher {
                 settings.hash_mib,
             )?)),
             settings,
-            handle: None,
+            crew: Arc::new(Crew::new(settings.threads)),
+            thread: None,
+            ended: None,
             running: Arc::new(AtomicBool::new(false)),
-            quiet_history: Arc::new(Mutex::new(Vec::new())),
-            pool: make_pool(&settings),
             loaded: None,
         })
     }
@@ -105,9 +94,10 @@ impl Searcher {
             // The table's static evaluations were the other evaluation's.
             self.shared.tt.clear();
         }
-        if (settings.threads, settings.smp) != (self.settings.threads, self.settings.smp) {
-            self.pool = None;
-            self.pool = make_pool(&settings);
+        if settings.threads != self.settings.threads {
+            // The threads are made anew, their histories with them.
+            self.crew.shutdown();
+            self.crew = Arc::new(Crew::new(settings.threads));
         }
         self.settings = settings;
         Ok(())
@@ -137,14 +127,13 @@ impl Searcher {
         self.loaded.clone()
     }
 
-    /// Empties the table and the quiet history carried between searches (a new game).
+    /// Empties the table and every thread's quiet history, carried between searches (a new
+    /// game).
     pub fn clear(&mut self) {
         self.stop();
         self.wait();
         self.shared.tt.clear();
-        if let Ok(mut h) = self.quiet_history.lock() {
-            h.clear();
-        }
+        self.crew.clear();
     }
 
     /// Whether a search is running.
@@ -165,8 +154,9 @@ impl Searcher {
 
     /// Waits for the running search, if any, to finish.
     pub fn wait(&mut self) {
-        if let Some((h, _)) = self.handle.take() {
-            let _ = h.join();
+        if let Some(ended) = self.ended.take() {
+            // Nothing is ever sent: the channel closes when the search ends.
+            let _ = ended.recv();
         }
     }
 
@@ -221,41 +211,53 @@ impl Searcher {
         Ok(Task {
             shared: Arc::clone(&self.shared),
             settings: self.settings,
-            pool: self.pool.clone(),
-            quiet_history: Arc::clone(&self.quiet_history),
+            crew: Arc::clone(&self.crew),
             running: Arc::clone(&self.running),
         })
     }
 
-    /// Starts searching the game's current position on a thread of its own and returns at
-    /// once. `report` receives progress and, last, exactly one [`Report::BestMove`].
+    /// Starts searching the game's current position on the main search thread (started at
+    /// the first `go`) and returns at once. `report` receives progress and, last, exactly one
+    /// [`Report::BestMove`].
     pub fn go(
         &mut self,
         game: &Game,
         limits: Limits,
         report: impl FnMut(Report) + Send + 'static,
     ) -> Result<(), SearchError> {
+        if self.thread.is_none() {
+            let started = SearchThread::start().map_err(|reason| SearchError::Thread { reason })?;
+            self.thread = Some(started);
+        }
         let task = self.prepare(game, &limits)?;
         let game = game.clone();
-        // Dropped when the thread ends, which is what `wait_until` listens for.
+        let running = Arc::clone(&self.running);
+        // Dropped when the search ends, which is what `wait` and `wait_until` listen for.
         let (finished, ended) = std::sync::mpsc::channel::<()>();
-        let spawned = std::thread::Builder::new()
-            .name("konakis-search".into())
-            .spawn(move || {
-                let _finished = finished;
-                let mut report = report;
+        let search = Box::new(move || {
+            let _finished = finished;
+            let mut report = report;
+            let searched = catch_unwind(AssertUnwindSafe(|| {
                 task.run(&game, &limits, Cancel::Never, &mut report);
-            });
-        match spawned {
-            Ok(handle) => {
-                self.handle = Some((handle, ended));
+            }));
+            if searched.is_err() {
+                // The search panicked (its message is out): the searcher is free again.
+                running.store(false, Ordering::SeqCst);
+            }
+        });
+        match self.thread.as_ref().map(|t| t.send(search)) {
+            Some(Ok(())) => {
+                self.ended = Some(ended);
                 Ok(())
             }
-            Err(e) => {
-                // No thread, no search: the searcher is as it was before `go`.
+            _ => {
+                // The thread has ended: no search, the searcher is as it was before `go`.
                 self.running.store(false, Ordering::SeqCst);
+                if let Some(thread) = self.thread.take() {
+                    thread.end();
+                }
                 Err(SearchError::Thread {
-                    reason: e.to_string(),
+                    reason: "the search thread has ended".into(),
                 })
             }
         }
@@ -289,15 +291,15 @@ impl Searcher {
 
     /// Waits until the search started by [`Searcher::go`], if any, has ended (its last report
     /// out) or `deadline` has passed; `true` if it has ended. A search that outlives the
-    /// deadline is left running: its thread is not joined.
+    /// deadline is left running.
     pub fn wait_until(&mut self, deadline: Instant) -> bool {
-        let Some((_, ended)) = &self.handle else {
+        let Some(ended) = &self.ended else {
             return true;
         };
         let left = deadline.saturating_duration_since(Instant::now());
         match ended.recv_timeout(left) {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
-            // Nothing is ever sent: the channel closes when the thread ends.
+            // Nothing is ever sent: the channel closes when the search ends.
             _ => {
                 self.wait();
                 true
@@ -322,9 +324,14 @@ impl Searcher {
 }
 
 impl Drop for Searcher {
+    /// Stops the search, if one runs, and ends the threads.
     fn drop(&mut self) {
         self.stop();
         self.wait();
+        self.crew.shutdown();
+        if let Some(thread) = self.thread.take() {
+            thread.end();
+        }
     }
 }
 
@@ -332,6 +339,7 @@ impl Drop for Searcher {
 mod tests {
     use super::*;
     use crate::network::EvalMode;
+    use crate::search::SmpMode;
 
     /// A random network of `rules`' family that a search can use.
     fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
@@ -455,32 +463,299 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_quiet_history_carries_to_the_next_search_and_clear_empties_it() {
-        let mut searcher = Searcher::new(Settings {
+    /// A searcher of `threads` threads sharing the work as `smp` says, with a small table.
+    fn searcher(threads: usize, smp: SmpMode) -> Searcher {
+        Searcher::new(Settings {
+            threads,
+            smp,
             hash_mib: 1,
             ..Settings::default()
-        });
-        let limits = Limits {
-            depth: Some(5),
+        })
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
             ..Limits::default()
-        };
-        let carried = |s: &Searcher| s.quiet_history.lock().unwrap().clone();
+        }
+    }
+
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
+    #[test]
+    fn every_threads_quiet_history_carries_to_the_next_search_and_clear_empties_them() {
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let game = Game::start(Rules::default());
+        for t in 0..2 {
+            assert_eq!(searcher.crew.quiet_history(t), None, "thread {t} unused");
+        }
+        searcher.search_sync(&game, depth(7));
+        let first: Vec<Vec<i32>> = (0..2)
+            .map(|t| searcher.crew.quiet_history(t).expect("a state"))
+            .collect();
+        for (t, h) in first.iter().enumerate() {
+            assert_eq!(h.len(), crate::search::history::HISTORY_SIZE);
+            assert!(h.iter().any(|&v| v != 0), "thread {t} rewarded quiet moves");
+        }
+        // The second search starts from the first one's history (halved at each iteration):
+        // what it adds does not start from zero.
+        searcher.search_sync(&game, depth(1));
+        let main = searcher.crew.quiet_history(0).expect("a state");
         assert!(
-            carried(&searcher).is_empty(),
-            "nothing before the first search"
-        );
-        searcher.search_sync(&Game::start(Rules::default()), limits.clone());
-        let first = carried(&searcher);
-        assert_eq!(first.len(), crate::search::history::HISTORY_SIZE);
-        assert!(
-            first.iter().any(|&h| h != 0),
-            "the search rewarded quiet moves"
+            main.iter()
+                .zip(&first[0])
+                .any(|(&now, &then)| now != 0 && then != 0),
+            "the main thread's history carried"
         );
         searcher.clear();
+        for t in 0..2 {
+            let h = searcher.crew.quiet_history(t).expect("a state");
+            assert!(
+                h.iter().all(|&v| v == 0),
+                "thread {t}: a new game starts without it"
+            );
+        }
+    }
+
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
+    #[test]
+    fn the_threads_outlive_a_search_and_the_next_search_runs_on_them() {
+        for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
+            let mut searcher = searcher(2, smp);
+            let game = Game::start(Rules::default());
+            assert!(
+                searcher.crew.helper_ids().is_empty(),
+                "started at the first search"
+            );
+            searcher.search_sync(&game, depth(6));
+            let helpers = searcher.crew.helper_ids();
+            assert_eq!(helpers.len(), 1, "{smp:?}");
+            assert!(
+                searcher.crew.quiet_history(1).is_some(),
+                "{smp:?}: the helper searched"
+            );
+            searcher.search_sync(&game, depth(6));
+            assert_eq!(searcher.crew.helper_ids(), helpers, "{smp:?}");
+            // `go` searches on the main search thread, the same from one `go` to the next.
+            let go = |searcher: &mut Searcher| {
+                searcher.go(&game, depth(6), |_| {}).expect("a search");
+                searcher.wait();
+                searcher.thread.as_ref().map(SearchThread::id)
+            };
+            let main = go(&mut searcher);
+            assert!(main.is_some());
+            assert_eq!(go(&mut searcher), main, "{smp:?}");
+            assert_eq!(searcher.crew.helper_ids(), helpers, "{smp:?}");
+        }
+    }
+
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
+    #[test]
+    fn changing_threads_makes_the_helpers_anew_at_the_next_search() {
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let game = Game::start(Rules::default());
+        searcher.search_sync(&game, depth(5));
+        let two = searcher.crew.helper_ids();
+        assert_eq!(two.len(), 1);
+        let settings = searcher.settings;
+        searcher
+            .set(Settings {
+                threads: 3,
+                ..settings
+            })
+            .unwrap();
         assert!(
-            carried(&searcher).is_empty(),
-            "a new game starts without it"
+            searcher.crew.helper_ids().is_empty(),
+            "the old helpers ended"
         );
+        searcher.search_sync(&game, depth(5));
+        let three = searcher.crew.helper_ids();
+        assert_eq!(three.len(), 2);
+        assert!(three.iter().all(|id| !two.contains(id)));
+        searcher
+            .set(Settings {
+                threads: 1,
+                ..settings
+            })
+            .unwrap();
+        searcher.search_sync(&game, depth(5));
+        assert!(searcher.crew.helper_ids().is_empty());
+    }
+
+    #[test]
+    fn a_stopped_search_then_a_new_one_answers_on_the_same_threads() {
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let game = Game::start(Rules::default());
+        let (sender, answers) = std::sync::mpsc::channel();
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        searcher
+            .go(&game, infinite, move |r| {
+                if let Report::BestMove { best, .. } = r {
+                    let _ = sender.send(best);
+                }
+            })
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(searcher.is_searching(), "an infinite search waits for stop");
+        searcher.stop();
+        searcher.wait();
+        let best = answers.try_recv().expect("one answer after stop");
+        assert!(best.is_some());
+        assert!(!searcher.is_searching());
+        let helpers = searcher.crew.helper_ids();
+        assert_eq!(helpers.len(), usize::from(cfg!(feature = "threads")));
+        let (best, info) = searcher.search_sync(&game, depth(6));
+        assert!(best.is_some());
+        assert_eq!(info.expect("a report").depth, 6);
+        assert_eq!(searcher.crew.helper_ids(), helpers);
+    }
+
+    #[test]
+    fn dropping_a_searcher_idle_or_searching_returns_promptly() {
+        // Each drop runs on a thread of its own, so that a hang fails the test rather than
+        // holding it.
+        let dropped = |searching: bool| {
+            let (sender, done) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut searcher = searcher(2, SmpMode::Lazy);
+                let game = Game::start(Rules::default());
+                searcher.search_sync(&game, depth(4));
+                if searching {
+                    let infinite = Limits {
+                        infinite: true,
+                        ..Limits::default()
+                    };
+                    searcher.go(&game, infinite, |_| {}).unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    assert!(searcher.is_searching());
+                }
+                drop(searcher);
+                let _ = sender.send(());
+            });
+            done.recv_timeout(std::time::Duration::from_secs(30))
+                .is_ok()
+        };
+        assert!(dropped(false), "dropped while idle");
+        assert!(dropped(true), "dropped while searching");
+    }
+
+    #[test]
+    fn with_helpers_the_best_move_begins_the_last_line_reported() {
+        // Searches that end between iterations (a depth limit), so that the main thread's
+        // last line, a helper's it took over, or the deeper or better helper line chosen at
+        // the end is the answer. (A search stopped inside an iteration may answer with the
+        // move that failed high there, with one thread as with several.)
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let rules = Rules::default();
+        for (i, game) in positions(&rules, 11, 6).iter().enumerate() {
+            let mut outcome = super::super::SearchOutcome::default();
+            searcher
+                .search(game, depth(5 + i as u32 % 3), Cancel::Never, |r| {
+                    outcome.take(&r)
+                })
+                .unwrap();
+            let info = outcome.info.expect("an iteration reported");
+            assert_eq!(outcome.best, info.pv.first().copied());
+            assert_eq!(outcome.ponder, info.pv.get(1).copied());
+        }
+    }
+
+    #[test]
+    fn with_helpers_a_node_limit_stops_every_thread_soon_after_it() {
+        for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
+            let mut searcher = searcher(2, smp);
+            let game = Game::start(Rules::default());
+            let limit = 40_000;
+            let limits = Limits {
+                nodes: Some(limit),
+                ..Limits::default()
+            };
+            let (best, _) = searcher.search_sync(&game, limits);
+            assert!(best.is_some(), "{smp:?}");
+            let nodes = searcher.nodes();
+            // Each thread looks at the shared count every 1,024 nodes of its own.
+            assert!(
+                (limit..limit + 4 * 1024).contains(&nodes),
+                "{smp:?}: {nodes} nodes"
+            );
+        }
+    }
+
+    #[test]
+    fn with_helpers_searchmoves_multipv_and_levels_hold() {
+        let mut searcher = searcher(2, SmpMode::Lazy);
+        let game = Game::start(Rules::default());
+        let legal = game.board().legal_moves(game.rules());
+        let (best, _) = searcher.search_sync(&game, depth(6));
+        // Only the moves asked for are searched, by the helper too.
+        let others: Vec<_> = legal.iter().copied().filter(|&m| Some(m) != best).collect();
+        let asked = vec![others[0], others[others.len() - 1]];
+        let limits = Limits {
+            searchmoves: asked.clone(),
+            ..depth(6)
+        };
+        let (only, info) = searcher.search_sync(&game, limits);
+        assert!(asked.contains(&only.unwrap()), "{only:?}");
+        assert!(asked.contains(&info.unwrap().pv[0]));
+        // Three lines each iteration, from the main thread.
+        let settings = searcher.settings;
+        searcher
+            .set(Settings {
+                multipv: 3,
+                ..settings
+            })
+            .unwrap();
+        let mut lines = Vec::new();
+        searcher
+            .search(&game, depth(5), Cancel::Never, |r| {
+                if let Report::Info(info) = r
+                    && info.depth == 5
+                {
+                    lines.push(info.multipv);
+                }
+            })
+            .unwrap();
+        assert_eq!(lines, [1, 2, 3]);
+        // A strength level plays a legal move.
+        let mut skill = settings.skill;
+        skill.level = 3;
+        searcher.set(Settings { skill, ..settings }).unwrap();
+        let (played, _) = searcher.search_sync(&game, depth(6));
+        assert!(legal.contains(&played.unwrap()));
+    }
+
+    #[test]
+    fn a_move_that_failed_high_is_answered_without_the_reply_of_the_line_before() {
+        // One thread, deterministic: this search stops while it searches again the move
+        // that failed high at the root, and answers with that move.
+        let mut searcher = searcher(1, SmpMode::Lazy);
+        let rules = Rules::default();
+        let game = &positions(&rules, 5, 3)[2];
+        let mut outcome = super::super::SearchOutcome::default();
+        let limits = Limits {
+            nodes: Some(18_000),
+            ..Limits::default()
+        };
+        searcher
+            .search(game, limits, Cancel::Never, |r| outcome.take(&r))
+            .unwrap();
+        let (best, info) = (outcome.best.unwrap(), outcome.info.unwrap());
+        assert_ne!(
+            Some(best),
+            info.pv.first().copied(),
+            "the case this test is for"
+        );
+        // The reply expected is that of the move's own line, not of the last line reported.
+        assert_ne!(outcome.ponder, info.pv.get(1).copied());
+        if let Some(reply) = outcome.ponder {
+            let mut after = game.clone();
+            after.play(best).unwrap();
+            assert!(after.board().legal_moves(&rules).contains(&reply));
+        }
     }
 }

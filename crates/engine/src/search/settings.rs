@@ -7,8 +7,8 @@ use crate::skill::Skill;
 /// How several threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmpMode {
-    /// The first root move alone, then the others in parallel on a rayon pool against the
-    /// shared bound, re-searched on fail-high.
+    /// The first root move alone, then the others in parallel on the pool's threads against
+    /// the shared bound, re-searched on fail-high.
     RootSplit,
     /// Every thread searches the whole tree from the root, sharing the table (Lazy SMP).
     Lazy,

@@ -4,7 +4,7 @@
 
 use super::time::Budget;
 use super::tt::TranspositionTable;
-use super::{Cancel, Signal};
+use super::{Cancel, Limits, MAX_PLY, Signal};
 use crate::clock::Instant;
 use crate::network::Net;
 use konakis_core::types::Move;
@@ -50,20 +50,23 @@ impl Shared {
             ponder_budget: Mutex::new(None),
             start: Mutex::new(Instant::now()),
             helper_depth: AtomicI32::new(0),
-            helper_line: Mutex::new((0, Vec::new())),
+            // Room for any line, so that a helper publishing one allocates nothing.
+            helper_line: Mutex::new((0, Vec::with_capacity(MAX_PLY + 1))),
             net: Mutex::new(None),
         }
     }
 
     /// Records a helper's completed iteration if it is deeper than any before.
-    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: Vec<Move>) {
+    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: &[Move]) {
         if pv.is_empty() {
             return;
         }
         if let Ok(mut line) = self.helper_line.lock()
             && depth > self.helper_depth.load(Ordering::Relaxed)
         {
-            *line = (score, pv);
+            line.0 = score;
+            line.1.clear();
+            line.1.extend_from_slice(pv);
             self.helper_depth.store(depth, Ordering::Release);
         }
     }
@@ -88,6 +91,22 @@ impl Shared {
                 .store(now + b.hard.as_millis() as u64, Ordering::SeqCst);
         }
         self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Under `infinite` or `ponder`, waits for `stop` (or the ponderhit that makes the search
+    /// a timed one), asking `cancel` the while; returns at once otherwise.
+    pub(super) fn wait_for_stop(&self, limits: &Limits, cancel: Cancel) {
+        while (limits.infinite || self.pondering.load(Ordering::SeqCst))
+            && !self.stop.load(Ordering::SeqCst)
+            && !self.cancelled(cancel)
+        {
+            // A browser's worker cannot sleep (std's sleep panics there); it asks `cancel`
+            // again at once, which is all it has to do until the answer goes out.
+            #[cfg(not(target_family = "wasm"))]
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            #[cfg(target_family = "wasm")]
+            std::hint::spin_loop();
+        }
     }
 
     /// Asks `cancel`, acting on a `ponderhit` at once; whether it says stop.
@@ -125,16 +144,16 @@ mod tests {
     fn only_a_deeper_helper_iteration_replaces_the_published_line() {
         let shared = Shared::new(1);
         assert_eq!(shared.helper_line_from(1), None, "nothing published yet");
-        shared.publish_helper_line(5, 30, vec![mv("d1d3"), mv("e3e1")]);
-        shared.publish_helper_line(4, -10, vec![mv("a4a2")]);
-        shared.publish_helper_line(6, 12, Vec::new());
+        shared.publish_helper_line(5, 30, &[mv("d1d3"), mv("e3e1")]);
+        shared.publish_helper_line(4, -10, &[mv("a4a2")]);
+        shared.publish_helper_line(6, 12, &[]);
         assert_eq!(
             shared.helper_line_from(5),
             Some((5, 30, vec![mv("d1d3"), mv("e3e1")])),
             "a shallower or empty line is ignored"
         );
         assert_eq!(shared.helper_line_from(6), None, "depth 6 not reached");
-        shared.publish_helper_line(7, -40, vec![mv("a4a2")]);
+        shared.publish_helper_line(7, -40, &[mv("a4a2")]);
         assert_eq!(shared.helper_line_from(6), Some((7, -40, vec![mv("a4a2")])));
     }
 }

@@ -5,20 +5,19 @@
 //! readies the shared state and hands over what the search needs in a [`Task`].
 
 use super::deepen::{RunContext, run};
-use super::root_split::Pool;
+use super::pool::Crew;
 use super::{Cancel, Limits, Report, Settings, Shared};
 use crate::skill;
 use konakis_core::board::Game;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// Everything one search needs from the searcher, to run on whichever thread.
 pub(super) struct Task {
     pub(super) shared: Arc<Shared>,
     pub(super) settings: Settings,
-    pub(super) pool: Option<Arc<Pool>>,
-    /// The quiet history carried between searches of one game.
-    pub(super) quiet_history: Arc<Mutex<Vec<i32>>>,
+    /// The threads: the main thread's state and the helpers.
+    pub(super) crew: Arc<Crew>,
     /// Whether the searcher is busy; cleared when the answer goes out.
     pub(super) running: Arc<AtomicBool>,
 }
@@ -36,33 +35,15 @@ impl Task {
         let context = RunContext {
             shared,
             settings: &self.settings,
-            pool: self.pool.as_deref(),
+            crew: &self.crew,
         };
         let plan = skill::Plan::new(&self.settings.skill, limits, game.board().hash());
         let (best, ponder) = match plan {
-            None => run(&context, game, limits, &self.quiet_history, cancel, report),
-            Some(plan) => skill::play_at_level(
-                plan,
-                &context,
-                game,
-                limits,
-                &self.quiet_history,
-                cancel,
-                report,
-            ),
+            None => run(&context, game, limits, cancel, report),
+            Some(plan) => skill::play_at_level(plan, &context, game, limits, cancel, report),
         };
         // Under `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
-        while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-            && !shared.stop.load(Ordering::SeqCst)
-            && !shared.cancelled(cancel)
-        {
-            // A browser's worker cannot sleep (std's sleep panics there); it asks `cancel`
-            // again at once, which is all it has to do until the answer goes out.
-            #[cfg(not(target_family = "wasm"))]
-            std::thread::sleep(std::time::Duration::from_millis(1));
-            #[cfg(target_family = "wasm")]
-            std::hint::spin_loop();
-        }
+        shared.wait_for_stop(limits, cancel);
         self.running.store(false, Ordering::SeqCst);
         report(Report::BestMove { best, ponder });
     }

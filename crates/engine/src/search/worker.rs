@@ -1,9 +1,9 @@
 //! One search thread and its principal variation search: the pruning, reductions and
 //! extensions of each node (their parameters in parameters.rs); the moves come from the picker
 //! (movepick.rs), the quiescence search is in worker/qsearch.rs, the static evaluation (the
-//! network's accumulators, the cache) in worker/evaluate.rs. Per-thread state (histories, PV,
-//! path keys, memos of the last position asked) lives here; what threads share is in
-//! [`Shared`].
+//! network's accumulators, the cache) in worker/evaluate.rs. What a thread keeps between
+//! searches (histories, PV, path keys, the cache) is its [`ThreadState`] (worker/state.rs),
+//! which a worker takes over for a search; what threads share is in [`Shared`].
 
 use super::history::Histories;
 use super::movepick::{MovePicker, Picked};
@@ -20,17 +20,20 @@ use std::sync::atomic::Ordering;
 
 mod evaluate;
 mod qsearch;
+mod state;
 
 #[cfg(test)]
 pub(crate) use evaluate::NET_CHECKS;
-use evaluate::{EVAL_CACHE_SIZE, NetPath};
+use evaluate::NetPath;
+pub(crate) use state::{Completed, Lines, ThreadState};
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
 /// Quiescence plies after which the position is judged as it stands (a bound on threat and
 /// block sequences, which need not lose material).
 const MAX_QUIESCENCE_PLIES: usize = 16;
 
-/// Per-thread search state.
+/// One thread's search: the thread's [`ThreadState`], taken over for a search, with what the
+/// search lends it (the shared state, the report sink, the caller's [`Cancel`]).
 pub(crate) struct Worker<'a> {
     pub(crate) shared: &'a Shared,
     pub(crate) rules: Rules,
@@ -83,32 +86,49 @@ pub(crate) struct Worker<'a> {
     game_filter: [u64; 4],
     /// The network's accumulators along the current path, when a network evaluates.
     net: Option<NetPath>,
+    /// The state's number of the search it was readied for.
+    search: u64,
+    /// The lines of the current iteration.
+    pub(crate) lines: Lines,
+    /// The deepest iteration this thread completed in the search.
+    pub(crate) completed: Completed,
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(shared: &'a Shared, rules: Rules, game_keys: &[u64]) -> Worker<'a> {
-        let mut game_counts = AHashMap::new();
-        let mut game_filter = [0u64; 4];
-        for &k in game_keys {
-            *game_counts.entry(k).or_insert(0) += 1;
-            game_filter[(k as usize >> 6) & 3] |= 1 << (k & 63);
-        }
+    /// A worker for `rules` on the thread whose state is `state`, readied for the search
+    /// ([`ThreadState::prepare`]).
+    pub(crate) fn new(shared: &'a Shared, rules: Rules, state: ThreadState) -> Worker<'a> {
+        let ThreadState {
+            search,
+            histories,
+            pickers,
+            pv,
+            path,
+            game_counts,
+            game_filter,
+            eval_cache,
+            excluded,
+            root_moves,
+            net,
+            lines,
+            completed,
+        } = state;
         Worker {
             shared,
             rules,
             game_counts,
             game_filter,
-            path: Vec::with_capacity(MAX_PLY + 2),
-            histories: Histories::new(),
-            pickers: (0..=MAX_PLY).map(|_| MovePicker::new()).collect(),
-            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            path,
+            histories,
+            pickers,
+            pv,
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
             unreported: 0,
             seldepth: 0,
             stopped: false,
-            excluded: Vec::new(),
-            root_moves: Vec::new(),
+            excluded,
+            root_moves,
             start: shared
                 .start
                 .lock()
@@ -121,15 +141,33 @@ impl<'a> Worker<'a> {
             main: true,
             adopt: false,
             aborted: false,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            eval_cache,
             danger_memo: (0, false),
             exits_memo: (0, Bitboard::EMPTY),
-            net: shared
-                .net
-                .lock()
-                .ok()
-                .and_then(|n| n.clone())
-                .map(NetPath::new),
+            net,
+            search,
+            lines,
+            completed,
+        }
+    }
+
+    /// Gives the thread's state back (its nodes flushed to the shared counter first).
+    pub(crate) fn into_state(mut self) -> ThreadState {
+        self.flush_nodes();
+        ThreadState {
+            search: self.search,
+            histories: self.histories,
+            pickers: self.pickers,
+            pv: self.pv,
+            path: self.path,
+            game_counts: self.game_counts,
+            game_filter: self.game_filter,
+            eval_cache: self.eval_cache,
+            excluded: self.excluded,
+            root_moves: self.root_moves,
+            net: self.net,
+            lines: self.lines,
+            completed: self.completed,
         }
     }
 
@@ -194,11 +232,25 @@ impl<'a> Worker<'a> {
     }
 
     /// The principal variation of the last root search.
-    pub(crate) fn pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
+    pub(crate) fn pv(&self) -> &[Move] {
+        &self.pv[0][..self.pv_len[0]]
     }
 
-    fn poll(&mut self) {
+    /// Makes `line` the principal variation of the last root search.
+    pub(crate) fn set_pv(&mut self, line: &[Move]) {
+        self.pv[0][..line.len()].copy_from_slice(line);
+        self.pv_len[0] = line.len();
+    }
+
+    /// Adds the principal variation of the last root search, scored `score`, to the lines of
+    /// the iteration.
+    pub(crate) fn keep_pv(&mut self, score: i32) {
+        self.lines.push(score, &self.pv[0][..self.pv_len[0]]);
+    }
+
+    /// Adds the nodes not yet counted to the shared counter and checks the limits (the stop
+    /// flag, the caller's [`Cancel`], the clock, the node limit, a helper ahead).
+    pub(crate) fn poll(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.unreported, Ordering::Relaxed);
@@ -257,16 +309,6 @@ impl<'a> Worker<'a> {
         self.unreported
     }
 
-    /// The quiet history (to carry it to the next search of the same game).
-    pub(crate) fn quiet_history(&self) -> &[i32] {
-        self.histories.quiet_table()
-    }
-
-    /// Restores a quiet history saved by [`Worker::quiet_history`].
-    pub(crate) fn set_quiet_history(&mut self, h: &[i32]) {
-        self.histories.set_quiet_table(h);
-    }
-
     /// Flushes the node count to the shared counter.
     pub(crate) fn flush_nodes(&mut self) {
         self.shared
@@ -312,9 +354,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches one root move within `(alpha, beta)` (from the root's point of view) and
-    /// returns its score and principal variation, the move first.
-    // Only the parallel root search (the `threads` feature) searches one root move alone.
-    #[cfg_attr(not(feature = "threads"), allow(dead_code))]
+    /// returns its score; its principal variation, the move first, is then [`Worker::pv`].
     pub(crate) fn search_root_move(
         &mut self,
         board: &Board,
@@ -322,7 +362,7 @@ impl<'a> Worker<'a> {
         depth: i32,
         alpha: i32,
         beta: i32,
-    ) -> (i32, Vec<Move>) {
+    ) -> i32 {
         self.path.clear();
         self.path.push(board.hash());
         self.seldepth = 0;
@@ -334,9 +374,13 @@ impl<'a> Worker<'a> {
         self.path.push(child.hash());
         let (_, ext) = self.threat_and_extension(board, &child, 0, false);
         let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
-        let mut pv = vec![mv];
-        pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
-        (score, pv)
+        self.pv[0][0] = mv;
+        let len = self.pv_len[1].max(1);
+        for p in 1..len {
+            self.pv[0][p] = self.pv[1][p];
+        }
+        self.pv_len[0] = len;
+        score
     }
 
     fn search(

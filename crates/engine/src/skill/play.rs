@@ -6,7 +6,6 @@ use super::{Lines, Plan, winning_move};
 use crate::search::{Cancel, Info, Limits, Report, RunContext, Score, ScoreBound, run};
 use konakis_core::board::Game;
 use konakis_core::types::Move;
-use std::sync::Mutex;
 
 /// A search at a strength level: the search proper under the level's limits and with its
 /// lines, then the level's choice among them. Only the lines the `MultiPV` option asks for
@@ -16,7 +15,6 @@ pub(crate) fn play_at_level(
     context: &RunContext,
     game: &Game,
     limits: &Limits,
-    quiet_history: &Mutex<Vec<i32>>,
     cancel: Cancel,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> (Option<Move>, Option<Move>) {
@@ -60,7 +58,6 @@ pub(crate) fn play_at_level(
         &context,
         game,
         &plan.limits(limits),
-        quiet_history,
         cancel,
         &mut |r: Report| {
             if let Report::Info(info) = &r {

@@ -11,6 +11,7 @@ use konakis_core::board::Board;
 use konakis_core::types::Move;
 use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
 use konakis_nnue::stack::AccumulatorStack;
+use std::sync::Arc;
 #[cfg(test)]
 use std::sync::atomic::Ordering;
 
@@ -35,6 +36,15 @@ impl NetPath {
         match net {
             Net::Narrow(n) => NetPath::Narrow(AccumulatorStack::new(n, MAX_PLY + 2)),
             Net::Wide(n) => NetPath::Wide(AccumulatorStack::new(n, MAX_PLY + 2)),
+        }
+    }
+
+    /// Are these the accumulators of `net`?
+    pub(super) fn is_of(&self, net: &Net) -> bool {
+        match (self, net) {
+            (NetPath::Narrow(s), Net::Narrow(n)) => Arc::ptr_eq(s.net(), n),
+            (NetPath::Wide(s), Net::Wide(n)) => Arc::ptr_eq(s.net(), n),
+            _ => false,
         }
     }
 }
