@@ -48,10 +48,13 @@ pub mod text;
 pub mod types;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, BitboardOf};
 pub use board::{
-    Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
+    Board, BoardOf, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
     PositionError, Status, WinReason,
 };
 pub use rules::{KingCapture, Preset, Rules, RulesError, Ruleset};
-pub use types::{BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError};
+pub use types::{
+    BySide, Direction, Move, MoveOf, MoveParseError, Piece, Side, Square, SquareOf,
+    SquareParseError,
+};

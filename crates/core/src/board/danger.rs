@@ -8,8 +8,14 @@
 //! hold under every reading: custodial capture by two with Ashton's camps as anvils, four on
 //! the throne and three beside it, and four everywhere under `KingCapture=English`.
 
-use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
-use crate::geometry::{SIDE, SQUARES};
+use super::Board;
+use crate::geometry::{Geometry, Nine, SIDE, SQUARES, edge_bits, neighbour_bits};
+
+/// The king's square index once he has been captured.
+const NO_KING: u8 = Nine::NO_KING;
+
+/// The four squares beside the throne.
+const THRONE_RING: u128 = Nine::THRONE_RING;
 
 /// The four neighbours of each square inside the edge, by square index: empty for edge
 /// squares, where the king has escaped, and for index 81 (the king captured).
@@ -17,9 +23,8 @@ static KING_NEIGHBOURS: [u128; SQUARES + 1] = {
     let mut t = [0u128; SQUARES + 1];
     let mut sq = 0;
     while sq < SQUARES {
-        let s = Square::from_index(sq);
-        if !s.is_edge() {
-            t[sq] = Bitboard::from_square(s).neighbours().0;
+        if edge_bits(SIDE) >> sq & 1 == 0 {
+            t[sq] = neighbour_bits(SIDE, 1u128 << sq);
         }
         sq += 1;
     }
@@ -65,11 +70,11 @@ impl Board {
         }
         let occ = self.att | self.def;
         if rules.king_capture == KingCapture::English
-            || bit(self.king) & (Bitboard::THRONE.0 | THRONE_RING) != 0
+            || Nine::bit(self.king as usize) & (Bitboard::THRONE.0 | THRONE_RING) != 0
         {
-            let open = KING_RING[self.king as usize] & !self.att;
+            let open = Nine::king_ring(self.king as usize) & !self.att;
             return if open.count_ones() == 1 && open & occ == 0 {
-                Bitboard(open)
+                Bitboard::raw(open)
             } else {
                 Bitboard::EMPTY
             };
@@ -80,7 +85,7 @@ impl Board {
         // neighbour elsewhere land off the king's neighbours.
         let anvils = (self.att | rules.camps().0) & neighbours;
         let across = anvils >> 18 | anvils << 18 | anvils >> 2 | anvils << 2;
-        Bitboard(across & neighbours & !occ)
+        Bitboard::raw(across & neighbours & !occ)
     }
 
     /// The squares of [`Board::king_capture_squares`] that an attacker can move to with one
@@ -120,7 +125,7 @@ impl Board {
         rules: &Rules,
         squares: Bitboard,
     ) -> (Bitboard, Bitboard) {
-        let occ = self.att | self.def | bit(self.king);
+        let occ = self.att | self.def | Nine::bit(self.king as usize);
         // A slide over empty squares that touches neither a camp nor the throne is legal
         // for any soldier on a board where the game goes on; one that touches them, or any
         // move where encirclement may have ended the game, is left to `is_legal`.
@@ -138,14 +143,14 @@ impl Board {
                 let mut ray = 0u128;
                 let mut sq = s.index();
                 let reaches = loop {
-                    sq = NEIGHBOUR[sq][d] as usize;
+                    sq = Nine::neighbour(sq, d) as usize;
                     if sq == NO_KING as usize {
                         break false;
                     }
-                    let here = bit(sq as u8);
+                    let here = Nine::bit(sq);
                     if occ & here != 0 {
                         break self.att & here != 0
-                            && if plain && (ray | bit(s.index() as u8)) & walls == 0 {
+                            && if plain && (ray | Nine::bit(s.index())) & walls == 0 {
                                 true
                             } else {
                                 let mut as_attackers = *self;
@@ -174,13 +179,13 @@ impl Board {
         let Some(k) = self.king() else {
             return Bitboard::EMPTY;
         };
-        let occ = self.att | self.def | bit(self.king);
-        let mut squares = Bitboard(Bitboard::around(k).0 & !occ);
+        let occ = self.att | self.def | Nine::bit(self.king as usize);
+        let mut squares = Bitboard::raw(Bitboard::around(k).0 & !occ);
         for s in self.king_capture_squares(rules) {
             for d in 0..4 {
                 let mut sq = s.index();
                 loop {
-                    sq = NEIGHBOUR[sq][d] as usize;
+                    sq = Nine::neighbour(sq, d) as usize;
                     if sq == NO_KING as usize || occ >> sq & 1 != 0 {
                         break;
                     }
@@ -201,7 +206,6 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::tables::TRANSPOSE;
     use crate::geometry::LAST;
     use crate::rules::Rules;
     use crate::types::Piece;
@@ -290,7 +294,7 @@ mod tests {
             }
             let mut b = *board;
             b.att |= 1u128 << s.index();
-            b.att_t |= 1u128 << TRANSPOSE[s.index()];
+            b.att_t |= Nine::bit_t(s.index());
             let mut hash = 0;
             b.attacker_captures(rules, s.index(), &mut hash);
             if b.king().is_none() {
@@ -346,7 +350,7 @@ mod tests {
             }
             let mut b = *board;
             b.def |= 1u128 << sq.index();
-            b.def_t |= 1u128 << TRANSPOSE[sq.index()];
+            b.def_t |= Nine::bit_t(sq.index());
             if capturing(&b) < before {
                 blocks.set(sq);
             }
