@@ -497,59 +497,56 @@ mod tests {
     use super::*;
     use crate::bitboard::Bitboard;
     use crate::rules::PRESETS;
-    use crate::types::{Move, Square};
+    use crate::types::Square;
 
     const NO_KING: u8 = Nine::NO_KING;
     const THRONE_RING: u128 = Nine::THRONE_RING;
-
-    fn bit(index: u8) -> u128 {
-        Nine::bit(index as usize)
-    }
-
-    fn fixed_anvils(rules: &Rules, victims: Side) -> u128 {
-        super::fixed_anvils::<Nine>(rules, victims)
-    }
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
     /// `Board::play` with the captures found one direction at a time, as the rules state them:
     /// the simple code that the captures of all four directions at once replaced, kept as the
     /// reference they are checked against.
-    fn play_one_direction_at_a_time(board: &mut Board, rules: &Rules, mv: Move) -> u128 {
+    fn play_one_direction_at_a_time<G: Geometry>(
+        board: &mut BoardOf<G>,
+        rules: &Rules,
+        mv: MoveOf<G>,
+    ) -> u128 {
         let (from, to) = (mv.from().index(), mv.to().index());
-        let (fb, tb) = (Nine::bit(from), Nine::bit(to));
-        let (ft, tt) = (Nine::bit_t(from), Nine::bit_t(to));
-        let mut hash = board.hash ^ zobrist::SIDE_KEY;
+        let (fb, tb) = (G::bit(from), G::bit(to));
+        let (ft, tt) = (G::bit_t(from), G::bit_t(to));
+        let mut hash = board.hash ^ G::SIDE_KEY;
         let mut captured = 0u128;
         if board.side == Side::Attackers {
             board.att ^= fb | tb;
             board.att_t ^= ft | tt;
             hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
                 ^ zobrist::piece_key(Piece::Attacker, mv.to());
-            let anvils = board.att | fixed_anvils(rules, Side::Defenders);
+            let anvils = board.att | super::fixed_anvils::<G>(rules, Side::Defenders);
             for d in 0..4 {
-                let n = Nine::neighbour(to, d);
-                if n == NO_KING {
+                let n = G::neighbour(to, d);
+                if n == G::NO_KING {
                     continue;
                 }
                 if n == board.king {
                     if board.king_is_taken(rules, d) {
-                        hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
-                        board.king = NO_KING;
+                        hash ^=
+                            zobrist::piece_key(Piece::King, SquareOf::<G>::from_index(n as usize));
+                        board.king = G::NO_KING;
                     }
                     continue;
                 }
                 if board.def >> n & 1 == 0 {
                     continue;
                 }
-                let far = Nine::neighbour(n as usize, d);
-                if far == NO_KING {
+                let far = G::neighbour(n as usize, d);
+                if far == G::NO_KING {
                     continue;
                 }
                 let anvil = anvils >> far & 1 != 0
-                    || (far as usize == Square::THRONE.index()
-                        && if board.king as usize == Square::THRONE.index() {
-                            let others = THRONE_RING & !(1u128 << n);
+                    || (far as usize == SquareOf::<G>::THRONE.index()
+                        && if board.king as usize == SquareOf::<G>::THRONE.index() {
+                            let others = G::THRONE_RING & !(1u128 << n);
                             rules.throne_guard_capture && board.att & others == others
                         } else {
                             rules.throne_hostile
@@ -572,21 +569,25 @@ mod tests {
             hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
             if !is_king || rules.king_armed {
                 let partners = board.def
-                    | if rules.king_armed { bit(board.king) } else { 0 }
-                    | fixed_anvils(rules, Side::Attackers);
+                    | if rules.king_armed {
+                        G::bit(board.king as usize)
+                    } else {
+                        0
+                    }
+                    | super::fixed_anvils::<G>(rules, Side::Attackers);
                 let throne_anvil =
-                    rules.throne_hostile && board.king as usize != Square::THRONE.index();
+                    rules.throne_hostile && board.king as usize != SquareOf::<G>::THRONE.index();
                 for d in 0..4 {
-                    let n = Nine::neighbour(to, d);
-                    if n == NO_KING || board.att >> n & 1 == 0 {
+                    let n = G::neighbour(to, d);
+                    if n == G::NO_KING || board.att >> n & 1 == 0 {
                         continue;
                     }
-                    let far = Nine::neighbour(n as usize, d);
-                    if far == NO_KING {
+                    let far = G::neighbour(n as usize, d);
+                    if far == G::NO_KING {
                         continue;
                     }
                     if partners >> far & 1 != 0
-                        || (throne_anvil && far as usize == Square::THRONE.index())
+                        || (throne_anvil && far as usize == SquareOf::<G>::THRONE.index())
                     {
                         board.remove(Piece::Attacker, n as usize, &mut hash);
                         captured |= 1u128 << n;
@@ -598,6 +599,57 @@ mod tests {
         board.side = board.side.opponent();
         board.plies = board.plies.saturating_add(1);
         captured
+    }
+
+    /// The captures of all four directions at once are those found one direction at a time on
+    /// the other sizes too: random games from Brandubh's and Copenhagen's set-ups, steered
+    /// towards captures, under the rule options that apply to every size.
+    fn captures_agree_on<G: Geometry>(start: &str, seed: u64) -> (u32, usize) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let (mut taken, mut kings) = (0, 0);
+        for variant in 0..5 {
+            let mut rules = Rules::default();
+            match variant {
+                1 => rules.king_armed = false,
+                2 => rules.throne_hostile = true,
+                3 => rules.throne_guard_capture = false,
+                4 => rules.king_capture = KingCapture::English,
+                _ => {}
+            }
+            for _ in 0..20 {
+                let mut board = BoardOf::<G>::from_fen(start).unwrap();
+                for _ in 0..200 {
+                    let moves = board.legal_moves(&rules);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut chosen = None;
+                    for &m in &moves {
+                        let (mut fast, mut slow) = (board, board);
+                        let got = fast.play(&rules, m);
+                        let expected = play_one_direction_at_a_time(&mut slow, &rules, m);
+                        assert_eq!(got.0, expected, "{} {m}", board.to_fen());
+                        assert_eq!(fast, slow, "{} {m}", board.to_fen());
+                        taken += expected.count_ones();
+                        kings += usize::from(board.king().is_some() && fast.king().is_none());
+                        if expected != 0 && rng.random_bool(0.5) {
+                            chosen = Some(m);
+                        }
+                    }
+                    let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
+                    board.play(&rules, m);
+                }
+            }
+        }
+        (taken, kings)
+    }
+
+    #[test]
+    fn captures_of_all_directions_at_once_are_those_one_direction_at_a_time_on_7x7_and_11x11() {
+        let (taken, kings) = captures_agree_on::<crate::geometry::Seven>(BRANDUBH_FEN, 7);
+        assert!(taken > 500 && kings > 20, "{taken} {kings}");
+        let (taken, kings) = captures_agree_on::<crate::geometry::Eleven>(COPENHAGEN_FEN, 11);
+        assert!(taken > 2_000 && kings > 20, "{taken} {kings}");
     }
 
     /// Every move of random games, steered towards captures, leaves the same board (key
