@@ -24,7 +24,7 @@ mod sizes;
 mod tables;
 mod text;
 
-pub use game::{DrawReason, Game, GameError, Status, WinReason};
+pub use game::{DrawReason, Game, GameError, GameErrorOf, GameOf, Status, WinReason};
 pub use legal::{IllegalMove, IllegalMoveOf, IllegalReason};
 pub use movegen::{MAX_MOVES, MoveList, MoveListOf};
 pub use parse::{MoveError, MoveErrorOf};

@@ -5,7 +5,10 @@
 //! and perft against its divide and its slow twin. (Under today's rules, which are Tablut's
 //! options on a larger board, no other program counts the same trees yet.)
 
-use super::{BRANDUBH_FEN, BoardOf, COPENHAGEN_FEN, MoveListOf, PositionErrorOf, START_FEN};
+use super::{
+    BRANDUBH_FEN, BoardOf, COPENHAGEN_FEN, DrawReason, GameErrorOf, GameOf, MoveErrorOf,
+    MoveListOf, PositionErrorOf, START_FEN, Status, WinReason,
+};
 use crate::bitboard::BitboardOf;
 use crate::geometry::{Eleven, Geometry, Nine, Seven};
 use crate::perft::{divide, perft, perft_slow};
@@ -469,4 +472,52 @@ fn each_size_has_keys_of_its_own_drawn_from_the_same_generator() {
     keys.dedup();
     assert_eq!(keys.len(), n);
     assert_ne!(Seven::SIDE_KEY, Nine::SIDE_KEY);
+}
+
+#[test]
+fn an_eleven_by_eleven_game_plays_moves_as_text_and_draws_by_repetition() {
+    let rules = Rules::default();
+    // Two soldiers shuffle back and forth until the position has occurred three times.
+    let moves = ["a8a9", "d6d9", "a9a8", "d9d6"].repeat(2);
+    let game = GameOf::<Eleven>::from_fen_and_moves(rules, COPENHAGEN_FEN, moves).unwrap();
+    assert_eq!(game.status(), Status::Draw(DrawReason::Repetition));
+    assert_eq!(game.moves().len(), 8);
+    assert!(game.board().same_position(game.start_board()));
+    // A move with a two-digit rank, and errors that name the move at fault.
+    let mut game =
+        GameOf::<Eleven>::from_fen_and_moves(rules, COPENHAGEN_FEN, ["f10-c10"]).unwrap();
+    assert_eq!(game.board().piece_at(sq("c10")), Some(Piece::Attacker));
+    assert!(matches!(
+        game.play_text("f6f7"),
+        Err(GameErrorOf::Move {
+            index: 1,
+            error: MoveErrorOf::Illegal(_)
+        })
+    ));
+    assert!(matches!(
+        GameOf::<Eleven>::from_fen_and_moves(rules, COPENHAGEN_FEN, ["a8a9", "l1l2"]),
+        Err(GameErrorOf::Move {
+            index: 1,
+            error: MoveErrorOf::Parse(_)
+        })
+    ));
+    assert!(matches!(
+        GameOf::<Eleven>::from_fen_and_moves(rules, BRANDUBH_FEN, []),
+        Err(GameErrorOf::Position(PositionErrorOf::RankCount(7)))
+    ));
+}
+
+#[test]
+fn a_brandubh_king_who_reaches_the_edge_wins_the_game() {
+    let rules = Rules::default();
+    // The king on d4 with the d-file open above him: d4-d7 reaches the edge.
+    let fen = "7/7/3w3/bbwKwbb/3w3/3b3/3b3 w";
+    let game = GameOf::<Seven>::from_fen_and_moves(rules, fen, ["d4d7"]);
+    assert!(game.is_err(), "d5 stands in the way");
+    let fen = "7/7/7/bbwKwbb/3w3/3b3/3b3 w";
+    let game = GameOf::<Seven>::from_fen_and_moves(rules, fen, ["d4d7"]).unwrap();
+    assert_eq!(
+        game.status(),
+        Status::Win(Side::Defenders, WinReason::KingEscaped)
+    );
 }
