@@ -153,6 +153,11 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     fn king_ring(sq: usize) -> u128;
     /// Whether the game is won with the king's square index `king` (on the edge, or captured).
     fn king_wins(king: u8) -> bool;
+    /// The four neighbours of the king's square index `king` when it is inside the edge; empty
+    /// on the edge (he has escaped) and for [`Geometry::NO_KING`] (he has been captured).
+    fn king_neighbours(king: usize) -> u128;
+    /// The rank and the file of `sq`, `sq` left out.
+    fn lines(sq: usize) -> u128;
     /// The squares along the ray from `sq` in direction `d`, `sq` left out.
     fn ray(d: usize, sq: usize) -> u128;
     /// The squares a piece at position `p` of a line reaches, the line's occupied squares being

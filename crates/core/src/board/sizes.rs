@@ -521,3 +521,52 @@ fn a_brandubh_king_who_reaches_the_edge_wins_the_game() {
         Status::Win(Side::Defenders, WinReason::KingEscaped)
     );
 }
+
+/// The king's danger on one size: the squares where an attacker's move would capture the
+/// king next move ([`BoardOf::king_capture_threats`]) are those of the attackers' legal moves
+/// that capture him, found by playing every one; and a parry list keeps only moves after which
+/// he is safe.
+fn king_threats_agree_with_playing_every_move<G: Geometry>(start: &str, seed: u64) -> usize {
+    let mut threatened = 0;
+    random_positions::<G>(start, seed, 8, &mut |board, rules| {
+        if board.is_won(rules) {
+            return;
+        }
+        let mut as_attackers = *board;
+        as_attackers.set_side_to_move(Side::Attackers);
+        let mut slow = BitboardOf::<G>::EMPTY;
+        for mv in as_attackers.legal_moves(rules) {
+            let mut child = as_attackers;
+            child.play(rules, mv);
+            if child.king().is_none() {
+                slow.set(mv.to());
+            }
+        }
+        assert_eq!(
+            board.king_capture_threats(rules),
+            slow,
+            "{}",
+            board.to_fen()
+        );
+        assert_eq!(board.king_in_danger(rules), !slow.is_empty());
+        if !slow.is_empty() && board.side_to_move() == Side::Defenders {
+            threatened += 1;
+            let mut parries = MoveListOf::<G>::new();
+            board.parries(rules, &mut parries);
+            for &mv in &parries {
+                let mut child = *board;
+                child.play(rules, mv);
+                assert!(!child.king_in_danger(rules), "{} {mv}", board.to_fen());
+            }
+        }
+    });
+    threatened
+}
+
+#[test]
+fn king_threats_on_7x7_and_11x11_are_the_attackers_moves_that_capture_him() {
+    let n = king_threats_agree_with_playing_every_move::<Seven>(BRANDUBH_FEN, 17);
+    assert!(n > 50, "{n}");
+    let n = king_threats_agree_with_playing_every_move::<Eleven>(COPENHAGEN_FEN, 19);
+    assert!(n > 50, "{n}");
+}

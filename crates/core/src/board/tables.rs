@@ -250,6 +250,40 @@ const fn make_king_ring<const SIDE: usize, const SQUARES: usize>() -> [u128; SQU
     t
 }
 
+/// `[index]`: the four neighbours of each square inside the edge, by square index: empty for
+/// edge squares, where the king has escaped, and for the index past the last square (the king
+/// captured). `SLOTS` is the number of squares plus one.
+const fn make_king_neighbours<const SIDE: usize, const SLOTS: usize>() -> [u128; SLOTS] {
+    let edge = crate::geometry::edge_bits(SIDE);
+    let mut t = [0u128; SLOTS];
+    let mut sq = 0;
+    while sq + 1 < SLOTS {
+        if edge >> sq & 1 == 0 {
+            t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq);
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[sq]`: the rank and the file of each square, the square itself left out.
+const fn make_lines<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (file, rank) = (sq % SIDE, sq / SIDE);
+        let mut other = 0;
+        while other < SQUARES {
+            if other != sq && (other % SIDE == file || other / SIDE == rank) {
+                t[sq] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// For each value of the king's square index (256 entries, so that any `u8` indexes it
 /// without a bounds check): is the game won where he stands, on an edge square, or captured
 /// (the index past the last square)?
@@ -365,6 +399,9 @@ macro_rules! geometry_tables {
             static FLANKS: [[u128; 4]; SQUARES] = make_flanks::<SQUARES>(&NEIGHBOUR_TABLE);
             static KING_RING: [u128; SQUARES] = make_king_ring::<SIDE, SQUARES>();
             static KING_WINS: [bool; 256] = make_king_wins::<SIDE>();
+            static KING_NEIGHBOURS: [u128; SQUARES + 1] =
+                make_king_neighbours::<SIDE, { SQUARES + 1 }>();
+            static LINES: [u128; SQUARES] = make_lines::<SIDE, SQUARES>();
             static RAYS: [[u128; SQUARES]; 4] = make_rays::<SIDE, SQUARES>();
             static SLIDES: [[u16; PATTERNS]; SIDE] = make_slides::<SIDE, PATTERNS>();
             static SPREAD_FILE: [[u128; PATTERNS]; SIDE] = make_spread_file::<SIDE, PATTERNS>();
@@ -417,6 +454,14 @@ macro_rules! geometry_tables {
                 #[inline(always)]
                 fn king_wins(king: u8) -> bool {
                     KING_WINS[king as usize]
+                }
+                #[inline(always)]
+                fn king_neighbours(king: usize) -> u128 {
+                    KING_NEIGHBOURS[king]
+                }
+                #[inline(always)]
+                fn lines(sq: usize) -> u128 {
+                    LINES[sq]
                 }
                 #[inline(always)]
                 fn ray(d: usize, sq: usize) -> u128 {
