@@ -66,6 +66,10 @@ impl<G: Geometry> BoardOf<G> {
     /// [`BoardOf::king_capture_threats`]: each threatened square, and the squares between it and
     /// an attacker that can slide there. (Capturing an attacker involved, or moving the king,
     /// are the other parries.)
+    ///
+    /// Out of line, as the search called it before the board was generic: a generic function
+    /// is compiled in the crate that calls it, where it may otherwise be inlined.
+    #[inline(never)]
     pub fn king_threat_blocks(&self, rules: &Rules) -> BitboardOf<G> {
         let squares = self.king_capture_squares(rules);
         if squares.is_empty() {
@@ -138,6 +142,10 @@ impl<G: Geometry> BoardOf<G> {
     /// Empty squares where an attacker arriving is likely to threaten the king: those with a
     /// clear line to a square of [`BoardOf::king_capture_squares`], and those next to him. For
     /// move ordering only; [`BoardOf::king_in_danger`] after the move decides.
+    ///
+    /// Out of line, as the search called it before the board was generic (see
+    /// [`BoardOf::king_threat_blocks`]).
+    #[inline(never)]
     pub fn king_threat_approaches(&self, rules: &Rules) -> BitboardOf<G> {
         let Some(k) = self.king() else {
             return BitboardOf::EMPTY;

@@ -1,37 +1,36 @@
 //! The king's lines as a search looks at them: the paths of his open lines to the edge, the
 //! squares an attackers' move may use without endangering him, the moves that could open a
 //! line for him or threaten him, and the defenders' parries of a threatened capture. These
-//! are the rules' own views ([`BoardOf::king_moves`], [`BoardOf::king_in_danger`]), not a
+//! are the rules' own views ([`Board::king_moves`], [`Board::king_in_danger`]), not a
 //! simplification of them.
 
-use super::{BoardOf, MoveListOf};
-use crate::bitboard::BitboardOf;
-use crate::geometry::Geometry;
+use super::{Board, MoveList};
+use crate::bitboard::Bitboard;
 use crate::rules::Rules;
-use crate::types::{Direction, MoveOf, Side, SquareOf};
+use crate::types::{Direction, Move, Side, Square};
 
-impl<G: Geometry> BoardOf<G> {
+impl Board {
     /// The squares between the king and the edge along each line on which he can reach the
-    /// edge now ([`BoardOf::king_moves`]: camps and a throne he may not cross wall a line), the
+    /// edge now ([`Board::king_moves`]: camps and a throne he may not cross wall a line), the
     /// edge squares included: where a piece must stand to stop his escape. Empty when he
     /// reaches no edge square (or is captured).
-    pub fn escape_paths(&self, rules: &Rules) -> BitboardOf<G> {
+    pub fn escape_paths(&self, rules: &Rules) -> Bitboard {
         let Some(k) = self.king() else {
-            return BitboardOf::EMPTY;
+            return Bitboard::EMPTY;
         };
         let reach = self.king_moves(rules);
-        if (reach & BitboardOf::EDGE).is_empty() {
-            return BitboardOf::EMPTY;
+        if (reach & Bitboard::EDGE).is_empty() {
+            return Bitboard::EMPTY;
         }
         // He may cross the empty throne where he may not stop on it.
-        let crossable = if rules.king_passes_throne() && !self.occupied().has(SquareOf::THRONE) {
-            reach | BitboardOf::from_square(SquareOf::THRONE)
+        let crossable = if rules.king_passes_throne() && !self.occupied().has(Square::THRONE) {
+            reach | Bitboard::from_square(Square::THRONE)
         } else {
             reach
         };
-        let mut paths = BitboardOf::EMPTY;
+        let mut paths = Bitboard::EMPTY;
         for d in Direction::ALL {
-            let mut ray = BitboardOf::EMPTY;
+            let mut ray = Bitboard::EMPTY;
             let mut sq = k;
             while let Some(n) = sq.step(d).filter(|&n| crossable.has(n)) {
                 ray.set(n);
@@ -49,22 +48,22 @@ impl<G: Geometry> BoardOf<G> {
     /// beside him would complete a capture (those squares are fixed by what stands beside him,
     /// and nothing beside him changes), none otherwise, and none on a defenders' move.
     #[inline]
-    pub fn calm_squares(&self, rules: &Rules) -> BitboardOf<G> {
+    pub fn calm_squares(&self, rules: &Rules) -> Bitboard {
         match self.king() {
             Some(k)
                 if self.side_to_move() == Side::Attackers
                     && self.king_capture_squares(rules).is_empty() =>
             {
-                !BitboardOf::around(k)
+                !Bitboard::around(k)
             }
-            _ => BitboardOf::EMPTY,
+            _ => Bitboard::EMPTY,
         }
     }
 
     /// Is `sq` the king's square or on his rank or file? Only a move from such a square can
     /// open a line for him without capturing.
     #[inline]
-    pub fn on_king_lines(&self, sq: SquareOf<G>) -> bool {
+    pub fn on_king_lines(&self, sq: Square) -> bool {
         self.king()
             .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
     }
@@ -72,28 +71,27 @@ impl<G: Geometry> BoardOf<G> {
     /// Could the attackers' move `mv` create a threat to capture the king? Only a move from or
     /// to a rank or file through a square next to the king can: it arrives beside him, or on a
     /// line to the square that would complete the capture, or leaves such a line or square
-    /// open. (A cheap filter; [`BoardOf::king_in_danger`] after the move decides.)
+    /// open. (A cheap filter; [`Board::king_in_danger`] after the move decides.)
     #[inline]
-    pub fn may_threaten_king(&self, mv: MoveOf<G>) -> bool {
+    pub fn may_threaten_king(&self, mv: Move) -> bool {
         let Some(k) = self.king() else {
             return false;
         };
-        let near = |sq: SquareOf<G>| {
-            sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1
-        };
+        let near =
+            |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
         near(mv.from()) || near(mv.to())
     }
 
     /// The defenders' moves that stop every capture of the king threatened here, appended to
     /// `moves`. Every parry moves the king, captures, or stands in the way: those moves are
     /// tried, and kept where the threat is gone.
-    pub fn parries(&self, rules: &Rules, moves: &mut MoveListOf<G>) {
+    pub fn parries(&self, rules: &Rules, moves: &mut MoveList) {
         let first = moves.len();
         let targets = self.king_threat_blocks(rules) | self.capture_targets(rules);
         self.legal_moves_to(rules, targets, moves);
         if let Some(k) = self.king() {
             let king_targets = self.king_moves(rules) - targets;
-            moves.extend(king_targets.map(|to| MoveOf::new(k, to)));
+            moves.extend(king_targets.map(|to| Move::new(k, to)));
         }
         let mut keep = first;
         for j in first..moves.len() {
@@ -115,7 +113,7 @@ impl<G: Geometry> BoardOf<G> {
             return true;
         };
         let mut found = false;
-        let mut parry = |m: MoveOf<G>| {
+        let mut parry = |m: Move| {
             let mut child = *self;
             child.play(rules, m);
             if child.king_in_danger(rules) {
@@ -124,7 +122,7 @@ impl<G: Geometry> BoardOf<G> {
             std::mem::replace(&mut found, true)
         };
         for to in self.king_moves(rules) {
-            if parry(MoveOf::new(k, to)) {
+            if parry(Move::new(k, to)) {
                 return false;
             }
         }
@@ -136,7 +134,7 @@ impl<G: Geometry> BoardOf<G> {
                 return;
             }
             for to in dests & targets {
-                if parry(MoveOf::new(from, to)) {
+                if parry(Move::new(from, to)) {
                     second = true;
                     return;
                 }
@@ -149,10 +147,7 @@ impl<G: Geometry> BoardOf<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::Bitboard;
-    use crate::board::Board;
     use crate::rules::Rules;
-    use crate::types::{Move, Square};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
