@@ -611,8 +611,12 @@ fn read_use_tree(tokens: &[Token], at: &mut usize, prefix: Vec<String>, out: &mu
             Some(Token::Punct('{')) => {
                 *at += 1;
                 while *at < tokens.len() && tokens[*at] != Token::Punct('}') {
+                    let before = *at;
                     read_use_tree(tokens, at, path.clone(), out);
                     if tokens.get(*at) == Some(&Token::Punct(',')) {
+                        *at += 1;
+                    } else if *at == before {
+                        // Not a path (a macro's `$name`, say): stepped over, never read again.
                         *at += 1;
                     }
                 }
@@ -825,7 +829,8 @@ fn the_reader_follows_groups_reexports_and_doc_links_but_not_comments_strings_or
         ("lib.rs", "mod a;\nmod b;\nmod c;\npub use c::Thing;\n"),
         (
             "a.rs",
-            "use crate::{\n    b::{self, Other},\n    Thing,\n};\npub struct A;\n",
+            "use crate::{\n    b::{self, Other},\n    Thing,\n};\npub struct A;\n\
+             macro_rules! alias { ($name:ident) => { use crate::{b::$name}; }; }\n",
         ),
         (
             "b.rs",
