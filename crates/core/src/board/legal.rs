@@ -1,18 +1,17 @@
 //! Whether a move is legal here, and if not, why: the quick test for moves from elsewhere
 //! (the transposition table, killers) and the check that names the reason.
 
-use super::{BoardOf, camps};
-use crate::bitboard::BitboardOf;
-use crate::geometry::{Geometry, Nine};
+use super::{Board, CAMP_OF};
+use crate::bitboard::Bitboard;
 use crate::rules::Rules;
-use crate::types::{MoveOf, Side, SquareOf};
+use crate::types::{Move, Side, Square};
 use std::fmt;
 
-impl<G: Geometry> BoardOf<G> {
+impl Board {
     /// Whether `mv` is legal here: a fast test for moves from elsewhere (the transposition
-    /// table, killers), without messages; [`BoardOf::check_move`] says why a move is not legal.
+    /// table, killers), without messages; [`Board::check_move`] says why a move is not legal.
     #[inline]
-    pub fn is_legal(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
+    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
         !self.is_won(rules) && self.can_move(rules, mv)
     }
 
@@ -27,8 +26,8 @@ impl<G: Geometry> BoardOf<G> {
     /// assert_eq!(err.reason, IllegalReason::Blocked);
     /// assert_eq!(err.to_string(), "d1d7 is not legal: the path is blocked");
     /// ```
-    pub fn check_move(&self, rules: &Rules, mv: MoveOf<G>) -> Result<(), IllegalMoveOf<G>> {
-        let refuse = |reason| Err(IllegalMoveOf { mv, reason });
+    pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), IllegalMove> {
+        let refuse = |reason| Err(IllegalMove { mv, reason });
         if self.is_won(rules) {
             return refuse(IllegalReason::GameOver);
         }
@@ -38,7 +37,7 @@ impl<G: Geometry> BoardOf<G> {
         if piece.side() != self.side {
             return refuse(IllegalReason::WrongSide(piece.side()));
         }
-        let mut dests = BitboardOf::EMPTY;
+        let mut dests = Bitboard::EMPTY;
         self.for_each_piece_moves(rules, |from, d| {
             if from == mv.from() {
                 dests = d;
@@ -51,10 +50,10 @@ impl<G: Geometry> BoardOf<G> {
             IllegalReason::SameSquare
         } else if self.piece_at(mv.to()).is_some() {
             IllegalReason::Occupied
-        } else if mv.to() == SquareOf::THRONE {
+        } else if mv.to() == Square::THRONE {
             IllegalReason::Throne
-        } else if camps::<G>(rules) >> mv.to().index() & 1 != 0
-            && G::camp_of(mv.from().index()) >> mv.to().index() & 1 == 0
+        } else if rules.camps().has(mv.to())
+            && CAMP_OF[mv.from().index()] >> mv.to().index() & 1 == 0
         {
             IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
@@ -65,7 +64,7 @@ impl<G: Geometry> BoardOf<G> {
     }
 }
 
-/// Why a move is not legal on a board, as [`BoardOf::check_move`] judges it.
+/// Why a move is not legal on a board, as [`Board::check_move`] judges it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum IllegalReason {
     /// The game has already been won on this board.
@@ -88,19 +87,16 @@ pub enum IllegalReason {
     Blocked,
 }
 
-/// A move that [`BoardOf::check_move`] refused, and why.
+/// A move that [`Board::check_move`] refused, and why.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct IllegalMoveOf<G: Geometry> {
+pub struct IllegalMove {
     /// The move.
-    pub mv: MoveOf<G>,
+    pub mv: Move,
     /// Why it is not legal.
     pub reason: IllegalReason,
 }
 
-/// A move refused on Tablut's board.
-pub type IllegalMove = IllegalMoveOf<Nine>;
-
-impl<G: Geometry> fmt::Display for IllegalMoveOf<G> {
+impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (mv, from, to) = (self.mv, self.mv.from(), self.mv.to());
         write!(f, "{mv} is not legal: ")?;
@@ -124,13 +120,11 @@ impl<G: Geometry> fmt::Display for IllegalMoveOf<G> {
     }
 }
 
-impl<G: Geometry> std::error::Error for IllegalMoveOf<G> {}
+impl std::error::Error for IllegalMove {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::types::{Move, Square};
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()

@@ -1,13 +1,12 @@
 //! Reading a move from text and checking it on a board, with the error that says which of the
 //! two went wrong.
 
-use super::{BoardOf, IllegalMoveOf};
-use crate::geometry::{Geometry, Nine};
+use super::{Board, IllegalMove};
 use crate::rules::Rules;
-use crate::types::{MoveOf, MoveParseError};
+use crate::types::{Move, MoveParseError};
 use std::fmt;
 
-impl<G: Geometry> BoardOf<G> {
+impl Board {
     /// Parses a move (`d1d3` or `d1-d3`) and checks that it is legal here.
     ///
     /// ```
@@ -18,60 +17,56 @@ impl<G: Geometry> BoardOf<G> {
     /// assert!(matches!(board.parse_move(&rules, "d1"), Err(MoveError::Parse(_))));
     /// assert!(matches!(board.parse_move(&rules, "e5e7"), Err(MoveError::Illegal(_))));
     /// ```
-    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<MoveOf<G>, MoveErrorOf<G>> {
-        let mv = MoveOf::parse(text)?;
+    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<Move, MoveError> {
+        let mv = Move::parse(text)?;
         self.check_move(rules, mv)?;
         Ok(mv)
     }
 }
 
-/// Why [`BoardOf::parse_move`] refused a text: it is not a move, or not a legal one.
+/// Why [`Board::parse_move`] refused a text: it is not a move, or not a legal one.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum MoveErrorOf<G: Geometry> {
+pub enum MoveError {
     /// The text is not a move in `d1d3` or `d1-d3` notation.
     Parse(MoveParseError),
     /// The move is not legal on the board.
-    Illegal(IllegalMoveOf<G>),
+    Illegal(IllegalMove),
 }
 
-/// Why a text is not a legal move on Tablut's board.
-pub type MoveError = MoveErrorOf<Nine>;
-
-impl<G: Geometry> fmt::Display for MoveErrorOf<G> {
+impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveErrorOf::Parse(e) => e.fmt(f),
-            MoveErrorOf::Illegal(e) => e.fmt(f),
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
         }
     }
 }
 
-impl<G: Geometry> std::error::Error for MoveErrorOf<G> {
+impl std::error::Error for MoveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MoveErrorOf::Parse(e) => Some(e),
-            MoveErrorOf::Illegal(e) => Some(e),
+            MoveError::Parse(e) => Some(e),
+            MoveError::Illegal(e) => Some(e),
         }
     }
 }
 
-impl<G: Geometry> From<MoveParseError> for MoveErrorOf<G> {
-    fn from(e: MoveParseError) -> Self {
-        MoveErrorOf::Parse(e)
+impl From<MoveParseError> for MoveError {
+    fn from(e: MoveParseError) -> MoveError {
+        MoveError::Parse(e)
     }
 }
 
-impl<G: Geometry> From<IllegalMoveOf<G>> for MoveErrorOf<G> {
-    fn from(e: IllegalMoveOf<G>) -> Self {
-        MoveErrorOf::Illegal(e)
+impl From<IllegalMove> for MoveError {
+    fn from(e: IllegalMove) -> MoveError {
+        MoveError::Illegal(e)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, IllegalMove, IllegalReason};
-    use crate::types::Move;
+    use crate::board::IllegalReason;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()
