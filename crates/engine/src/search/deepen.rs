@@ -48,10 +48,7 @@ pub(crate) fn run(
     let board = *game.board();
     let rules = *game.rules();
     let status = game.status();
-    let mut root_moves: Vec<Move> = board.legal_moves(&rules).to_vec();
-    if !limits.searchmoves.is_empty() {
-        root_moves.retain(|m| limits.searchmoves.contains(m));
-    }
+    let root_moves = limits.root_moves(game);
     if status.is_over() || root_moves.is_empty() {
         let status = if status.is_over() {
             status

@@ -2,7 +2,7 @@
 //! reports ([`Report`], [`Info`], [`Score`]), how a caller stops it ([`Cancel`], [`Signal`]),
 //! why the searcher refuses ([`SearchError`]) and what a search ended with ([`SearchOutcome`]).
 
-use konakis_core::board::Status;
+use konakis_core::board::{Game, Status};
 use konakis_core::types::{Move, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -87,6 +87,16 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The moves a search of `game` chooses among: its legal moves, only those of
+    /// `searchmoves` if any are given.
+    pub(crate) fn root_moves(&self, game: &Game) -> Vec<Move> {
+        let mut moves = game.board().legal_moves(game.rules()).to_vec();
+        if !self.searchmoves.is_empty() {
+            moves.retain(|m| self.searchmoves.contains(m));
+        }
+        moves
+    }
+
     /// Whether any clock field (`wtime`, `btime`, `winc`, `binc`, `movestogo`) is given.
     pub fn has_clock(&self) -> bool {
         self.wtime.is_some()

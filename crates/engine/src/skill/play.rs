@@ -20,10 +20,7 @@ pub(crate) fn play_at_level(
 ) -> (Option<Move>, Option<Move>) {
     let board = game.board();
     let rules = game.rules();
-    let mut moves: Vec<Move> = board.legal_moves(rules).to_vec();
-    if !limits.searchmoves.is_empty() {
-        moves.retain(|m| limits.searchmoves.contains(m));
-    }
+    let moves = limits.root_moves(game);
     if !game.status().is_over()
         && let Some(win) = winning_move(board, rules, &moves)
     {
