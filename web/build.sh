@@ -12,11 +12,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
     cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
 fi
 rustup target add wasm32-unknown-unknown > /dev/null 2>&1 || true
-cargo build --release -p konakis-wasm --target wasm32-unknown-unknown
+cargo build --profile wasm -p konakis-wasm --target wasm32-unknown-unknown
 # Cargo's target folder, wherever CARGO_TARGET_DIR or a Cargo config puts it.
 target=$(cargo metadata --format-version 1 --no-deps \
     | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-wasm=$target/wasm32-unknown-unknown/release/konakis_wasm.wasm
+wasm=$target/wasm32-unknown-unknown/wasm/konakis_wasm.wasm
 [ -f "$wasm" ] || { echo "build.sh: cargo built no $wasm" >&2; exit 1; }
 out=web/dist/konakis
 rm -rf "$out" web/dist/board

@@ -1,107 +1,80 @@
-//! [`Bitboard`]: a set of squares stored in the low 81 bits of a `u128`.
+//! [`BitboardOf`]: a set of squares of a board of any size, stored in the low bits of a `u128`;
+//! [`Bitboard`] is Tablut's.
 
-use crate::geometry::{LAST, SIDE, SQUARES};
-use crate::types::Square;
+use crate::geometry::{Geometry, Nine};
+use crate::types::SquareOf;
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-/// A set of squares; bit `i` stands for the square with index `i`.
+/// A set of squares of a board of size `G`; bit `i` stands for the square with index `i`.
 ///
-/// Bits 81..128 are always zero: [`Not`] masks them off, and [`Bitboard::from_bits`] drops
-/// them.
+/// The bits past the last square are always zero: [`Not`] masks them off, and
+/// [`BitboardOf::from_bits`] drops them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub(crate) u128);
+pub struct BitboardOf<G: Geometry>(pub(crate) u128, PhantomData<G>);
 
-/// The squares of file `file`, as bits.
-const fn file_bits(file: usize) -> u128 {
-    let mut bits = 0u128;
-    let mut rank = 0;
-    while rank < SIDE {
-        bits |= 1u128 << (rank * SIDE + file);
-        rank += 1;
-    }
-    bits
+/// A set of Tablut's 81 squares.
+pub type Bitboard = BitboardOf<Nine>;
+
+/// Ashton's 16 camp squares (the Tablut Challenge server's citadels): the four groups of four
+/// where the attackers start. Symmetric under transposition.
+pub(crate) const TABLUT_CAMPS: u128 = crate::bitboard! {
+    . . . X X X . . .
+    . . . . X . . . .
+    . . . . . . . . .
+    X . . . . . . . X
+    X X . . . . . X X
+    X . . . . . . . X
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . X X X . . .
 }
+.bits();
 
-/// The board's valid bits, one a square.
-const ALL_BITS: u128 = (1u128 << SQUARES) - 1;
+/// The middle square of each camp, `a5 e1 i5 e9`: the camp squares the Ashton server does not
+/// list as anvils against attackers (see `Board` captures).
+pub(crate) const TABLUT_CAMP_MIDDLES: u128 = crate::bitboard! {
+    . . . . X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X . . . . . . . X
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . X . . . .
+}
+.bits();
 
-/// The bit of each square: a look-up costs fewer instructions than shifting a 128-bit word by
-/// a variable amount.
-const SQUARE_BITS: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        t[sq] = 1u128 << sq;
-        sq += 1;
-    }
-    t
-};
-
-/// The squares next to each square, looked up where a move is played: cheaper than shifting
-/// a 128-bit word four ways.
-static SQUARE_NEIGHBOURS: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        t[sq] = Bitboard(1u128 << sq).neighbours().0;
-        sq += 1;
-    }
-    t
-};
-
-impl Bitboard {
+impl<G: Geometry> BitboardOf<G> {
     /// No squares.
-    pub const EMPTY: Bitboard = Bitboard(0);
-    /// All 81 squares.
-    pub const FULL: Bitboard = Bitboard(ALL_BITS);
-    /// The outer ring: files a and i, ranks 1 and 9.
-    pub const EDGE: Bitboard = crate::bitboard! {
-        X X X X X X X X X
-        X . . . . . . . X
-        X . . . . . . . X
-        X . . . . . . . X
-        X . . . . . . . X
-        X . . . . . . . X
-        X . . . . . . . X
-        X . . . . . . . X
-        X X X X X X X X X
-    };
-    /// The throne, `e5`.
-    pub const THRONE: Bitboard = Bitboard(1u128 << Square::THRONE.index());
-    /// Ashton's 16 camp squares (the Tablut Challenge server's citadels): the four groups of
-    /// four where the attackers start. Symmetric under transposition.
-    pub const CAMPS: Bitboard = crate::bitboard! {
-        . . . X X X . . .
-        . . . . X . . . .
-        . . . . . . . . .
-        X . . . . . . . X
-        X X . . . . . X X
-        X . . . . . . . X
-        . . . . . . . . .
-        . . . . X . . . .
-        . . . X X X . . .
-    };
-    /// The middle square of each camp, `a5 e1 i5 e9`: the camp squares the Ashton server does
-    /// not list as anvils against attackers (see `Board` captures).
-    pub const CAMP_MIDDLES: Bitboard = crate::bitboard! {
-        . . . . X . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        X . . . . . . . X
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . . X . . . .
-    };
+    pub const EMPTY: Self = BitboardOf(0, PhantomData);
+    /// All the squares.
+    pub const FULL: Self = BitboardOf(G::ALL, PhantomData);
+    /// The outer ring: the first and last files and ranks.
+    pub const EDGE: Self = BitboardOf(G::EDGE, PhantomData);
+    /// The throne, the middle square.
+    pub const THRONE: Self = BitboardOf(1u128 << G::THRONE, PhantomData);
+    /// Ashton's camps on Tablut's board; empty on the others.
+    pub const CAMPS: Self = BitboardOf(G::CAMPS, PhantomData);
+    /// The middle square of each of Ashton's camps, `a5 e1 i5 e9`: the camp squares the Ashton
+    /// server does not list as anvils against attackers (see `Board` captures). Empty on
+    /// boards other than Tablut's.
+    pub const CAMP_MIDDLES: Self = BitboardOf(G::CAMP_MIDDLES, PhantomData);
     /// File a, for masking shifts that would wrap.
-    pub const FILE_A: Bitboard = Bitboard(file_bits(0));
-    /// File i.
-    pub const FILE_I: Bitboard = Bitboard(file_bits(LAST));
+    pub const FILE_A: Self = BitboardOf(G::FILE_A, PhantomData);
+    /// The last file (i on Tablut's board).
+    pub const FILE_LAST: Self = BitboardOf(G::FILE_LAST, PhantomData);
+
+    /// The set of bits `bits` as they are: the caller keeps the bits past the board clear.
+    #[inline(always)]
+    pub(crate) const fn raw(bits: u128) -> Self {
+        BitboardOf(bits, PhantomData)
+    }
 
     /// The set of the squares whose bits are set in `bits` (bit `i` for the square with index
-    /// `i`); bits 81 and above are dropped.
+    /// `i`); bits past the last square are dropped.
     ///
     /// ```
     /// use konakis_core::{Bitboard, Square};
@@ -111,11 +84,11 @@ impl Bitboard {
     /// assert_eq!(b.first(), Square::new(0));
     /// ```
     #[inline]
-    pub const fn from_bits(bits: u128) -> Bitboard {
-        Bitboard(bits & ALL_BITS)
+    pub const fn from_bits(bits: u128) -> Self {
+        BitboardOf(bits & G::ALL, PhantomData)
     }
 
-    /// The set as bits: bit `i` for the square with index `i`, nothing above bit 80.
+    /// The set as bits: bit `i` for the square with index `i`, nothing past the last square.
     #[inline]
     pub const fn bits(self) -> u128 {
         self.0
@@ -123,20 +96,20 @@ impl Bitboard {
 
     /// The set holding only `sq`.
     #[inline]
-    pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(SQUARE_BITS[sq.index()])
+    pub fn from_square(sq: SquareOf<G>) -> Self {
+        BitboardOf(G::bit(sq.index()), PhantomData)
     }
 
-    /// The squares next to `sq` (orthogonally): `Bitboard::from_square(sq).neighbours()`.
+    /// The squares next to `sq` (orthogonally): `BitboardOf::from_square(sq).neighbours()`.
     #[inline]
-    pub fn around(sq: Square) -> Bitboard {
-        Bitboard(SQUARE_NEIGHBOURS[sq.index()])
+    pub fn around(sq: SquareOf<G>) -> Self {
+        BitboardOf(G::around(sq.index()), PhantomData)
     }
 
     /// Whether `sq` is in the set.
     #[inline]
-    pub const fn has(self, sq: Square) -> bool {
-        self.0 & SQUARE_BITS[sq.index()] != 0
+    pub fn has(self, sq: SquareOf<G>) -> bool {
+        self.0 & G::bit(sq.index()) != 0
     }
 
     /// Whether the set is empty.
@@ -153,54 +126,60 @@ impl Bitboard {
 
     /// The lowest square, if any.
     #[inline]
-    pub const fn first(self) -> Option<Square> {
+    pub const fn first(self) -> Option<SquareOf<G>> {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as usize))
+            Some(SquareOf::from_index(self.0.trailing_zeros() as usize))
         }
     }
 
     /// Adds `sq`.
     #[inline]
-    pub fn set(&mut self, sq: Square) {
+    pub fn set(&mut self, sq: SquareOf<G>) {
         self.0 |= 1u128 << sq.index();
     }
 
     /// Removes `sq`.
     #[inline]
-    pub fn clear(&mut self, sq: Square) {
+    pub fn clear(&mut self, sq: SquareOf<G>) {
         self.0 &= !(1u128 << sq.index());
     }
 
     /// The squares next to a square of the set (orthogonally), without the set itself removed.
     #[inline]
-    pub const fn neighbours(self) -> Bitboard {
+    pub const fn neighbours(self) -> Self {
         let b = self.0;
-        let up = b << SIDE;
-        let down = b >> SIDE;
-        let right = (b & !Bitboard::FILE_I.0) << 1;
-        let left = (b & !Bitboard::FILE_A.0) >> 1;
-        Bitboard((up | down | right | left) & ALL_BITS)
+        let up = b << G::SIDE;
+        let down = b >> G::SIDE;
+        let right = (b & !G::FILE_LAST) << 1;
+        let left = (b & !G::FILE_A) >> 1;
+        BitboardOf((up | down | right | left) & G::ALL, PhantomData)
     }
 
-    /// The same set with files and ranks swapped (square `f + 9r` becomes `r + 9f`).
-    pub fn transposed(self) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
+    /// The same set with files and ranks swapped (square `f + side × r` becomes
+    /// `r + side × f`).
+    pub fn transposed(self) -> Self {
+        let mut out = Self::EMPTY;
         for sq in self {
-            out.set(Square::from_index(
-                sq.file() as usize * SIDE + sq.rank() as usize,
+            out.set(SquareOf::from_index(
+                sq.file() as usize * G::SIDE + sq.rank() as usize,
             ));
         }
         out
     }
 }
 
-impl Iterator for Bitboard {
-    type Item = Square;
+impl Bitboard {
+    /// File i, Tablut's last file.
+    pub const FILE_I: Bitboard = Bitboard::FILE_LAST;
+}
+
+impl<G: Geometry> Iterator for BitboardOf<G> {
+    type Item = SquareOf<G>;
 
     #[inline]
-    fn next(&mut self) -> Option<Square> {
+    fn next(&mut self) -> Option<SquareOf<G>> {
         let sq = self.first()?;
         self.0 &= self.0 - 1;
         Some(sq)
@@ -212,9 +191,9 @@ impl Iterator for Bitboard {
     }
 }
 
-impl FromIterator<Square> for Bitboard {
-    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
-        let mut b = Bitboard::EMPTY;
+impl<G: Geometry> FromIterator<SquareOf<G>> for BitboardOf<G> {
+    fn from_iter<I: IntoIterator<Item = SquareOf<G>>>(iter: I) -> Self {
+        let mut b = Self::EMPTY;
         for sq in iter {
             b.set(sq);
         }
@@ -222,24 +201,24 @@ impl FromIterator<Square> for Bitboard {
     }
 }
 
-impl From<Square> for Bitboard {
-    fn from(sq: Square) -> Bitboard {
-        Bitboard::from_square(sq)
+impl<G: Geometry> From<SquareOf<G>> for BitboardOf<G> {
+    fn from(sq: SquareOf<G>) -> Self {
+        BitboardOf::from_square(sq)
     }
 }
 
 macro_rules! bitboard_binop {
     ($trait:ident, $fn:ident, $assign_trait:ident, $assign_fn:ident, $op:tt) => {
-        impl $trait for Bitboard {
-            type Output = Bitboard;
+        impl<G: Geometry> $trait for BitboardOf<G> {
+            type Output = Self;
             #[inline]
-            fn $fn(self, rhs: Bitboard) -> Bitboard {
-                Bitboard(self.0 $op rhs.0)
+            fn $fn(self, rhs: Self) -> Self {
+                BitboardOf(self.0 $op rhs.0, PhantomData)
             }
         }
-        impl $assign_trait for Bitboard {
+        impl<G: Geometry> $assign_trait for BitboardOf<G> {
             #[inline]
-            fn $assign_fn(&mut self, rhs: Bitboard) {
+            fn $assign_fn(&mut self, rhs: Self) {
                 self.0 = self.0 $op rhs.0;
             }
         }
@@ -250,31 +229,31 @@ bitboard_binop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 bitboard_binop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 bitboard_binop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Sub for Bitboard {
-    type Output = Bitboard;
+impl<G: Geometry> Sub for BitboardOf<G> {
+    type Output = Self;
     /// Set difference.
     #[inline]
-    fn sub(self, rhs: Bitboard) -> Bitboard {
-        Bitboard(self.0 & !rhs.0)
+    fn sub(self, rhs: Self) -> Self {
+        BitboardOf(self.0 & !rhs.0, PhantomData)
     }
 }
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<G: Geometry> Not for BitboardOf<G> {
+    type Output = Self;
     #[inline]
-    fn not(self) -> Bitboard {
-        Bitboard(!self.0 & ALL_BITS)
+    fn not(self) -> Self {
+        BitboardOf(!self.0 & G::ALL, PhantomData)
     }
 }
 
-impl fmt::Debug for Bitboard {
-    /// A 9×9 picture, rank 9 on top, `X` for members.
+impl<G: Geometry> fmt::Debug for BitboardOf<G> {
+    /// A picture of the board, the last rank on top, `X` for members.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..SIDE as u8).rev() {
-            for file in 0..SIDE as u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
+        for rank in (0..G::SIDE as u8).rev() {
+            for file in 0..G::SIDE as u8 {
+                let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
                 f.write_str(if self.has(sq) { "X" } else { "." })?;
-                f.write_str(if file < LAST as u8 { " " } else { "\n" })?;
+                f.write_str(if file < G::LAST as u8 { " " } else { "\n" })?;
             }
         }
         Ok(())
@@ -337,6 +316,7 @@ macro_rules! bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
 
     #[test]
     fn edge_has_32_squares_and_matches_is_edge() {

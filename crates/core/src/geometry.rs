@@ -1,29 +1,194 @@
-//! The board's size, named once: every table, mask and loop that depends on how many squares
-//! a rank holds reads it from here, so that a board of another size changes this file only.
+//! The board's size. [`Geometry`] names everything that depends on it (the side, the number
+//! of squares, the masks of the edge and the throne, the capacity of a move list, and the
+//! tables built for it); the board, its squares, moves and sets are generic over it, and each
+//! size is a type of its own ([`Seven`], [`Nine`], [`Eleven`]), so that each is compiled for
+//! its own size with its constants folded in. [`Nine`], Tablut's 9×9, is the size the plain
+//! names (`Board`, `Square`, …) stand for.
 //!
-//! Squares are numbered by rank from `a1` (index `rank * SIDE + file`); a line (a rank, or a
-//! file in the transposed layout the board keeps) is [`SIDE`] consecutive bits.
+//! Squares are numbered by rank from `a1` (index `rank * side + file`); a line (a rank, or a
+//! file in the transposed layout the board keeps) is `side` consecutive bits. A set of squares
+//! is a `u128`, which holds every board up to 11×11 (docs/architecture.md, "Boards of other
+//! sizes", says how 13×13 will widen it).
 
-/// Squares along a rank or a file.
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::IndexMut;
+
+/// Tablut's squares along a rank or a file: [`Nine`]'s side.
 pub const SIDE: usize = 9;
 
-/// Squares on the board.
+/// Tablut's squares on the board.
 pub const SQUARES: usize = SIDE * SIDE;
 
-/// The files' letters, from the left (file 0 is `a`).
+/// Tablut's files' letters, from the left (file 0 is `a`).
 pub const FILES: [char; SIDE] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
 
-/// The index of the last rank or file (the far edge).
+/// The index of Tablut's last rank or file (the far edge).
 pub const LAST: usize = SIDE - 1;
 
-/// The index of the middle rank and file, which cross on the throne.
+/// The index of Tablut's middle rank and file, which cross on the throne.
 pub const MIDDLE: usize = SIDE / 2;
 
-/// The occupancy patterns of one line: one bit per square.
+/// The occupancy patterns of one of Tablut's lines: one bit per square.
 pub const LINE_PATTERNS: usize = 1 << SIDE;
 
-/// The bits of one line, at the bottom of a word.
+/// The bits of one of Tablut's lines, at the bottom of a word.
 pub const LINE_MASK: usize = LINE_PATTERNS - 1;
+
+/// The widest board Konakis knows of: 13×13, files `a` to `m`.
+pub const MAX_SIDE: usize = 13;
+
+/// The files' letters of the widest board; a board of side `n` uses the first `n`.
+pub const FILE_LETTERS: [char; MAX_SIDE] = [
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm',
+];
+
+/// The bits of file `file` on a board of side `side`.
+pub const fn file_bits(side: usize, file: usize) -> u128 {
+    let mut bits = 0u128;
+    let mut rank = 0;
+    while rank < side {
+        bits |= 1u128 << (rank * side + file);
+        rank += 1;
+    }
+    bits
+}
+
+/// The outer ring of a board of side `side`.
+pub const fn edge_bits(side: usize) -> u128 {
+    let mut bits = 0u128;
+    let mut sq = 0;
+    while sq < side * side {
+        let (file, rank) = (sq % side, sq / side);
+        if file == 0 || rank == 0 || file == side - 1 || rank == side - 1 {
+            bits |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    bits
+}
+
+/// The squares next to the squares `bits` on a board of side `side` (orthogonally).
+pub const fn neighbour_bits(side: usize, bits: u128) -> u128 {
+    let all = (1u128 << (side * side)) - 1;
+    let up = bits << side;
+    let down = bits >> side;
+    let right = (bits & !file_bits(side, side - 1)) << 1;
+    let left = (bits & !file_bits(side, 0)) >> 1;
+    (up | down | right | left) & all
+}
+
+/// An upper bound on the number of legal moves on a board of side `n` with `S = n²` squares.
+///
+/// A move ends on an empty square, and each empty square is reached by at most four pieces (the
+/// nearest one in each direction), so there are at most `4 × E` moves with `E` empty squares.
+/// Each piece reaches at most `2 (n − 1)` squares, so there are at most `2 (n − 1) × P` moves
+/// with `P` pieces of the side to move. With `P + E ≤ S` the smaller of the two is at most
+/// `4 S (n − 1) / (n + 1)`: 147 on 7×7, 259.2 on 9×9, 403.3 on 11×11, 579.4 on 13×13.
+pub const fn max_moves(n: usize) -> usize {
+    (4 * n * n * (n - 1)).div_ceil(n + 1)
+}
+
+/// A board size: its constants, and the tables built for it (by `board/tables.rs`, one set of
+/// `static`s a size, each read through a method that the compiler inlines). Implemented by
+/// [`Seven`], [`Nine`] and [`Eleven`] only.
+pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static {
+    /// Squares along a rank or a file.
+    const SIDE: usize;
+    /// Squares on the board.
+    const SQUARES: usize = Self::SIDE * Self::SIDE;
+    /// The index of the last rank or file (the far edge).
+    const LAST: usize = Self::SIDE - 1;
+    /// The index of the middle rank and file, which cross on the throne.
+    const MIDDLE: usize = Self::SIDE / 2;
+    /// The bits of one line, at the bottom of a word.
+    const LINE_MASK: usize = (1 << Self::SIDE) - 1;
+    /// The throne's square index (the middle square; the same in the transposed layout).
+    const THRONE: usize = Self::SQUARES / 2;
+    /// The king's square index once he has been captured: one past the last square.
+    const NO_KING: u8 = Self::SQUARES as u8;
+    /// Every square's bit.
+    const ALL: u128 = (1u128 << Self::SQUARES) - 1;
+    /// The outer ring.
+    const EDGE: u128 = edge_bits(Self::SIDE);
+    /// File a.
+    const FILE_A: u128 = file_bits(Self::SIDE, 0);
+    /// The last file.
+    const FILE_LAST: u128 = file_bits(Self::SIDE, Self::SIDE - 1);
+    /// The four squares beside the throne.
+    const THRONE_RING: u128 = neighbour_bits(Self::SIDE, 1u128 << Self::THRONE);
+    /// Ashton's camps (only Tablut has them; empty on other boards).
+    const CAMPS: u128 = 0;
+    /// The middle square of each of Ashton's camps (empty on other boards).
+    const CAMP_MIDDLES: u128 = 0;
+    /// Where a `MoveOf` keeps its second square: 7 bits a square while the
+    /// board has at most 128 squares.
+    const MOVE_SHIFT: u32 = if Self::SQUARES <= 128 { 7 } else { 8 };
+    /// An upper bound on the number of legal moves in any position ([`max_moves`]).
+    const MAX_MOVES: usize = max_moves(Self::SIDE);
+    /// The Zobrist key XORed in when the defenders are to move.
+    const SIDE_KEY: u64;
+
+    /// The storage of a move list that never spills: `[T; n]` with `n ≥ MAX_MOVES`.
+    type Moves<T>: smallvec::Array<Item = T>;
+    /// One count per line (rank or file).
+    type LineCounts: Copy + Default + IndexMut<usize, Output = u32>;
+
+    /// The square's index in the transposed layout (`file * side + rank`).
+    fn transpose(sq: usize) -> usize;
+    /// The bit of square index `sq` by rank; zero for [`Geometry::NO_KING`].
+    fn bit(sq: usize) -> u128;
+    /// The bit of square index `sq` in the transposed layout; zero for [`Geometry::NO_KING`].
+    fn bit_t(sq: usize) -> u128;
+    /// The squares next to `sq`.
+    fn around(sq: usize) -> u128;
+    /// The neighbour of `sq` in direction `d` (`Direction::ALL` order), or
+    /// [`Geometry::NO_KING`] off the board.
+    fn neighbour(sq: usize, d: usize) -> u8;
+    /// For each direction, the bit of the neighbour of `sq` when the square beyond it is on the
+    /// board too; zero otherwise.
+    fn flanks(sq: usize) -> &'static [u128; 4];
+    /// The squares attackers must all hold to capture a king on `sq` by surrounding him (the
+    /// throne left out); empty on the edge.
+    fn king_ring(sq: usize) -> u128;
+    /// Whether the game is won with the king's square index `king` (on the edge, or captured).
+    fn king_wins(king: u8) -> bool;
+    /// The four neighbours of the king's square index `king` when it is inside the edge; empty
+    /// on the edge (he has escaped) and for [`Geometry::NO_KING`] (he has been captured).
+    fn king_neighbours(king: usize) -> u128;
+    /// The rank and the file of `sq`, `sq` left out.
+    fn lines(sq: usize) -> u128;
+    /// The squares along the ray from `sq` in direction `d`, `sq` left out.
+    fn ray(d: usize, sq: usize) -> u128;
+    /// The squares a piece at position `p` of a line reaches, the line's occupied squares being
+    /// `occ` (its own bit ignored).
+    fn slides(p: usize, occ: usize) -> u16;
+    /// A line's bits along file `file` (bit `i` = rank `i`) as a set of squares.
+    fn spread_file(file: usize, bits: usize) -> u128;
+    /// The inner positions of a line with occupied squares `occ` that see one of its ends.
+    fn edge_view(occ: usize) -> u16;
+    /// The camp (Ashton's) of `sq`, by rank; empty outside the camps.
+    fn camp_of(sq: usize) -> u128;
+    /// The camp of `sq` as a transposed set.
+    fn camp_of_t(sq: usize) -> u128;
+    /// The moves of the pieces `movers` along a line whose blockers are `block` (the movers
+    /// among them); `middle` for the middle line, whose centre, the throne, no soldier stops on.
+    fn line_moves(block: usize, movers: usize, middle: bool) -> u32;
+    /// The Zobrist key of piece kind `piece` (the `Piece` discriminant) on square `sq`.
+    fn piece_key(piece: usize, sq: usize) -> u64;
+}
+
+/// Brandubh's 7×7 board.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct Seven;
+
+/// Tablut's 9×9 board.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct Nine;
+
+/// The 11×11 board of Copenhagen and Fetlar Hnefatafl.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct Eleven;
 
 // What the tables built from these names rely on, checked when the crate compiles.
 const _: () = assert!(FILES.len() == SIDE);
@@ -36,9 +201,19 @@ mod tests {
 
     #[test]
     fn the_files_are_lettered_from_a_in_order() {
-        for (file, &letter) in FILES.iter().enumerate() {
+        for (file, &letter) in FILE_LETTERS.iter().enumerate() {
             assert_eq!(letter as usize, 'a' as usize + file);
         }
+        assert_eq!(FILES[..], FILE_LETTERS[..SIDE]);
         assert_eq!(LINE_MASK.count_ones() as usize, SIDE);
+    }
+
+    #[test]
+    fn the_move_bound_is_the_one_worked_out_for_each_size() {
+        assert_eq!(max_moves(7), 147);
+        assert_eq!(max_moves(9), 260);
+        assert_eq!(max_moves(11), 404);
+        assert_eq!(max_moves(13), 580);
+        assert_eq!(<Nine as Geometry>::MAX_MOVES, 260);
     }
 }

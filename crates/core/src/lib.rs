@@ -8,6 +8,26 @@
 //! king-danger tests ([`board`]), the Zobrist keys ([`zobrist`]) and [`perft`]. It knows nothing
 //! of search, protocols or threads.
 //!
+//! The board, its squares, moves and sets are generic over the board's size ([`geometry`]:
+//! 7×7, 9×9, 11×11), as [`BoardOf`], [`SquareOf`], [`MoveOf`] and [`BitboardOf`]; the plain
+//! names are Tablut's 9×9. Generation, captures, king danger, position strings, games and
+//! perft work on every size; the king-line views (escape paths, parries) and the start
+//! position behind `Board::start` are Tablut's.
+//!
+//! ```
+//! use konakis_core::board::{BoardOf, COPENHAGEN_FEN};
+//! use konakis_core::geometry::Eleven;
+//! use konakis_core::perft::perft;
+//! use konakis_core::{MoveOf, Rules};
+//!
+//! let rules = Rules::default();
+//! let mut board = BoardOf::<Eleven>::from_fen(COPENHAGEN_FEN).unwrap();
+//! assert_eq!(perft(&board, &rules, 1), board.legal_moves(&rules).len() as u64);
+//! board.play(&rules, MoveOf::parse("a4c4").unwrap());
+//! let after = "3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/2b2w4b/11/5b5/3bbbbb3 w 1";
+//! assert_eq!(board.to_fen(), after);
+//! ```
+//!
 //! [`prelude`] imports the main types in one line. Errors are small enums whose `Display` is
 //! the message a user reads: [`MoveParseError`] and [`SquareParseError`] for notation,
 //! [`IllegalMove`] (with its [`IllegalReason`]) and [`MoveError`] for moves,
@@ -48,10 +68,13 @@ pub mod text;
 pub mod types;
 pub mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, BitboardOf};
 pub use board::{
-    Board, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
+    Board, BoardOf, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
     PositionError, Status, WinReason,
 };
 pub use rules::{KingCapture, Preset, Rules, RulesError, Ruleset};
-pub use types::{BySide, Direction, Move, MoveParseError, Piece, Side, Square, SquareParseError};
+pub use types::{
+    BySide, Direction, Move, MoveOf, MoveParseError, Piece, Side, Square, SquareOf,
+    SquareParseError,
+};

@@ -2,9 +2,10 @@
 //! move generator. A board where the game is already won has no moves; repetition and the move
 //! limit are ignored.
 
-use crate::board::{Board, MoveList};
+use crate::board::{BoardOf, MoveListOf};
+use crate::geometry::Geometry;
 use crate::rules::Rules;
-use crate::types::Move;
+use crate::types::MoveOf;
 
 /// The deepest perft the tools and the protocol accept. The count at this depth from the start
 /// position is far beyond what can be computed; the cap keeps a mistyped depth from recursing
@@ -13,15 +14,15 @@ pub const MAX_DEPTH: u32 = 20;
 
 /// Leaves of the legal-move tree `depth` plies below `board`. The last ply is counted without
 /// being generated or played.
-pub fn perft(board: &Board, rules: &Rules, depth: u32) -> u64 {
+pub fn perft<G: Geometry>(board: &BoardOf<G>, rules: &Rules, depth: u32) -> u64 {
     perft_until(board, rules, depth, &|| false).expect("a perft that is never stopped ends")
 }
 
 /// [`perft`] that gives up (`None`) soon after `stopped` returns true: it is asked before each
 /// move more than three plies above the leaves, so the plies below are counted in one go, short
 /// enough to wait for.
-pub fn perft_until(
-    board: &Board,
+pub fn perft_until<G: Geometry>(
+    board: &BoardOf<G>,
     rules: &Rules,
     depth: u32,
     stopped: &impl Fn() -> bool,
@@ -40,7 +41,7 @@ pub fn perft_until(
                         return;
                     }
                     let mut child = *board;
-                    child.play(rules, Move::new(from, to));
+                    child.play(rules, MoveOf::new(from, to));
                     total = perft_until(&child, rules, depth - 1, stopped).map(|n| sum + n);
                 }
             });
@@ -51,7 +52,7 @@ pub fn perft_until(
 
 /// Perft split by the first move: each legal move with the leaves below it, in generation
 /// order. The counts add up to `perft(board, rules, depth)`.
-pub fn divide(board: &Board, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<G: Geometry>(board: &BoardOf<G>, rules: &Rules, depth: u32) -> Vec<(MoveOf<G>, u64)> {
     let mut split = Vec::new();
     divide_until(board, rules, depth, &|| false, |mv, n| split.push((mv, n)));
     split
@@ -60,14 +61,14 @@ pub fn divide(board: &Board, rules: &Rules, depth: u32) -> Vec<(Move, u64)> {
 /// [`divide`] handing each move and its count to `each` as soon as it is known, and giving up
 /// ([`perft_until`]) soon after `stopped` returns true; the total, or `None` if stopped (after
 /// the moves counted so far).
-pub fn divide_until(
-    board: &Board,
+pub fn divide_until<G: Geometry>(
+    board: &BoardOf<G>,
     rules: &Rules,
     depth: u32,
     stopped: &impl Fn() -> bool,
-    mut each: impl FnMut(Move, u64),
+    mut each: impl FnMut(MoveOf<G>, u64),
 ) -> Option<u64> {
-    let mut list = MoveList::new();
+    let mut list = MoveListOf::<G>::new();
     board.legal_moves_into(rules, &mut list);
     let mut total = 0;
     for &mv in &list {
@@ -82,7 +83,7 @@ pub fn divide_until(
 
 /// Perft counting every move by generating and playing it, with no bulk counting: the slow
 /// reference the fast [`perft`] is tested against.
-pub fn perft_slow(board: &Board, rules: &Rules, depth: u32) -> u64 {
+pub fn perft_slow<G: Geometry>(board: &BoardOf<G>, rules: &Rules, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -100,6 +101,8 @@ pub fn perft_slow(board: &Board, rules: &Rules, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+    use crate::types::Move;
 
     #[test]
     fn start_position_perft_1_to_3() {

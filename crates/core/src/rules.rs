@@ -5,7 +5,8 @@
 //! option table [`Rules::OPTIONS`] is what the protocol's `uci` reply and `setoption` are built
 //! from, so a new option needs only a new row here.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, BitboardOf};
+use crate::geometry::{Geometry, Nine};
 use crate::types::Side;
 use std::fmt;
 
@@ -454,9 +455,15 @@ impl Rules {
     /// capturing partners (see `Board`).
     #[inline]
     pub fn camps(&self) -> Bitboard {
+        self.camps_of::<Nine>()
+    }
+
+    /// [`Rules::camps`] on a board of size `G`: only Tablut's board has camps.
+    #[inline]
+    pub fn camps_of<G: Geometry>(&self) -> BitboardOf<G> {
         match self.ruleset {
-            Ruleset::Linnaeus => Bitboard::EMPTY,
-            Ruleset::Ashton => Bitboard::CAMPS,
+            Ruleset::Linnaeus => BitboardOf::EMPTY,
+            Ruleset::Ashton => BitboardOf::CAMPS,
         }
     }
 

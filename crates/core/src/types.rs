@@ -1,145 +1,179 @@
 //! The small value types every other module speaks in: squares, sides, pieces and moves.
+//! Squares and moves belong to a board size ([`SquareOf`], [`MoveOf`]); [`Square`] and [`Move`]
+//! are Tablut's.
 
-use crate::geometry::{FILES, LAST, SIDE, SQUARES};
+use crate::geometry::{FILE_LETTERS, Geometry, Nine};
 use std::fmt;
+use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 use std::str::FromStr;
 
-/// One of the 81 squares, `a1` (index 0) to `i9` (index 80).
+/// One of the squares of a board of size `G`, `a1` (index 0) to the far corner (index
+/// `side² − 1`).
 ///
-/// The index is `rank * 9 + file`, with files `a`–`i` left to right and ranks `1`–`9` bottom to
-/// top, both counted from zero.
+/// The index is `rank * side + file`, with files `a`, `b`, … left to right and ranks `1`, `2`,
+/// … bottom to top, both counted from zero.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct SquareOf<G: Geometry>(u8, PhantomData<G>);
 
-impl Square {
+/// One of Tablut's 81 squares, `a1` (index 0) to `i9` (index 80).
+pub type Square = SquareOf<Nine>;
+
+impl<G: Geometry> SquareOf<G> {
     /// Number of squares on the board.
-    pub const COUNT: usize = SQUARES;
-    /// The throne (*konakis*), `e5`.
-    pub const THRONE: Square = Square((SQUARES / 2) as u8);
+    pub const COUNT: usize = G::SQUARES;
+    /// The throne, the middle square (*konakis*; `e5` on Tablut's board).
+    pub const THRONE: Self = SquareOf(G::THRONE as u8, PhantomData);
 
-    /// The square with the given index, if it is below 81.
+    /// The square with the given index, if it is on the board.
     #[inline]
-    pub const fn new(index: u8) -> Option<Square> {
-        if (index as usize) < SQUARES {
-            Some(Square(index))
+    pub const fn new(index: u8) -> Option<Self> {
+        if (index as usize) < G::SQUARES {
+            Some(SquareOf(index, PhantomData))
         } else {
             None
         }
     }
 
-    /// The square with the given index; the caller guarantees `index < 81`.
+    /// The square with the given index; the caller guarantees that it is on the board.
     #[inline]
-    pub(crate) const fn from_index(index: usize) -> Square {
-        debug_assert!(index < SQUARES);
-        Square(index as u8)
+    pub(crate) const fn from_index(index: usize) -> Self {
+        debug_assert!(index < G::SQUARES);
+        SquareOf(index as u8, PhantomData)
     }
 
-    /// The square on `file` (0 = a) and `rank` (0 = rank 1), if both are below 9.
+    /// The square on `file` (0 = a) and `rank` (0 = rank 1), if both are on the board.
     #[inline]
-    pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if (file as usize) < SIDE && (rank as usize) < SIDE {
-            Some(Square(rank * SIDE as u8 + file))
+    pub const fn from_coords(file: u8, rank: u8) -> Option<Self> {
+        if (file as usize) < G::SIDE && (rank as usize) < G::SIDE {
+            Some(SquareOf(rank * G::SIDE as u8 + file, PhantomData))
         } else {
             None
         }
     }
 
-    /// Index 0..81.
+    /// The index, from 0 to `side² − 1`.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// File, 0 (a) to 8 (i).
+    /// File, from 0 (a).
     #[inline]
     pub const fn file(self) -> u8 {
-        self.0 % SIDE as u8
+        self.0 % G::SIDE as u8
     }
 
-    /// Rank, 0 (rank 1) to 8 (rank 9).
+    /// Rank, from 0 (rank 1).
     #[inline]
     pub const fn rank(self) -> u8 {
-        self.0 / SIDE as u8
+        self.0 / G::SIDE as u8
     }
 
     /// Whether the square lies on the outer ring of the board.
     #[inline]
     pub const fn is_edge(self) -> bool {
         let (f, r) = (self.file(), self.rank());
-        f == 0 || f == LAST as u8 || r == 0 || r == LAST as u8
+        f == 0 || f == G::LAST as u8 || r == 0 || r == G::LAST as u8
     }
 
     /// The neighbouring square one step in `dir`, if it is on the board.
     #[inline]
-    pub const fn step(self, dir: Direction) -> Option<Square> {
+    pub const fn step(self, dir: Direction) -> Option<Self> {
         let (f, r) = (self.file() as i8, self.rank() as i8);
         let (df, dr) = dir.delta();
         let (nf, nr) = (f + df, r + dr);
-        if nf < 0 || nf > LAST as i8 || nr < 0 || nr > LAST as i8 {
+        if nf < 0 || nf > G::LAST as i8 || nr < 0 || nr > G::LAST as i8 {
             None
         } else {
-            Some(Square((nr * SIDE as i8 + nf) as u8))
+            Some(SquareOf((nr * G::SIDE as i8 + nf) as u8, PhantomData))
         }
     }
 
-    /// All 81 squares in index order.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARES as u8).map(Square)
+    /// All the squares in index order.
+    pub fn all() -> impl Iterator<Item = Self> {
+        (0..G::SQUARES as u8).map(|i| SquareOf(i, PhantomData))
+    }
+
+    /// Reads a square's name at the start of `text`: a file letter (either case) and a rank
+    /// number without a leading zero. Returns the square and the bytes read, or `None` when
+    /// `text` does not start with a square of this board. The longest rank number is taken, so
+    /// `a10` is never read as `a1`.
+    fn parse_prefix(text: &[u8]) -> Option<(Self, usize)> {
+        let (&letter, rest) = text.split_first()?;
+        let file = FILE_LETTERS[..G::SIDE]
+            .iter()
+            .position(|&c| c as u8 == letter.to_ascii_lowercase())?;
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 || digits > 2 || rest[0] == b'0' {
+            return None;
+        }
+        let rank = rest[..digits]
+            .iter()
+            .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
+        if rank > G::SIDE {
+            return None;
+        }
+        let sq = Self::from_coords(file as u8, (rank - 1) as u8)?;
+        Some((sq, 1 + digits))
     }
 }
 
-impl fmt::Display for Square {
+impl<G: Geometry> fmt::Display for SquareOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", FILES[self.file() as usize], self.rank() + 1)
+        write!(
+            f,
+            "{}{}",
+            FILE_LETTERS[self.file() as usize],
+            self.rank() + 1
+        )
     }
 }
 
-impl fmt::Debug for Square {
+impl<G: Geometry> fmt::Debug for SquareOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-/// Text that is not a square name: [`Square`]'s [`FromStr`] expects a file `a`–`i` and a
-/// rank `1`–`9`, such as `e5`.
+/// Text that is not a square name: [`SquareOf`]'s [`FromStr`] expects a file letter and a rank
+/// number of the board, such as `e5`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SquareParseError {
     /// The text that was given.
     pub text: String,
+    /// The side of the board it was read for (9 for Tablut).
+    pub side: u8,
 }
 
 impl fmt::Display for SquareParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = usize::from(self.side).clamp(1, FILE_LETTERS.len());
         write!(
             f,
-            "'{}' is not a square (expected a file {}-{} and a rank 1-{SIDE})",
-            self.text, FILES[0], FILES[LAST]
+            "'{}' is not a square (expected a file {}-{} and a rank 1-{side})",
+            self.text,
+            FILE_LETTERS[0],
+            FILE_LETTERS[side - 1]
         )
     }
 }
 
 impl std::error::Error for SquareParseError {}
 
-impl FromStr for Square {
+impl<G: Geometry> FromStr for SquareOf<G> {
     type Err = SquareParseError;
 
-    /// Parses `a1` … `i9` (the file letter may be upper case).
-    fn from_str(s: &str) -> Result<Square, SquareParseError> {
-        let b = s.as_bytes();
-        let bad = || SquareParseError {
-            text: s.to_string(),
-        };
-        if b.len() != 2 {
-            return Err(bad());
+    /// Parses `a1` … `i9` on Tablut's board, `a1` … `k11` on 11×11 (the file letter may be
+    /// upper case).
+    fn from_str(s: &str) -> Result<Self, SquareParseError> {
+        match Self::parse_prefix(s.as_bytes()) {
+            Some((sq, read)) if read == s.len() => Ok(sq),
+            _ => Err(SquareParseError {
+                text: s.to_string(),
+                side: G::SIDE as u8,
+            }),
         }
-        let letter = char::from(b[0].to_ascii_lowercase());
-        let file = FILES
-            .iter()
-            .position(|&c| c == letter)
-            .map_or(u8::MAX, |f| f as u8);
-        let rank = b[1].wrapping_sub(b'1');
-        Square::from_coords(file, rank).ok_or_else(bad)
     }
 }
 
@@ -285,31 +319,38 @@ impl Piece {
     }
 }
 
-/// A move of one piece from one square to another along a rank or file.
+/// A move of one piece from one square to another along a rank or file, on a board of size
+/// `G`.
 ///
-/// Packed in 16 bits: `from | to << 7`. Printed as `d1d3`; [`Move::parse`] also takes `d1-d3`.
-/// A `Move` says nothing about legality; `Board::parse_move` (module `board`,
-/// which uses this one) checks that.
+/// Packed in 16 bits: `from | to << 7` (`<< 8` on a board of more than 128 squares). Printed as
+/// `d1d3`; [`MoveOf::parse`] also takes `d1-d3`. A `MoveOf` says nothing about legality;
+/// `BoardOf::parse_move` (module `board`, which uses this one) checks that.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Move(u16);
+pub struct MoveOf<G: Geometry>(u16, PhantomData<G>);
 
-impl Move {
+/// A move on Tablut's board.
+pub type Move = MoveOf<Nine>;
+
+impl<G: Geometry> MoveOf<G> {
+    /// The bits of one square in the packed value.
+    const SQUARE_MASK: u16 = (1 << G::MOVE_SHIFT) - 1;
+
     /// A move from `from` to `to`.
     #[inline]
-    pub const fn new(from: Square, to: Square) -> Move {
-        Move(from.0 as u16 | (to.0 as u16) << 7)
+    pub const fn new(from: SquareOf<G>, to: SquareOf<G>) -> Self {
+        MoveOf(from.0 as u16 | (to.0 as u16) << G::MOVE_SHIFT, PhantomData)
     }
 
     /// Where the piece starts.
     #[inline]
-    pub const fn from(self) -> Square {
-        Square((self.0 & 127) as u8)
+    pub const fn from(self) -> SquareOf<G> {
+        SquareOf((self.0 & Self::SQUARE_MASK) as u8, PhantomData)
     }
 
     /// Where the piece stops.
     #[inline]
-    pub const fn to(self) -> Square {
-        Square((self.0 >> 7) as u8)
+    pub const fn to(self) -> SquareOf<G> {
+        SquareOf((self.0 >> G::MOVE_SHIFT) as u8, PhantomData)
     }
 
     /// The packed 16-bit value (never zero for a real move, since from ≠ to).
@@ -318,38 +359,46 @@ impl Move {
         self.0
     }
 
-    /// Rebuilds a move from [`Move::raw`]; `None` if the value is not a square pair.
-    pub const fn from_raw(raw: u16) -> Option<Move> {
-        let (from, to) = ((raw & 127) as u8, (raw >> 7) as u8);
-        if (from as usize) < SQUARES && (to as usize) < SQUARES && raw >> 14 == 0 {
-            Some(Move(raw))
+    /// Rebuilds a move from [`MoveOf::raw`]; `None` if the value is not a square pair.
+    pub const fn from_raw(raw: u16) -> Option<Self> {
+        let (from, to) = (raw & Self::SQUARE_MASK, raw >> G::MOVE_SHIFT);
+        if (from as usize) < G::SQUARES && (to as usize) < G::SQUARES {
+            Some(MoveOf(raw, PhantomData))
         } else {
             None
         }
     }
 
-    /// Parses `d1d3` or `d1-d3` (upper-case file letters are accepted). Checks only the
-    /// notation and that the two squares share a rank or file, not legality
-    /// (`Board::parse_move` does both).
+    /// Parses `d1d3` or `d1-d3` (upper-case file letters are accepted; on boards of ten
+    /// ranks or more, `a10a12`). Checks only the notation and that the two squares share a
+    /// rank or file, not legality (`BoardOf::parse_move` does both).
     ///
     /// ```
     /// use konakis_core::{Move, MoveParseError};
     /// assert_eq!(Move::parse("d1-d3").unwrap().to_string(), "d1d3");
     /// assert!(matches!(Move::parse("d1e2"), Err(MoveParseError::NotStraight { .. })));
     /// ```
-    pub fn parse(text: &str) -> Result<Move, MoveParseError> {
+    pub fn parse(text: &str) -> Result<Self, MoveParseError> {
         let t = text.trim();
+        let notation = || MoveParseError::Notation {
+            text: text.to_string(),
+        };
+        // Without a dash, on boards of up to nine ranks both names are two characters; on
+        // wider boards the second name starts at the first letter after the first one.
         let (a, b) = if let Some((a, b)) = t.split_once('-') {
             (a, b)
         } else if t.len() == 4 && t.is_ascii() {
             t.split_at(2)
+        } else if G::SIDE >= 10 && (5..=6).contains(&t.len()) && t.is_ascii() {
+            match (1..t.len()).find(|&i| t.as_bytes()[i].is_ascii_alphabetic()) {
+                Some(i) => t.split_at(i),
+                None => return Err(notation()),
+            }
         } else {
-            return Err(MoveParseError::Notation {
-                text: text.to_string(),
-            });
+            return Err(notation());
         };
         let square = |name: &str| {
-            name.parse::<Square>()
+            name.parse::<SquareOf<G>>()
                 .map_err(|_| MoveParseError::NotASquare {
                     text: text.to_string(),
                     square: name.to_string(),
@@ -366,7 +415,7 @@ impl Move {
                 text: text.to_string(),
             });
         }
-        Ok(Move::new(from, to))
+        Ok(MoveOf::new(from, to))
     }
 }
 
@@ -420,13 +469,13 @@ impl fmt::Display for MoveParseError {
 
 impl std::error::Error for MoveParseError {}
 
-impl fmt::Display for Move {
+impl<G: Geometry> fmt::Display for MoveOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())
     }
 }
 
-impl fmt::Debug for Move {
+impl<G: Geometry> fmt::Debug for MoveOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }

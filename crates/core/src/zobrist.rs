@@ -6,8 +6,8 @@
 //! [`SIDE_KEY`] when the defenders are to move. The ply count is not part of the key:
 //! repetition compares placement and side to move only.
 
-use crate::geometry::SQUARES;
-use crate::types::{Piece, Side, Square};
+use crate::geometry::{Geometry, Nine};
+use crate::types::{Piece, Side, SquareOf};
 
 /// The generator's seed: the bytes of "Konakis!" in ASCII. Never change it.
 pub const SEED: u64 = 0x4b6f_6e61_6b69_7321;
@@ -21,7 +21,11 @@ pub const fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const fn make_keys() -> ([[u64; SQUARES]; 3], u64) {
+/// The keys of a board of `SQUARES` squares: for each piece kind (attacker, defender, king)
+/// one a square in index order, then the side key, all drawn from [`SEED`] in that order. Each
+/// board size has its own ([`Geometry::piece_key`], [`Geometry::SIDE_KEY`]); a position of one
+/// size is never compared with a position of another.
+pub(crate) const fn make_keys<const SQUARES: usize>() -> ([[u64; SQUARES]; 3], u64) {
     let mut state = SEED;
     let mut keys = [[0u64; SQUARES]; 3];
     let mut p = 0;
@@ -37,29 +41,28 @@ const fn make_keys() -> ([[u64; SQUARES]; 3], u64) {
     (keys, side)
 }
 
-const KEYS: ([[u64; SQUARES]; 3], u64) = make_keys();
-
-/// XORed in when the defenders are to move.
-pub const SIDE_KEY: u64 = KEYS.1;
+/// XORed in when the defenders are to move, on Tablut's board.
+pub const SIDE_KEY: u64 = <Nine as Geometry>::SIDE_KEY;
 
 /// The key of `piece` standing on `sq`.
 #[inline]
-pub const fn piece_key(piece: Piece, sq: Square) -> u64 {
-    KEYS.0[piece as usize][sq.index()]
+pub fn piece_key<G: Geometry>(piece: Piece, sq: SquareOf<G>) -> u64 {
+    G::piece_key(piece as usize, sq.index())
 }
 
-/// The key contribution of the side to move.
+/// The key contribution of the side to move on a board of size `G`.
 #[inline]
-pub const fn side_key(side: Side) -> u64 {
+pub const fn side_key<G: Geometry>(side: Side) -> u64 {
     match side {
         Side::Attackers => 0,
-        Side::Defenders => SIDE_KEY,
+        Side::Defenders => G::SIDE_KEY,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Square;
 
     #[test]
     fn splitmix64_matches_its_published_first_outputs() {

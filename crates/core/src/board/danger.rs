@@ -3,51 +3,18 @@
 //! defenders' position whose king can be taken next move is never pruned as quiet, and an
 //! attackers' move that creates the threat is searched like a check.
 //!
-//! Both tests follow [`Board::play`]'s capture rule exactly (a unit test plays every
+//! Both tests follow [`BoardOf::play`]'s capture rule exactly (a unit test plays every
 //! attackers' move on random crowded positions under every rule option and compares), so they
 //! hold under every reading: custodial capture by two with Ashton's camps as anvils, four on
 //! the throne and three beside it, and four everywhere under `KingCapture=English`.
 
-use super::{Board, KING_RING, NEIGHBOUR, NO_KING, THRONE_RING, bit};
-use crate::geometry::{SIDE, SQUARES};
-
-/// The four neighbours of each square inside the edge, by square index: empty for edge
-/// squares, where the king has escaped, and for index 81 (the king captured).
-static KING_NEIGHBOURS: [u128; SQUARES + 1] = {
-    let mut t = [0u128; SQUARES + 1];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let s = Square::from_index(sq);
-        if !s.is_edge() {
-            t[sq] = Bitboard::from_square(s).neighbours().0;
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// The rank and the file of each square, the square itself left out.
-static LINES: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let (file, rank) = (sq % SIDE, sq / SIDE);
-        let mut other = 0;
-        while other < SQUARES {
-            if other != sq && (other % SIDE == file || other / SIDE == rank) {
-                t[sq] |= 1u128 << other;
-            }
-            other += 1;
-        }
-        sq += 1;
-    }
-    t
-};
-use crate::bitboard::Bitboard;
+use super::{BoardOf, camps};
+use crate::bitboard::BitboardOf;
+use crate::geometry::Geometry;
 use crate::rules::{KingCapture, Rules};
-use crate::types::{Move, Side, Square};
+use crate::types::{MoveOf, Side, SquareOf};
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// The empty squares on which an attacker arriving would capture the king, as the board
     /// stands (whichever side is to move). Empty once the king is captured or on the edge
     /// (an encirclement is not looked at).
@@ -57,37 +24,37 @@ impl Board {
     /// attackers; elsewhere it is each empty neighbour whose opposite neighbour holds an
     /// attacker (or, under Ashton, is a camp square).
     #[inline]
-    pub fn king_capture_squares(&self, rules: &Rules) -> Bitboard {
+    pub fn king_capture_squares(&self, rules: &Rules) -> BitboardOf<G> {
         // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
-        let neighbours = KING_NEIGHBOURS[self.king as usize];
+        let neighbours = G::king_neighbours(self.king as usize);
         if neighbours == 0 {
-            return Bitboard::EMPTY;
+            return BitboardOf::EMPTY;
         }
         let occ = self.att | self.def;
         if rules.king_capture == KingCapture::English
-            || bit(self.king) & (Bitboard::THRONE.0 | THRONE_RING) != 0
+            || G::bit(self.king as usize) & (1u128 << G::THRONE | G::THRONE_RING) != 0
         {
-            let open = KING_RING[self.king as usize] & !self.att;
+            let open = G::king_ring(self.king as usize) & !self.att;
             return if open.count_ones() == 1 && open & occ == 0 {
-                Bitboard(open)
+                BitboardOf::raw(open)
             } else {
-                Bitboard::EMPTY
+                BitboardOf::EMPTY
             };
         }
         // Away from the throne the king is inside the edge, so all four neighbours exist: each
         // empty one whose opposite neighbour is an anvil completes a capture. The square
         // opposite a neighbour lies two files or two ranks from it; the shifts that carry a
         // neighbour elsewhere land off the king's neighbours.
-        let anvils = (self.att | rules.camps().0) & neighbours;
-        let across = anvils >> 18 | anvils << 18 | anvils >> 2 | anvils << 2;
-        Bitboard(across & neighbours & !occ)
+        let anvils = (self.att | camps::<G>(rules)) & neighbours;
+        let across = anvils >> (2 * G::SIDE) | anvils << (2 * G::SIDE) | anvils >> 2 | anvils << 2;
+        BitboardOf::raw(across & neighbours & !occ)
     }
 
-    /// The squares of [`Board::king_capture_squares`] that an attacker can move to with one
+    /// The squares of [`BoardOf::king_capture_squares`] that an attacker can move to with one
     /// legal move, as if the attackers were to move: where the king can be captured next
     /// move. Empty when there is no such threat.
     #[inline]
-    pub fn king_capture_threats(&self, rules: &Rules) -> Bitboard {
+    pub fn king_capture_threats(&self, rules: &Rules) -> BitboardOf<G> {
         let squares = self.king_capture_squares(rules);
         if squares.is_empty() {
             return squares;
@@ -96,17 +63,21 @@ impl Board {
     }
 
     /// The squares where a defender arriving stops at least one of the
-    /// [`Board::king_capture_threats`]: each threatened square, and the squares between it and
+    /// [`BoardOf::king_capture_threats`]: each threatened square, and the squares between it and
     /// an attacker that can slide there. (Capturing an attacker involved, or moving the king,
     /// are the other parries.)
-    pub fn king_threat_blocks(&self, rules: &Rules) -> Bitboard {
+    ///
+    /// Out of line, as the search called it before the board was generic: a generic function
+    /// is compiled in the crate that calls it, where it may otherwise be inlined.
+    #[inline(never)]
+    pub fn king_threat_blocks(&self, rules: &Rules) -> BitboardOf<G> {
         let squares = self.king_capture_squares(rules);
         if squares.is_empty() {
             return squares;
         }
         let (threats, paths) = self.threats_and_paths::<true>(rules, squares);
         // No defender may stop on the throne.
-        threats | (paths - Bitboard::THRONE)
+        threats | (paths - BitboardOf::THRONE)
     }
 
     /// Of the capture `squares` (not empty), those an attacker can reach with one legal move,
@@ -118,18 +89,18 @@ impl Board {
     fn threats_and_paths<const PATHS: bool>(
         &self,
         rules: &Rules,
-        squares: Bitboard,
-    ) -> (Bitboard, Bitboard) {
-        let occ = self.att | self.def | bit(self.king);
+        squares: BitboardOf<G>,
+    ) -> (BitboardOf<G>, BitboardOf<G>) {
+        let occ = self.att | self.def | G::bit(self.king as usize);
         // A slide over empty squares that touches neither a camp nor the throne is legal
         // for any soldier on a board where the game goes on; one that touches them, or any
         // move where encirclement may have ended the game, is left to `is_legal`.
-        let walls = rules.camps().0 | Bitboard::THRONE.0;
+        let walls = camps::<G>(rules) | 1u128 << G::THRONE;
         let plain = !rules.encirclement;
-        let (mut threats, mut paths) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let (mut threats, mut paths) = (BitboardOf::EMPTY, BitboardOf::EMPTY);
         for s in squares {
             // Only an attacker on the square's rank or file can get there.
-            if LINES[s.index()] & self.att == 0 {
+            if G::lines(s.index()) & self.att == 0 {
                 continue;
             }
             // The nearest piece along each line from `s` is the only one that might slide
@@ -138,19 +109,20 @@ impl Board {
                 let mut ray = 0u128;
                 let mut sq = s.index();
                 let reaches = loop {
-                    sq = NEIGHBOUR[sq][d] as usize;
-                    if sq == NO_KING as usize {
+                    sq = G::neighbour(sq, d) as usize;
+                    if sq == G::NO_KING as usize {
                         break false;
                     }
-                    let here = bit(sq as u8);
+                    let here = G::bit(sq);
                     if occ & here != 0 {
                         break self.att & here != 0
-                            && if plain && (ray | bit(s.index() as u8)) & walls == 0 {
+                            && if plain && (ray | G::bit(s.index())) & walls == 0 {
                                 true
                             } else {
                                 let mut as_attackers = *self;
                                 as_attackers.side = Side::Attackers;
-                                as_attackers.is_legal(rules, Move::new(Square::from_index(sq), s))
+                                as_attackers
+                                    .is_legal(rules, MoveOf::new(SquareOf::from_index(sq), s))
                             };
                     }
                     ray |= here;
@@ -168,27 +140,31 @@ impl Board {
     }
 
     /// Empty squares where an attacker arriving is likely to threaten the king: those with a
-    /// clear line to a square of [`Board::king_capture_squares`], and those next to him. For
-    /// move ordering only; [`Board::king_in_danger`] after the move decides.
-    pub fn king_threat_approaches(&self, rules: &Rules) -> Bitboard {
+    /// clear line to a square of [`BoardOf::king_capture_squares`], and those next to him. For
+    /// move ordering only; [`BoardOf::king_in_danger`] after the move decides.
+    ///
+    /// Out of line, as the search called it before the board was generic (see
+    /// [`BoardOf::king_threat_blocks`]).
+    #[inline(never)]
+    pub fn king_threat_approaches(&self, rules: &Rules) -> BitboardOf<G> {
         let Some(k) = self.king() else {
-            return Bitboard::EMPTY;
+            return BitboardOf::EMPTY;
         };
-        let occ = self.att | self.def | bit(self.king);
-        let mut squares = Bitboard(Bitboard::around(k).0 & !occ);
+        let occ = self.att | self.def | G::bit(self.king as usize);
+        let mut squares = BitboardOf::raw(BitboardOf::around(k).0 & !occ);
         for s in self.king_capture_squares(rules) {
             for d in 0..4 {
                 let mut sq = s.index();
                 loop {
-                    sq = NEIGHBOUR[sq][d] as usize;
-                    if sq == NO_KING as usize || occ >> sq & 1 != 0 {
+                    sq = G::neighbour(sq, d) as usize;
+                    if sq == G::NO_KING as usize || occ >> sq & 1 != 0 {
                         break;
                     }
-                    squares.set(Square::from_index(sq));
+                    squares.set(SquareOf::from_index(sq));
                 }
             }
         }
-        squares - Bitboard::THRONE
+        squares - BitboardOf::THRONE
     }
 
     /// Whether the attackers could capture the king with one move if it were their turn.
@@ -201,10 +177,13 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::tables::TRANSPOSE;
+    use crate::bitboard::Bitboard;
+    use crate::board::Board;
     use crate::geometry::LAST;
+    use crate::geometry::{Nine, SIDE, SQUARES};
     use crate::rules::Rules;
     use crate::types::Piece;
+    use crate::types::Square;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -290,7 +269,7 @@ mod tests {
             }
             let mut b = *board;
             b.att |= 1u128 << s.index();
-            b.att_t |= 1u128 << TRANSPOSE[s.index()];
+            b.att_t |= Nine::bit_t(s.index());
             let mut hash = 0;
             b.attacker_captures(rules, s.index(), &mut hash);
             if b.king().is_none() {
@@ -346,7 +325,7 @@ mod tests {
             }
             let mut b = *board;
             b.def |= 1u128 << sq.index();
-            b.def_t |= 1u128 << TRANSPOSE[sq.index()];
+            b.def_t |= Nine::bit_t(sq.index());
             if capturing(&b) < before {
                 blocks.set(sq);
             }

@@ -1,9 +1,10 @@
-//! [`Game`]: a board with its history, so that repetition and the move limit can end it, and
-//! the game's [`Status`] with its reason.
+//! [`GameOf`]: a board of any size with its history, so that repetition and the move limit can
+//! end it, and the game's [`Status`] with its reason; [`Game`] is Tablut's.
 
-use super::{Board, MoveError, PositionError};
+use super::{Board, BoardOf, MoveErrorOf, PositionErrorOf};
+use crate::geometry::{Geometry, Nine};
 use crate::rules::{Rules, Ruleset};
-use crate::types::{Move, Side};
+use crate::types::{MoveOf, Side};
 use ahash::AHashMap;
 use std::fmt;
 
@@ -96,7 +97,7 @@ impl fmt::Display for Status {
     }
 }
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// The status judged from this board alone (no repetition): escape, capture, encirclement
     /// when on, no legal move, and the move limit, in the order of the rules (docs/rules.md, "The
     /// end of the game").
@@ -135,17 +136,17 @@ impl Board {
     }
 }
 
-/// An error from [`Game`]: a bad position string, or a move that is not legal.
+/// An error from [`GameOf`]: a bad position string, or a move that is not legal.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum GameError {
+pub enum GameErrorOf<G: Geometry> {
     /// The position string is malformed.
-    Position(PositionError),
+    Position(PositionErrorOf<G>),
     /// The move (by its index in a list, from 0) is malformed or illegal.
     Move {
         /// Position of the move in the list it came from.
         index: usize,
         /// What is wrong with it.
-        error: MoveError,
+        error: MoveErrorOf<G>,
     },
     /// A move in a list (by its index, from 0) comes after the game has ended.
     AfterEnd {
@@ -160,12 +161,15 @@ pub enum GameError {
     Over(Status),
 }
 
-impl fmt::Display for GameError {
+/// An error from a Tablut [`Game`].
+pub type GameError = GameErrorOf<Nine>;
+
+impl<G: Geometry> fmt::Display for GameErrorOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Position(e) => write!(f, "bad position: {e}"),
-            GameError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
-            GameError::AfterEnd {
+            GameErrorOf::Position(e) => write!(f, "bad position: {e}"),
+            GameErrorOf::Move { index, error } => write!(f, "move {}: {error}", index + 1),
+            GameErrorOf::AfterEnd {
                 index,
                 text,
                 status,
@@ -174,17 +178,17 @@ impl fmt::Display for GameError {
                 "move {}: {text} comes after the end of the game ({status})",
                 index + 1
             ),
-            GameError::Over(s) => write!(f, "the game is over ({s})"),
+            GameErrorOf::Over(s) => write!(f, "the game is over ({s})"),
         }
     }
 }
 
-impl std::error::Error for GameError {
+impl<G: Geometry> std::error::Error for GameErrorOf<G> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GameError::Position(e) => Some(e),
-            GameError::Move { error, .. } => Some(error),
-            GameError::AfterEnd { .. } | GameError::Over(_) => None,
+            GameErrorOf::Position(e) => Some(e),
+            GameErrorOf::Move { error, .. } => Some(error),
+            GameErrorOf::AfterEnd { .. } | GameErrorOf::Over(_) => None,
         }
     }
 }
@@ -192,11 +196,11 @@ impl std::error::Error for GameError {
 /// A game: the rules, the position it started from, the moves played, and the keys of every
 /// position so far for repetition.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct GameOf<G: Geometry> {
     rules: Rules,
-    start: Board,
-    board: Board,
-    moves: Vec<Move>,
+    start: BoardOf<G>,
+    board: BoardOf<G>,
+    moves: Vec<MoveOf<G>>,
     /// Key of the start position and of the position after each move.
     keys: Vec<u64>,
     /// How often each key occurs in `keys`, so that judging repetition after a move does not
@@ -205,22 +209,10 @@ pub struct Game {
     status: Status,
 }
 
-impl Game {
-    /// A game from `board` (its first occurrence counts for repetition).
-    pub fn new(rules: Rules, board: Board) -> Game {
-        let mut g = Game {
-            rules,
-            start: board,
-            board,
-            moves: Vec::new(),
-            keys: vec![board.hash()],
-            counts: AHashMap::from_iter([(board.hash(), 1)]),
-            status: Status::Ongoing,
-        };
-        g.status = g.compute_status();
-        g
-    }
+/// A game of Tablut.
+pub type Game = GameOf<Nine>;
 
+impl Game {
     /// A game from the start position.
     pub fn start(rules: Rules) -> Game {
         Game::new(rules, Board::start(&rules))
@@ -239,22 +231,54 @@ impl Game {
         };
         Game::new(rules, board).replay(moves, |game, text| game.play_text(text))
     }
+}
+
+impl<G: Geometry> GameOf<G> {
+    /// A game from `board` (its first occurrence counts for repetition).
+    pub fn new(rules: Rules, board: BoardOf<G>) -> Self {
+        let mut g = GameOf {
+            rules,
+            start: board,
+            board,
+            moves: Vec::new(),
+            keys: vec![board.hash()],
+            counts: AHashMap::from_iter([(board.hash(), 1)]),
+            status: Status::Ongoing,
+        };
+        g.status = g.compute_status();
+        g
+    }
 
     /// A game from `board`, then the given moves; an error names the move at fault.
-    pub fn with_moves(rules: Rules, board: Board, moves: &[Move]) -> Result<Game, GameError> {
-        Game::new(rules, board).replay(moves.iter(), |game, &mv| game.play(mv))
+    pub fn with_moves(
+        rules: Rules,
+        board: BoardOf<G>,
+        moves: &[MoveOf<G>],
+    ) -> Result<Self, GameErrorOf<G>> {
+        Self::new(rules, board).replay(moves.iter(), |game, &mv| game.play(mv))
+    }
+
+    /// A game from a position string, then the given moves (`d1d3` or `d1-d3`); any error
+    /// leaves nothing behind and names the move at fault.
+    pub fn from_fen_and_moves<'a>(
+        rules: Rules,
+        fen: &str,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self, GameErrorOf<G>> {
+        let board = BoardOf::from_fen(fen).map_err(GameErrorOf::Position)?;
+        Self::new(rules, board).replay(moves, |game, text| game.play_text(text))
     }
 
     /// Plays `items` in turn, numbering an error by the item's index in the list.
     fn replay<T: fmt::Display + Copy>(
         mut self,
         items: impl IntoIterator<Item = T>,
-        play: impl Fn(&mut Game, T) -> Result<Status, GameError>,
-    ) -> Result<Game, GameError> {
+        play: impl Fn(&mut Self, T) -> Result<Status, GameErrorOf<G>>,
+    ) -> Result<Self, GameErrorOf<G>> {
         for (index, item) in items.into_iter().enumerate() {
             play(&mut self, item).map_err(|e| match e {
-                GameError::Move { error, .. } => GameError::Move { index, error },
-                GameError::Over(status) => GameError::AfterEnd {
+                GameErrorOf::Move { error, .. } => GameErrorOf::Move { index, error },
+                GameErrorOf::Over(status) => GameErrorOf::AfterEnd {
                     index,
                     text: item.to_string(),
                     status,
@@ -271,17 +295,17 @@ impl Game {
     }
 
     /// The current board.
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &BoardOf<G> {
         &self.board
     }
 
     /// The board the game started from.
-    pub fn start_board(&self) -> &Board {
+    pub fn start_board(&self) -> &BoardOf<G> {
         &self.start
     }
 
     /// The moves played.
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[MoveOf<G>] {
         &self.moves
     }
 
@@ -320,15 +344,15 @@ impl Game {
         }
     }
 
-    /// [`Game::occurrences`] by scanning every key: the slow reference it is tested against.
+    /// [`GameOf::occurrences`] by scanning every key: the slow reference it is tested against.
     #[cfg(test)]
     fn occurrences_slow(&self) -> usize {
         let key = self.board.hash();
         self.repetition_keys().iter().filter(|&&k| k == key).count()
     }
 
-    /// The keys the repetition rule counts (see [`Game::occurrences`]): all of
-    /// [`Game::keys`] under Linnaeus, all but the first under Ashton. The search counts these.
+    /// The keys the repetition rule counts (see [`GameOf::occurrences`]): all of
+    /// [`GameOf::keys`] under Linnaeus, all but the first under Ashton. The search counts these.
     pub fn repetition_keys(&self) -> &[u64] {
         match self.rules.ruleset {
             Ruleset::Linnaeus => &self.keys[..],
@@ -356,7 +380,7 @@ impl Game {
     }
 
     /// Plays a legal move and returns the new status; an illegal move, or any move once the
-    /// game is over, is refused and changes nothing. ([`Board::play`] is the unchecked play
+    /// game is over, is refused and changes nothing. ([`BoardOf::play`] is the unchecked play
     /// the search uses.)
     ///
     /// ```
@@ -371,15 +395,15 @@ impl Game {
     /// }
     /// assert_eq!(game.moves().len(), 1);
     /// ```
-    pub fn play(&mut self, mv: Move) -> Result<Status, GameError> {
+    pub fn play(&mut self, mv: MoveOf<G>) -> Result<Status, GameErrorOf<G>> {
         if self.status.is_over() {
-            return Err(GameError::Over(self.status));
+            return Err(GameErrorOf::Over(self.status));
         }
         self.board
             .check_move(&self.rules, mv)
-            .map_err(|e| GameError::Move {
+            .map_err(|e| GameErrorOf::Move {
                 index: self.moves.len(),
-                error: MoveError::Illegal(e),
+                error: MoveErrorOf::Illegal(e),
             })?;
         self.board.play(&self.rules, mv);
         self.moves.push(mv);
@@ -390,13 +414,13 @@ impl Game {
     }
 
     /// Parses and plays a move given as text (`d1d3` or `d1-d3`).
-    pub fn play_text(&mut self, text: &str) -> Result<Status, GameError> {
+    pub fn play_text(&mut self, text: &str) -> Result<Status, GameErrorOf<G>> {
         if self.status.is_over() {
-            return Err(GameError::Over(self.status));
+            return Err(GameErrorOf::Over(self.status));
         }
-        let mv = Move::parse(text).map_err(|e| GameError::Move {
+        let mv = MoveOf::parse(text).map_err(|e| GameErrorOf::Move {
             index: self.moves.len(),
-            error: MoveError::Parse(e),
+            error: MoveErrorOf::Parse(e),
         })?;
         self.play(mv)
     }

@@ -1,17 +1,18 @@
 //! Whether a move is legal here, and if not, why: the quick test for moves from elsewhere
 //! (the transposition table, killers) and the check that names the reason.
 
-use super::{Board, CAMP_OF};
-use crate::bitboard::Bitboard;
+use super::{BoardOf, camps};
+use crate::bitboard::BitboardOf;
+use crate::geometry::{Geometry, Nine};
 use crate::rules::Rules;
-use crate::types::{Move, Side, Square};
+use crate::types::{MoveOf, Side, SquareOf};
 use std::fmt;
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// Whether `mv` is legal here: a fast test for moves from elsewhere (the transposition
-    /// table, killers), without messages; [`Board::check_move`] says why a move is not legal.
+    /// table, killers), without messages; [`BoardOf::check_move`] says why a move is not legal.
     #[inline]
-    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
+    pub fn is_legal(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
         !self.is_won(rules) && self.can_move(rules, mv)
     }
 
@@ -26,8 +27,8 @@ impl Board {
     /// assert_eq!(err.reason, IllegalReason::Blocked);
     /// assert_eq!(err.to_string(), "d1d7 is not legal: the path is blocked");
     /// ```
-    pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), IllegalMove> {
-        let refuse = |reason| Err(IllegalMove { mv, reason });
+    pub fn check_move(&self, rules: &Rules, mv: MoveOf<G>) -> Result<(), IllegalMoveOf<G>> {
+        let refuse = |reason| Err(IllegalMoveOf { mv, reason });
         if self.is_won(rules) {
             return refuse(IllegalReason::GameOver);
         }
@@ -37,7 +38,7 @@ impl Board {
         if piece.side() != self.side {
             return refuse(IllegalReason::WrongSide(piece.side()));
         }
-        let mut dests = Bitboard::EMPTY;
+        let mut dests = BitboardOf::EMPTY;
         self.for_each_piece_moves(rules, |from, d| {
             if from == mv.from() {
                 dests = d;
@@ -50,10 +51,10 @@ impl Board {
             IllegalReason::SameSquare
         } else if self.piece_at(mv.to()).is_some() {
             IllegalReason::Occupied
-        } else if mv.to() == Square::THRONE {
+        } else if mv.to() == SquareOf::THRONE {
             IllegalReason::Throne
-        } else if rules.camps().has(mv.to())
-            && CAMP_OF[mv.from().index()] >> mv.to().index() & 1 == 0
+        } else if camps::<G>(rules) >> mv.to().index() & 1 != 0
+            && G::camp_of(mv.from().index()) >> mv.to().index() & 1 == 0
         {
             IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
@@ -64,7 +65,7 @@ impl Board {
     }
 }
 
-/// Why a move is not legal on a board, as [`Board::check_move`] judges it.
+/// Why a move is not legal on a board, as [`BoardOf::check_move`] judges it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum IllegalReason {
     /// The game has already been won on this board.
@@ -87,16 +88,19 @@ pub enum IllegalReason {
     Blocked,
 }
 
-/// A move that [`Board::check_move`] refused, and why.
+/// A move that [`BoardOf::check_move`] refused, and why.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub struct IllegalMove {
+pub struct IllegalMoveOf<G: Geometry> {
     /// The move.
-    pub mv: Move,
+    pub mv: MoveOf<G>,
     /// Why it is not legal.
     pub reason: IllegalReason,
 }
 
-impl fmt::Display for IllegalMove {
+/// A move refused on Tablut's board.
+pub type IllegalMove = IllegalMoveOf<Nine>;
+
+impl<G: Geometry> fmt::Display for IllegalMoveOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (mv, from, to) = (self.mv, self.mv.from(), self.mv.to());
         write!(f, "{mv} is not legal: ")?;
@@ -120,11 +124,13 @@ impl fmt::Display for IllegalMove {
     }
 }
 
-impl std::error::Error for IllegalMove {}
+impl<G: Geometry> std::error::Error for IllegalMoveOf<G> {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+    use crate::types::{Move, Square};
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()

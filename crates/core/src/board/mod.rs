@@ -1,9 +1,11 @@
-//! [`Board`]: the placement of the pieces, the side to move and the ply count, with legal move
-//! generation, captures and the game-end checks that depend on the board alone.
+//! [`BoardOf`]: the placement of the pieces, the side to move and the ply count, with legal
+//! move generation, captures and the game-end checks that depend on the board alone, on a
+//! board of any size ([`Geometry`]); [`Board`] is Tablut's 9×9.
 //!
 //! The board keeps each side's soldiers twice, once by ranks and once transposed (by files), so
-//! that both the rank and the file of any square can be read as a 9-bit line with a shift.
-//! Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than undoing.
+//! that both the rank and the file of any square can be read as a line of `side` bits with a
+//! shift. Moves are played by copy-make: a `Board` is 88 bytes and copying it is cheaper than
+//! undoing.
 //!
 //! Under `Ruleset=Ashton` the same code plays the Tablut Challenge's rules: the camps
 //! ([`Rules::camps`]) are walls for every piece not standing in that camp, and capturing
@@ -17,39 +19,35 @@ mod mobility;
 mod movegen;
 mod parse;
 mod replies;
+#[cfg(test)]
+mod sizes;
 mod tables;
 mod text;
 
-pub use game::{DrawReason, Game, GameError, Status, WinReason};
-pub use legal::{IllegalMove, IllegalReason};
-pub use movegen::{MAX_MOVES, MoveList};
-pub use parse::MoveError;
-pub use text::{PositionError, START_FEN};
+pub use game::{DrawReason, Game, GameError, GameErrorOf, GameOf, Status, WinReason};
+pub use legal::{IllegalMove, IllegalMoveOf, IllegalReason};
+pub use movegen::{MAX_MOVES, MoveList, MoveListOf};
+pub use parse::{MoveError, MoveErrorOf};
+pub use text::{BRANDUBH_FEN, COPENHAGEN_FEN, PositionError, PositionErrorOf, START_FEN};
 
-use crate::bitboard::Bitboard;
-use crate::geometry::{LAST, SIDE, SQUARES};
+use crate::bitboard::BitboardOf;
+use crate::geometry::{Geometry, Nine};
 use crate::rules::{KingCapture, Rules, Ruleset};
-use crate::types::{Direction, Move, Piece, Side, Square};
+use crate::types::{Direction, MoveOf, Piece, Side, SquareOf};
 use crate::zobrist;
-use tables::TRANSPOSE;
+use std::marker::PhantomData;
 
-/// The king's square index after he has been captured.
-const NO_KING: u8 = SQUARES as u8;
-
-/// The throne's square index (the same in the transposed layout).
-const THRONE: usize = Square::THRONE.index();
-
-/// A Tablut position: pieces, side to move, plies played.
+/// A position on a board of size `G`: pieces, side to move, plies played.
 ///
-/// `Board` knows nothing of the game's history; [`Game`] adds the repetition and move-limit
+/// `BoardOf` knows nothing of the game's history; [`Game`] adds the repetition and move-limit
 /// rules. Every method that depends on a rule option takes the [`Rules`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Board {
-    /// Attacking soldiers, by rank (bit `rank * 9 + file`).
+pub struct BoardOf<G: Geometry> {
+    /// Attacking soldiers, by rank (bit `rank * side + file`).
     att: u128,
     /// Defending soldiers (not the king), by rank.
     def: u128,
-    /// Attacking soldiers, transposed (bit `file * 9 + rank`).
+    /// Attacking soldiers, transposed (bit `file * side + rank`).
     att_t: u128,
     /// Defending soldiers, transposed.
     def_t: u128,
@@ -57,138 +55,47 @@ pub struct Board {
     hash: u64,
     /// Plies played by both sides together.
     plies: u32,
-    /// The king's square, or [`NO_KING`].
+    /// The king's square, or [`Geometry::NO_KING`].
     king: u8,
     side: Side,
+    size: PhantomData<G>,
 }
 
-/// Neighbouring square index in each [`Direction`], or 81 off the board.
-static NEIGHBOUR: [[u8; 4]; SQUARES] = {
-    let mut t = [[NO_KING; 4]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let s = Square::from_index(sq);
-        let mut d = 0;
-        while d < 4 {
-            if let Some(n) = s.step(Direction::ALL[d]) {
-                t[sq][d] = n.index() as u8;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// `FLANKS[sq][d]`: the bit of the neighbour of `sq` in [`Direction`] `d` when the square beyond
-/// that neighbour, in the same direction, is on the board too; zero otherwise. A piece arriving
-/// on `sq` captures an enemy there if the square beyond holds a partner.
-static FLANKS: [[u128; 4]; SQUARES] = {
-    let mut t = [[0u128; 4]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < 4 {
-            let n = NEIGHBOUR[sq][d];
-            if n != NO_KING && NEIGHBOUR[n as usize][d] != NO_KING {
-                t[sq][d] = 1u128 << n;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+/// A Tablut position: the 9×9 board.
+pub type Board = BoardOf<Nine>;
 
 /// The neighbours of `to` with a square of `anvils` beyond them in the same direction: the
 /// squares where an enemy is captured by a piece arriving on `to`, with `anvils` its partners.
 /// All four directions at once: each neighbour's bit is tested against the anvils shifted one
-/// step back towards `to` ([`Direction::ALL`]: north +9, east +1, south -9, west -1); the
-/// table leaves out the neighbours whose far square would wrap round an edge.
+/// step back towards `to` ([`Direction::ALL`]: north +side, east +1, south −side, west −1);
+/// the table leaves out the neighbours whose far square would wrap round an edge.
 #[inline]
-fn flanked(to: usize, anvils: u128) -> u128 {
-    let f = &FLANKS[to];
-    (f[0] & anvils >> SIDE) | (f[1] & anvils >> 1) | (f[2] & anvils << SIDE) | (f[3] & anvils << 1)
+fn flanked<G: Geometry>(to: usize, anvils: u128) -> u128 {
+    let f = G::flanks(to);
+    (f[0] & anvils >> G::SIDE)
+        | (f[1] & anvils >> 1)
+        | (f[2] & anvils << G::SIDE)
+        | (f[3] & anvils << 1)
 }
 
-/// `KING_RING[sq]`: the squares attackers must all hold to capture a king on `sq` when
-/// surrounding is what captures him: all four neighbours, or the three beside the throne.
-/// Empty for edge squares (a king there has escaped).
-static KING_RING: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let s = Square::from_index(sq);
-        if !s.is_edge() {
-            let mut ring = Bitboard::from_square(s).neighbours().0;
-            ring &= !Bitboard::THRONE.0;
-            t[sq] = ring;
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// The four squares beside the throne.
-const THRONE_RING: u128 = Bitboard::THRONE.neighbours().0;
-
-/// `CAMP_OF[sq]`: the camp (of four squares) that `sq` belongs to, empty for a square outside
-/// the camps. Each camp lies along one edge: the camp squares of files a–b, of ranks 1–2, of
-/// files h–i and of ranks 8–9.
-static CAMP_OF: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        if Bitboard::CAMPS.0 >> sq & 1 != 0 {
-            let (f, r) = (sq % SIDE, sq / SIDE);
-            let mut other = 0;
-            while other < SQUARES {
-                let (of, or) = (other % SIDE, other / SIDE);
-                let same = (f <= 1 && of <= 1)
-                    || (f >= LAST - 1 && of >= LAST - 1)
-                    || (r <= 1 && or <= 1)
-                    || (r >= LAST - 1 && or >= LAST - 1);
-                if same && Bitboard::CAMPS.0 >> other & 1 != 0 {
-                    t[sq] |= 1u128 << other;
-                }
-                other += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
-
-/// [`CAMP_OF`] in the transposed layout: `CAMP_OF_T[sq]` is the camp of `sq` (a square index
-/// by rank) as a transposed set.
-static CAMP_OF_T: [u128; SQUARES] = {
-    let mut t = [0u128; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut other = 0;
-        while other < SQUARES {
-            if CAMP_OF[sq] >> other & 1 != 0 {
-                t[sq] |= 1u128 << TRANSPOSE[other];
-            }
-            other += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+/// The camp squares under these rules on a board of size `G`: Ashton's under `Ruleset=Ashton`
+/// on Tablut's board, none otherwise ([`Rules::camps_of`]).
+#[inline]
+fn camps<G: Geometry>(rules: &Rules) -> u128 {
+    rules.camps_of::<G>().0
+}
 
 /// The squares that capture `victims`' soldiers as the far partner whatever stands on them (or
 /// nobody): under Ashton, the throne and the camps against the defenders, and the throne and
 /// the camps other than their middle squares against the attackers (the server tests both by
 /// square name). Empty under other rulesets, whose throne rules depend on what stands there.
 #[inline]
-fn fixed_anvils(rules: &Rules, victims: Side) -> u128 {
+fn fixed_anvils<G: Geometry>(rules: &Rules, victims: Side) -> u128 {
+    let throne = 1u128 << G::THRONE;
     match (rules.ruleset, victims) {
         (Ruleset::Linnaeus, _) => 0,
-        (Ruleset::Ashton, Side::Defenders) => Bitboard::CAMPS.0 | Bitboard::THRONE.0,
-        (Ruleset::Ashton, Side::Attackers) => {
-            (Bitboard::CAMPS.0 & !Bitboard::CAMP_MIDDLES.0) | Bitboard::THRONE.0
-        }
+        (Ruleset::Ashton, Side::Defenders) => G::CAMPS | throne,
+        (Ruleset::Ashton, Side::Attackers) => (G::CAMPS & !G::CAMP_MIDDLES) | throne,
     }
 }
 
@@ -196,82 +103,33 @@ fn fixed_anvils(rules: &Rules, victims: Side) -> u128 {
 /// transposed: every camp square, except the squares of the camp `from` belongs to. (Its
 /// occupied squares still block as pieces.) Empty under other rulesets.
 #[inline]
-fn camp_walls(rules: &Rules, from: usize) -> (u128, u128) {
+fn camp_walls<G: Geometry>(rules: &Rules, from: usize) -> (u128, u128) {
     match rules.ruleset {
         Ruleset::Linnaeus => (0, 0),
         // The camps are symmetric under transposition, so one mask serves both layouts.
-        Ruleset::Ashton => (
-            Bitboard::CAMPS.0 & !CAMP_OF[from],
-            Bitboard::CAMPS.0 & !CAMP_OF_T[from],
-        ),
+        Ruleset::Ashton => (G::CAMPS & !G::camp_of(from), G::CAMPS & !G::camp_of_t(from)),
     }
 }
 
-/// The bit of each square index, by rank and transposed, and zero for index 81 (no king): a
-/// table look-up costs less than shifting a 128-bit word by a variable amount.
-static BITS: [[u128; SQUARES + 1]; 2] = {
-    let mut t = [[0u128; SQUARES + 1]; 2];
-    let mut sq = 0;
-    while sq < SQUARES {
-        t[0][sq] = 1u128 << sq;
-        t[1][sq] = 1u128 << TRANSPOSE[sq];
-        sq += 1;
-    }
-    t
-};
-
-/// Bit of a square index; zero for index 81 (no king).
-#[inline]
-fn bit(index: u8) -> u128 {
-    BITS[0][index as usize]
-}
-
-/// For each value of the king's square index (256 entries, so that any `u8` indexes it
-/// without a bounds check): is the game won where he stands, on an edge square, or captured
-/// (index 81)?
-static KING_WINS: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let (file, rank) = (sq % SIDE, sq / SIDE);
-        t[sq] = file == 0 || file == LAST || rank == 0 || rank == LAST;
-        sq += 1;
-    }
-    t[NO_KING as usize] = true;
-    t
-};
-
-/// Bit of a square index in the transposed layout; zero for index 81 (no king).
-#[inline]
-fn bit_t(index: u8) -> u128 {
-    BITS[1][index as usize]
-}
-
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// An empty board (no king: not a valid position until pieces are added).
-    fn empty(side: Side) -> Board {
-        Board {
+    fn empty(side: Side) -> Self {
+        BoardOf {
             att: 0,
             def: 0,
             att_t: 0,
             def_t: 0,
-            hash: zobrist::side_key(side),
+            hash: zobrist::side_key::<G>(side),
             plies: 0,
-            king: NO_KING,
+            king: G::NO_KING,
             side,
+            size: PhantomData,
         }
     }
 
-    /// The start position, with the side to move given by [`Rules::first_move`].
-    pub fn start(rules: &Rules) -> Board {
-        let mut b = Board::from_fen(START_FEN).expect("the start position string is valid");
-        b.set_side_to_move(rules.first_move);
-        b
-    }
-
     /// Puts `piece` on the empty square `sq`.
-    fn put(&mut self, piece: Piece, sq: Square) {
-        let (i, t) = (sq.index(), TRANSPOSE[sq.index()]);
+    fn put(&mut self, piece: Piece, sq: SquareOf<G>) {
+        let (i, t) = (sq.index(), G::transpose(sq.index()));
         match piece {
             Piece::Attacker => {
                 self.att |= 1 << i;
@@ -305,7 +163,7 @@ impl Board {
     pub fn set_side_to_move(&mut self, side: Side) {
         if self.side != side {
             self.side = side;
-            self.hash ^= zobrist::SIDE_KEY;
+            self.hash ^= G::SIDE_KEY;
         }
     }
 
@@ -328,41 +186,41 @@ impl Board {
 
     /// The king's square; `None` once he has been captured.
     #[inline]
-    pub fn king(&self) -> Option<Square> {
-        Square::new(self.king)
+    pub fn king(&self) -> Option<SquareOf<G>> {
+        SquareOf::new(self.king)
     }
 
     /// Attacking soldiers.
     #[inline]
-    pub fn attackers(&self) -> Bitboard {
-        Bitboard(self.att)
+    pub fn attackers(&self) -> BitboardOf<G> {
+        BitboardOf::raw(self.att)
     }
 
     /// Defending soldiers (without the king).
     #[inline]
-    pub fn defenders(&self) -> Bitboard {
-        Bitboard(self.def)
+    pub fn defenders(&self) -> BitboardOf<G> {
+        BitboardOf::raw(self.def)
     }
 
     /// All of a side's pieces, the king included for the defenders.
     #[inline]
-    pub fn side_pieces(&self, side: Side) -> Bitboard {
+    pub fn side_pieces(&self, side: Side) -> BitboardOf<G> {
         match side {
-            Side::Attackers => Bitboard(self.att),
-            Side::Defenders => Bitboard(self.def | bit(self.king)),
+            Side::Attackers => BitboardOf::raw(self.att),
+            Side::Defenders => BitboardOf::raw(self.def | G::bit(self.king as usize)),
         }
     }
 
     /// Every occupied square.
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
-        Bitboard(self.att | self.def | bit(self.king))
+    pub fn occupied(&self) -> BitboardOf<G> {
+        BitboardOf::raw(self.att | self.def | G::bit(self.king as usize))
     }
 
     /// Whether `other` has the same pieces on the same squares and the same side to move
     /// (the ply counts may differ): the position as the repetition rule sees it.
     #[inline]
-    pub fn same_position(&self, other: &Board) -> bool {
+    pub fn same_position(&self, other: &Self) -> bool {
         self.att == other.att
             && self.def == other.def
             && self.king == other.king
@@ -370,7 +228,7 @@ impl Board {
     }
 
     /// The piece on `sq`, if any.
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+    pub fn piece_at(&self, sq: SquareOf<G>) -> Option<Piece> {
         let b = 1u128 << sq.index();
         if self.att & b != 0 {
             Some(Piece::Attacker)
@@ -383,10 +241,10 @@ impl Board {
         }
     }
 
-    /// The key computed from scratch; equals [`Board::hash`] on every reachable board.
+    /// The key computed from scratch; equals [`BoardOf::hash`] on every reachable board.
     pub fn compute_hash(&self) -> u64 {
-        let mut h = zobrist::side_key(self.side);
-        for sq in Square::all() {
+        let mut h = zobrist::side_key::<G>(self.side);
+        for sq in SquareOf::<G>::all() {
             if let Some(p) = self.piece_at(sq) {
                 h ^= zobrist::piece_key(p, sq);
             }
@@ -399,18 +257,18 @@ impl Board {
     /// no legal moves.
     #[inline]
     pub fn is_won(&self, rules: &Rules) -> bool {
-        KING_WINS[self.king as usize] || (rules.encirclement && self.is_encircled())
+        G::king_wins(self.king) || (rules.encirclement && self.is_encircled())
     }
 
     /// Whether no defender, the king included, is connected to an edge square through
     /// orthogonally adjacent empty squares (a defender on an edge square is connected).
     pub fn is_encircled(&self) -> bool {
         let defenders = self.side_pieces(Side::Defenders);
-        if (defenders & Bitboard::EDGE) != Bitboard::EMPTY {
+        if (defenders & BitboardOf::EDGE) != BitboardOf::EMPTY {
             return false;
         }
         let empty = !self.occupied();
-        let mut reach = Bitboard::EDGE & empty;
+        let mut reach = BitboardOf::EDGE & empty;
         loop {
             let next = reach | (reach.neighbours() & empty);
             if next == reach {
@@ -445,7 +303,7 @@ impl Board {
     }
 
     /// Plays `mv` if it is legal and returns the soldiers it captured; an illegal move changes
-    /// nothing and the error says why ([`Board::check_move`]). [`Board::play`] is the same
+    /// nothing and the error says why ([`BoardOf::check_move`]). [`BoardOf::play`] is the same
     /// without the check.
     ///
     /// ```
@@ -459,29 +317,33 @@ impl Board {
     /// assert_eq!(err.reason, IllegalReason::WrongSide(konakis_core::Side::Attackers));
     /// assert_eq!(board, before);
     /// ```
-    pub fn try_play(&mut self, rules: &Rules, mv: Move) -> Result<Bitboard, IllegalMove> {
+    pub fn try_play(
+        &mut self,
+        rules: &Rules,
+        mv: MoveOf<G>,
+    ) -> Result<BitboardOf<G>, IllegalMoveOf<G>> {
         self.check_move(rules, mv)?;
         Ok(self.play(rules, mv))
     }
 
-    /// Plays `mv`, which must be legal (see [`Board::legal_moves`], [`Board::check_move`] and
-    /// [`Board::try_play`]), and returns the soldiers it captured. A captured king shows as
-    /// [`Board::king`] becoming `None`. An illegal move leaves the board in a state no game
-    /// reaches.
+    /// Plays `mv`, which must be legal (see [`BoardOf::legal_moves`], [`BoardOf::check_move`]
+    /// and [`BoardOf::try_play`]), and returns the soldiers it captured. A captured king shows
+    /// as [`BoardOf::king`] becoming `None`. An illegal move leaves the board in a state no
+    /// game reaches.
     #[inline]
-    pub fn play(&mut self, rules: &Rules, mv: Move) -> Bitboard {
+    pub fn play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
         let (from, to) = (mv.from().index(), mv.to().index());
-        let (fb, tb) = (BITS[0][from], BITS[0][to]);
-        let (ft, tt) = (BITS[1][from], BITS[1][to]);
+        let (fb, tb) = (G::bit(from), G::bit(to));
+        let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let side = self.side;
         let mut captured = 0u128;
-        let mut hash = self.hash ^ zobrist::SIDE_KEY;
+        let mut hash = self.hash ^ G::SIDE_KEY;
         if side == Side::Attackers {
             self.att ^= fb | tb;
             self.att_t ^= ft | tt;
             hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
                 ^ zobrist::piece_key(Piece::Attacker, mv.to());
-            if Bitboard::around(mv.to()).0 & (self.def | bit(self.king)) != 0 {
+            if G::around(to) & (self.def | G::bit(self.king as usize)) != 0 {
                 captured = self.attacker_captures(rules, to, &mut hash);
             }
         } else {
@@ -495,28 +357,28 @@ impl Board {
                 Piece::Defender
             };
             hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
-            if (!is_king || rules.king_armed) && Bitboard::around(mv.to()).0 & self.att != 0 {
+            if (!is_king || rules.king_armed) && G::around(to) & self.att != 0 {
                 captured = self.defender_captures(rules, to, &mut hash);
             }
         }
         self.hash = hash;
         self.side = side.opponent();
         self.plies = self.plies.saturating_add(1);
-        Bitboard(captured)
+        BitboardOf::raw(captured)
     }
 
     /// Passes the move to the other side without moving (the search's null move).
     #[inline]
     pub fn pass(&mut self) {
         self.side = self.side.opponent();
-        self.hash ^= zobrist::SIDE_KEY;
+        self.hash ^= G::SIDE_KEY;
         self.plies = self.plies.saturating_add(1);
     }
 
     /// Removes the soldier on `sq` of the given kind, updating the key.
     #[inline]
     fn remove(&mut self, piece: Piece, sq: usize, hash: &mut u64) {
-        let (b, t) = (BITS[0][sq], BITS[1][sq]);
+        let (b, t) = (G::bit(sq), G::bit_t(sq));
         if piece == Piece::Attacker {
             self.att ^= b;
             self.att_t ^= t;
@@ -524,13 +386,13 @@ impl Board {
             self.def ^= b;
             self.def_t ^= t;
         }
-        *hash ^= zobrist::piece_key(piece, Square::from_index(sq));
+        *hash ^= zobrist::piece_key(piece, SquareOf::<G>::from_index(sq));
     }
 
     /// Removes the soldiers `victims` of the given kind, updating the key; returns them.
     #[inline]
     fn remove_all(&mut self, piece: Piece, victims: u128, hash: &mut u64) -> u128 {
-        for sq in Bitboard(victims) {
+        for sq in BitboardOf::<G>::raw(victims) {
             self.remove(piece, sq.index(), hash);
         }
         victims
@@ -541,30 +403,33 @@ impl Board {
     fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
         let king = self.king;
-        if Bitboard::around(Square::from_index(to)).0 & bit(king) != 0 {
+        if G::around(to) & G::bit(king as usize) != 0 {
             for d in 0..4 {
-                if NEIGHBOUR[to][d] == king {
+                if G::neighbour(to, d) == king {
                     if self.king_is_taken(rules, d) {
-                        *hash ^= zobrist::piece_key(Piece::King, Square::from_index(king as usize));
-                        self.king = NO_KING;
+                        *hash ^= zobrist::piece_key(
+                            Piece::King,
+                            SquareOf::<G>::from_index(king as usize),
+                        );
+                        self.king = G::NO_KING;
                     }
                     break;
                 }
             }
         }
-        let throne_anvil = if king as usize == Square::THRONE.index() {
+        let throne_anvil = if king as usize == G::THRONE {
             // Rule 10: the besieged king is the anvil against his last guard, the defender
             // between `to` and the throne (the throne is beyond no other neighbour of `to`).
-            let guard = bit(((to + Square::THRONE.index()) / 2) as u8);
-            let others = THRONE_RING & !guard;
+            let guard = G::bit((to + G::THRONE) / 2);
+            let others = G::THRONE_RING & !guard;
             rules.throne_guard_capture && self.att & others == others
         } else {
             rules.throne_hostile
         };
         let anvils = self.att
-            | fixed_anvils(rules, Side::Defenders)
-            | if throne_anvil { Bitboard::THRONE.0 } else { 0 };
-        let victims = flanked(to, anvils) & self.def;
+            | fixed_anvils::<G>(rules, Side::Defenders)
+            | if throne_anvil { 1u128 << G::THRONE } else { 0 };
+        let victims = flanked::<G>(to, anvils) & self.def;
         if victims != 0 {
             captured = self.remove_all(Piece::Defender, victims, hash);
         }
@@ -580,27 +445,31 @@ impl Board {
     #[inline]
     fn king_is_taken(&self, rules: &Rules, d: usize) -> bool {
         let k = self.king as usize;
-        let ring = KING_RING[k];
+        let ring = G::king_ring(k);
         let surrounded = ring != 0 && self.att & ring == ring;
-        if k == Square::THRONE.index()
-            || THRONE_RING >> k & 1 != 0
+        if k == G::THRONE
+            || G::THRONE_RING >> k & 1 != 0
             || rules.king_capture == KingCapture::English
         {
             return surrounded;
         }
-        let far = NEIGHBOUR[k][d];
-        far != NO_KING && (self.att | rules.camps().0) >> far & 1 != 0
+        let far = G::neighbour(k, d);
+        far != G::NO_KING && (self.att | camps::<G>(rules)) >> far & 1 != 0
     }
 
     /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`
     /// (docs/rules.md, "Captures").
     fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
-        let throne_anvil = rules.throne_hostile && self.king as usize != Square::THRONE.index();
+        let throne_anvil = rules.throne_hostile && self.king as usize != G::THRONE;
         let partners = self.def
-            | if rules.king_armed { bit(self.king) } else { 0 }
-            | fixed_anvils(rules, Side::Attackers)
-            | if throne_anvil { Bitboard::THRONE.0 } else { 0 };
-        let victims = flanked(to, partners) & self.att;
+            | if rules.king_armed {
+                G::bit(self.king as usize)
+            } else {
+                0
+            }
+            | fixed_anvils::<G>(rules, Side::Attackers)
+            | if throne_anvil { 1u128 << G::THRONE } else { 0 };
+        let victims = flanked::<G>(to, partners) & self.att;
         if victims == 0 {
             return 0;
         }
@@ -608,7 +477,16 @@ impl Board {
     }
 }
 
-impl std::fmt::Debug for Board {
+impl Board {
+    /// The start position, with the side to move given by [`Rules::first_move`].
+    pub fn start(rules: &Rules) -> Board {
+        let mut b = Board::from_fen(START_FEN).expect("the start position string is valid");
+        b.set_side_to_move(rules.first_move);
+        b
+    }
+}
+
+impl<G: Geometry> std::fmt::Debug for BoardOf<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Board({})", self.to_fen())
     }
@@ -617,48 +495,58 @@ impl std::fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
     use crate::rules::PRESETS;
+    use crate::types::Square;
+
+    const NO_KING: u8 = Nine::NO_KING;
+    const THRONE_RING: u128 = Nine::THRONE_RING;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
     /// `Board::play` with the captures found one direction at a time, as the rules state them:
     /// the simple code that the captures of all four directions at once replaced, kept as the
     /// reference they are checked against.
-    fn play_one_direction_at_a_time(board: &mut Board, rules: &Rules, mv: Move) -> u128 {
+    fn play_one_direction_at_a_time<G: Geometry>(
+        board: &mut BoardOf<G>,
+        rules: &Rules,
+        mv: MoveOf<G>,
+    ) -> u128 {
         let (from, to) = (mv.from().index(), mv.to().index());
-        let (fb, tb) = (BITS[0][from], BITS[0][to]);
-        let (ft, tt) = (BITS[1][from], BITS[1][to]);
-        let mut hash = board.hash ^ zobrist::SIDE_KEY;
+        let (fb, tb) = (G::bit(from), G::bit(to));
+        let (ft, tt) = (G::bit_t(from), G::bit_t(to));
+        let mut hash = board.hash ^ G::SIDE_KEY;
         let mut captured = 0u128;
         if board.side == Side::Attackers {
             board.att ^= fb | tb;
             board.att_t ^= ft | tt;
             hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
                 ^ zobrist::piece_key(Piece::Attacker, mv.to());
-            let anvils = board.att | fixed_anvils(rules, Side::Defenders);
+            let anvils = board.att | super::fixed_anvils::<G>(rules, Side::Defenders);
             for d in 0..4 {
-                let n = NEIGHBOUR[to][d];
-                if n == NO_KING {
+                let n = G::neighbour(to, d);
+                if n == G::NO_KING {
                     continue;
                 }
                 if n == board.king {
                     if board.king_is_taken(rules, d) {
-                        hash ^= zobrist::piece_key(Piece::King, Square::from_index(n as usize));
-                        board.king = NO_KING;
+                        hash ^=
+                            zobrist::piece_key(Piece::King, SquareOf::<G>::from_index(n as usize));
+                        board.king = G::NO_KING;
                     }
                     continue;
                 }
                 if board.def >> n & 1 == 0 {
                     continue;
                 }
-                let far = NEIGHBOUR[n as usize][d];
-                if far == NO_KING {
+                let far = G::neighbour(n as usize, d);
+                if far == G::NO_KING {
                     continue;
                 }
                 let anvil = anvils >> far & 1 != 0
-                    || (far as usize == Square::THRONE.index()
-                        && if board.king as usize == Square::THRONE.index() {
-                            let others = THRONE_RING & !(1u128 << n);
+                    || (far as usize == SquareOf::<G>::THRONE.index()
+                        && if board.king as usize == SquareOf::<G>::THRONE.index() {
+                            let others = G::THRONE_RING & !(1u128 << n);
                             rules.throne_guard_capture && board.att & others == others
                         } else {
                             rules.throne_hostile
@@ -681,21 +569,25 @@ mod tests {
             hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
             if !is_king || rules.king_armed {
                 let partners = board.def
-                    | if rules.king_armed { bit(board.king) } else { 0 }
-                    | fixed_anvils(rules, Side::Attackers);
+                    | if rules.king_armed {
+                        G::bit(board.king as usize)
+                    } else {
+                        0
+                    }
+                    | super::fixed_anvils::<G>(rules, Side::Attackers);
                 let throne_anvil =
-                    rules.throne_hostile && board.king as usize != Square::THRONE.index();
+                    rules.throne_hostile && board.king as usize != SquareOf::<G>::THRONE.index();
                 for d in 0..4 {
-                    let n = NEIGHBOUR[to][d];
-                    if n == NO_KING || board.att >> n & 1 == 0 {
+                    let n = G::neighbour(to, d);
+                    if n == G::NO_KING || board.att >> n & 1 == 0 {
                         continue;
                     }
-                    let far = NEIGHBOUR[n as usize][d];
-                    if far == NO_KING {
+                    let far = G::neighbour(n as usize, d);
+                    if far == G::NO_KING {
                         continue;
                     }
                     if partners >> far & 1 != 0
-                        || (throne_anvil && far as usize == Square::THRONE.index())
+                        || (throne_anvil && far as usize == SquareOf::<G>::THRONE.index())
                     {
                         board.remove(Piece::Attacker, n as usize, &mut hash);
                         captured |= 1u128 << n;
@@ -707,6 +599,57 @@ mod tests {
         board.side = board.side.opponent();
         board.plies = board.plies.saturating_add(1);
         captured
+    }
+
+    /// The captures of all four directions at once are those found one direction at a time on
+    /// the other sizes too: random games from Brandubh's and Copenhagen's set-ups, steered
+    /// towards captures, under the rule options that apply to every size.
+    fn captures_agree_on<G: Geometry>(start: &str, seed: u64) -> (u32, usize) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let (mut taken, mut kings) = (0, 0);
+        for variant in 0..5 {
+            let mut rules = Rules::default();
+            match variant {
+                1 => rules.king_armed = false,
+                2 => rules.throne_hostile = true,
+                3 => rules.throne_guard_capture = false,
+                4 => rules.king_capture = KingCapture::English,
+                _ => {}
+            }
+            for _ in 0..20 {
+                let mut board = BoardOf::<G>::from_fen(start).unwrap();
+                for _ in 0..200 {
+                    let moves = board.legal_moves(&rules);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut chosen = None;
+                    for &m in &moves {
+                        let (mut fast, mut slow) = (board, board);
+                        let got = fast.play(&rules, m);
+                        let expected = play_one_direction_at_a_time(&mut slow, &rules, m);
+                        assert_eq!(got.0, expected, "{} {m}", board.to_fen());
+                        assert_eq!(fast, slow, "{} {m}", board.to_fen());
+                        taken += expected.count_ones();
+                        kings += usize::from(board.king().is_some() && fast.king().is_none());
+                        if expected != 0 && rng.random_bool(0.5) {
+                            chosen = Some(m);
+                        }
+                    }
+                    let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
+                    board.play(&rules, m);
+                }
+            }
+        }
+        (taken, kings)
+    }
+
+    #[test]
+    fn captures_of_all_directions_at_once_are_those_one_direction_at_a_time_on_7x7_and_11x11() {
+        let (taken, kings) = captures_agree_on::<crate::geometry::Seven>(BRANDUBH_FEN, 7);
+        assert!(taken > 500 && kings > 20, "{taken} {kings}");
+        let (taken, kings) = captures_agree_on::<crate::geometry::Eleven>(COPENHAGEN_FEN, 11);
+        assert!(taken > 2_000 && kings > 20, "{taken} {kings}");
     }
 
     /// Every move of random games, steered towards captures, leaves the same board (key
@@ -772,14 +715,14 @@ mod tests {
     /// or captured, not elsewhere.
     #[test]
     fn the_king_wins_on_the_edge_squares_and_when_captured() {
-        for sq in 0..SQUARES as u8 {
+        for sq in 0..Nine::SQUARES as u8 {
             assert_eq!(
-                KING_WINS[sq as usize],
+                Nine::king_wins(sq),
                 Bitboard::EDGE.has(Square::from_index(sq as usize)),
                 "square {sq}"
             );
         }
-        assert!(KING_WINS[NO_KING as usize]);
+        assert!(Nine::king_wins(NO_KING));
         let rules = Rules::default();
         let on_edge = Board::from_fen("4K4/9/9/9/9/9/9/9/b8 b").unwrap();
         let inside = Board::from_fen("9/4K4/9/9/9/9/9/9/b8 b").unwrap();

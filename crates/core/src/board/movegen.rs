@@ -1,80 +1,57 @@
 //! Legal move generation: every move of the side to move, the moves onto a few squares, the
 //! squares each piece reaches and where an arriving piece would capture.
 //!
-//! Every move Konakis generates is legal: Tablut has no checks or pins, so a rook-like slide to
+//! Every move Konakis generates is legal: tafl has no checks or pins, so a rook-like slide to
 //! an empty square that respects the throne rules is a legal move. Generation writes into a
-//! fixed-capacity [`MoveList`] and never allocates.
+//! fixed-capacity [`MoveListOf`] and never allocates.
 
-use super::tables::{SLIDES, SPREAD_FILE};
-use super::{Board, CAMP_OF, CAMP_OF_T, NO_KING, THRONE, bit, bit_t, camp_walls, fixed_anvils};
-use crate::bitboard::Bitboard;
-use crate::geometry::{LAST, LINE_MASK, SIDE, SQUARES};
+use super::{BoardOf, camp_walls, camps, fixed_anvils};
+use crate::bitboard::BitboardOf;
+use crate::geometry::{Geometry, Nine};
 use crate::rules::Rules;
-use crate::types::{Move, Side, Square};
+use crate::types::{MoveOf, Side, SquareOf};
 use smallvec::SmallVec;
 
-/// An upper bound on the number of legal moves in any position.
+/// An upper bound on the number of legal moves in any Tablut position.
 ///
 /// A move ends on an empty square, and each empty square is reached by at most four pieces (the
 /// nearest one in each direction), so there are at most `4 × E` moves with `E` empty squares.
 /// Each piece reaches at most 16 squares (8 along its rank, 8 along its file), so there are at
 /// most `16 × P` moves with `P` pieces of the side to move. With `P + E ≤ 81`,
-/// `min(16 P, 4 E) ≤ 259.2`. (The start position has 80.)
-pub const MAX_MOVES: usize = 260;
+/// `min(16 P, 4 E) ≤ 259.2`. (The start position has 80.) Other sizes: `Geometry::MAX_MOVES`.
+pub const MAX_MOVES: usize = <Nine as Geometry>::MAX_MOVES;
 
-/// The legal moves of a position; it lives on the stack and never spills, since no position
-/// has more than [`MAX_MOVES`] moves.
-pub type MoveList = SmallVec<[Move; MAX_MOVES]>;
+/// The legal moves of a position on a board of size `G`; it lives on the stack and never
+/// spills, since no position has more than `G::MAX_MOVES` moves.
+pub type MoveListOf<G> = SmallVec<<G as Geometry>::Moves<MoveOf<G>>>;
+
+/// The legal moves of a Tablut position ([`MAX_MOVES`] at most).
+pub type MoveList = MoveListOf<Nine>;
 
 /// The squares that stop a sliding soldier outside the camps whatever stands on them: the
 /// throne if it may not be crossed, and Ashton's camps. (The camps and the throne are symmetric
 /// under transposition, so the same mask serves the transposed layout.)
 #[inline]
-pub(super) fn soldier_walls(rules: &Rules) -> u128 {
+pub(super) fn soldier_walls<G: Geometry>(rules: &Rules) -> u128 {
     let throne = if rules.throne_passable {
         0
     } else {
-        1u128 << THRONE
+        1u128 << G::THRONE
     };
-    throne | rules.camps().0
+    throne | camps::<G>(rules)
 }
 
-/// At most this many empty target squares, [`Board::legal_moves_to`] looks from the targets.
+/// At most this many empty target squares, [`BoardOf::legal_moves_to`] looks from the targets.
 const FEW_TARGETS: u32 = 4;
 
-/// The squares along each line from each square, the square left out: north, east (up the
-/// square indices), south, west (down them).
-static RAYS: [[u128; SQUARES]; 4] = {
-    let mut rays = [[0u128; SQUARES]; 4];
-    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let (mut file, mut rank) = ((sq % SIDE) as i32, (sq / SIDE) as i32);
-            loop {
-                file += steps[d].0;
-                rank += steps[d].1;
-                if file < 0 || file > LAST as i32 || rank < 0 || rank > LAST as i32 {
-                    break;
-                }
-                rays[d][sq] |= 1u128 << (rank * SIDE as i32 + file);
-            }
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
-};
-
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// Blockers for soldiers standing outside the camps, by rank and transposed: the pieces,
     /// plus the walls of [`soldier_walls`].
     #[inline]
     pub(super) fn soldier_blockers(&self, rules: &Rules) -> (u128, u128) {
-        let king = bit(self.king);
-        let king_t = bit_t(self.king);
-        let walls = soldier_walls(rules);
+        let king = G::bit(self.king as usize);
+        let king_t = G::bit_t(self.king as usize);
+        let walls = soldier_walls::<G>(rules);
         (
             self.att | self.def | king | walls,
             self.att_t | self.def_t | king_t | walls,
@@ -86,28 +63,28 @@ impl Board {
     /// and stop on.
     #[inline]
     pub(super) fn camp_blockers(&self, from: usize, block: u128, block_t: u128) -> (u128, u128) {
-        let occ = self.att | self.def | bit(self.king);
-        let occ_t = self.att_t | self.def_t | bit_t(self.king);
+        let occ = self.att | self.def | G::bit(self.king as usize);
+        let occ_t = self.att_t | self.def_t | G::bit_t(self.king as usize);
         (
-            block & !(CAMP_OF[from] & !occ),
-            block_t & !(CAMP_OF_T[from] & !occ_t),
+            block & !(G::camp_of(from) & !occ),
+            block_t & !(G::camp_of_t(from) & !occ_t),
         )
     }
 
     /// Calls `f(from, destinations)` for each piece of the side to move that has a move, with
     /// the set of squares it may move to. Nothing is called on a board where the game is won.
     #[inline]
-    pub fn for_each_piece_moves(&self, rules: &Rules, f: impl FnMut(Square, Bitboard)) {
+    pub fn for_each_piece_moves(&self, rules: &Rules, f: impl FnMut(SquareOf<G>, BitboardOf<G>)) {
         self.for_each_piece_moves_in::<true>(rules, f);
     }
 
-    /// [`Board::for_each_piece_moves`]; with `CAMPS` false it is compiled without the camps,
-    /// for rules that have none (see [`Board::count_replies`]).
+    /// [`BoardOf::for_each_piece_moves`]; with `CAMPS` false it is compiled without the camps,
+    /// for rules that have none (see [`BoardOf::count_replies`]).
     #[inline]
     pub(super) fn for_each_piece_moves_in<const CAMPS: bool>(
         &self,
         rules: &Rules,
-        mut f: impl FnMut(Square, Bitboard),
+        mut f: impl FnMut(SquareOf<G>, BitboardOf<G>),
     ) {
         if self.is_won(rules) {
             return;
@@ -118,41 +95,44 @@ impl Board {
         } else {
             self.def
         };
-        let camps = if CAMPS { rules.camps().0 } else { 0 };
-        for from in Bitboard(movers) {
+        let camps = if CAMPS { camps::<G>(rules) } else { 0 };
+        for from in BitboardOf::<G>::raw(movers) {
             let dests = if camps >> from.index() & 1 == 0 {
                 slide_targets(from, block, block_t)
             } else {
                 // Under Ashton, a soldier still in its camp sees its own camp's squares open.
                 let (b, bt) = self.camp_blockers(from.index(), block, block_t);
                 slide_targets(from, b, bt)
-            } & !(1u128 << THRONE);
+            } & !(1u128 << G::THRONE);
             if dests != 0 {
-                f(from, Bitboard(dests));
+                f(from, BitboardOf::raw(dests));
             }
         }
         if self.side == Side::Defenders {
             let dests = self.king_targets(rules);
             if dests != 0 {
-                f(Square::from_index(self.king as usize), Bitboard(dests));
+                f(
+                    SquareOf::from_index(self.king as usize),
+                    BitboardOf::raw(dests),
+                );
             }
         }
     }
 
     /// The moves onto the empty squares `targets` (the game not won): from each, the nearest
     /// piece along each line, if it is the side to move's and may make the move.
-    fn moves_onto(&self, rules: &Rules, targets: u128, list: &mut MoveList) {
+    fn moves_onto(&self, rules: &Rules, targets: u128, list: &mut MoveListOf<G>) {
         let occupied = self.occupied().0;
         let movers = match self.side {
             Side::Attackers => self.att,
-            Side::Defenders => self.def | bit(self.king),
+            Side::Defenders => self.def | G::bit(self.king as usize),
         };
         // The squares with rules of their own (the throne, Ashton's camps): a soldier's slide
         // that neither crosses nor ends on one, over empty squares, is legal under any rules.
-        let special = rules.camps().0 | 1u128 << THRONE;
-        for to in Bitboard(targets) {
-            for (d, rays) in RAYS.iter().enumerate() {
-                let ray = rays[to.index()];
+        let special = camps::<G>(rules) | 1u128 << G::THRONE;
+        for to in BitboardOf::<G>::raw(targets) {
+            for d in 0..4 {
+                let ray = G::ray(d, to.index());
                 let on_line = ray & occupied;
                 if on_line == 0 {
                     continue;
@@ -166,7 +146,7 @@ impl Board {
                     (n, ray & !((2u128 << n) - 1))
                 };
                 if movers >> nearest & 1 != 0 {
-                    let m = Move::new(Square::from_index(nearest as usize), to);
+                    let m = MoveOf::new(SquareOf::from_index(nearest as usize), to);
                     let plain = nearest != u32::from(self.king)
                         && (between | 1u128 << to.index()) & special == 0;
                     if plain || self.can_move(rules, m) {
@@ -179,7 +159,7 @@ impl Board {
 
     /// Whether the piece of the side to move on `mv`'s square may make it (the game not won).
     #[inline]
-    pub(super) fn can_move(&self, rules: &Rules, mv: Move) -> bool {
+    pub(super) fn can_move(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let dests = if from.index() == self.king as usize {
             if self.side != Side::Defenders {
@@ -196,10 +176,10 @@ impl Board {
                 return false;
             }
             let (mut block, mut block_t) = self.soldier_blockers(rules);
-            if rules.camps().has(from) {
+            if camps::<G>(rules) >> from.index() & 1 != 0 {
                 (block, block_t) = self.camp_blockers(from.index(), block, block_t);
             }
-            slide_targets(from, block, block_t) & !(1u128 << THRONE)
+            slide_targets(from, block, block_t) & !(1u128 << G::THRONE)
         };
         dests >> to.index() & 1 != 0
     }
@@ -209,7 +189,7 @@ impl Board {
     pub(super) fn king_targets(&self, rules: &Rules) -> u128 {
         king_targets_among(
             rules,
-            Square::from_index(self.king as usize),
+            SquareOf::<G>::from_index(self.king as usize),
             self.att | self.def,
             self.att_t | self.def_t,
         )
@@ -218,25 +198,25 @@ impl Board {
     /// The squares the king may move to now (empty when he has been captured), whichever side is
     /// to move.
     #[inline]
-    pub fn king_moves(&self, rules: &Rules) -> Bitboard {
-        if self.king == NO_KING {
-            Bitboard::EMPTY
+    pub fn king_moves(&self, rules: &Rules) -> BitboardOf<G> {
+        if self.king == G::NO_KING {
+            BitboardOf::EMPTY
         } else {
-            Bitboard(self.king_targets(rules))
+            BitboardOf::raw(self.king_targets(rules))
         }
     }
 
     /// Appends every legal move of the side to move to `list`.
     #[inline]
-    pub fn legal_moves_into(&self, rules: &Rules, list: &mut MoveList) {
-        self.legal_moves_to(rules, Bitboard::FULL, list);
+    pub fn legal_moves_into(&self, rules: &Rules, list: &mut MoveListOf<G>) {
+        self.legal_moves_to(rules, BitboardOf::FULL, list);
     }
 
     /// Appends the legal moves of the side to move that end on a square of `targets`. For a
     /// few targets (captures, blocks) the moves are found from the targets: only the nearest
     /// piece along each of a square's four lines can reach it.
     #[inline]
-    pub fn legal_moves_to(&self, rules: &Rules, targets: Bitboard, list: &mut MoveList) {
+    pub fn legal_moves_to(&self, rules: &Rules, targets: BitboardOf<G>, list: &mut MoveListOf<G>) {
         let empty_targets = targets.0 & !self.occupied().0;
         if empty_targets.count_ones() <= FEW_TARGETS {
             if empty_targets != 0 && !self.is_won(rules) {
@@ -246,7 +226,7 @@ impl Board {
         }
         self.for_each_piece_moves(rules, |from, dests| {
             // The exact size hint lets `extend` reserve once and write without checks.
-            list.extend((dests & targets).map(|to| Move::new(from, to)));
+            list.extend((dests & targets).map(|to| MoveOf::new(from, to)));
         });
     }
 
@@ -261,8 +241,8 @@ impl Board {
     /// assert!(moves.iter().all(|m| m.from().to_string() == "e5"));
     /// assert_eq!(board.count_moves(&rules), 16);
     /// ```
-    pub fn legal_moves(&self, rules: &Rules) -> MoveList {
-        let mut list = MoveList::new();
+    pub fn legal_moves(&self, rules: &Rules) -> MoveListOf<G> {
+        let mut list = MoveListOf::<G>::new();
         self.legal_moves_into(rules, &mut list);
         list
     }
@@ -270,92 +250,105 @@ impl Board {
     /// The squares where a soldier of the side to move (or the armed king) arriving would
     /// capture at least one enemy soldier. (A king capture is not included.)
     #[inline]
-    pub fn capture_targets(&self, rules: &Rules) -> Bitboard {
-        let on_throne = self.king as usize == THRONE;
+    pub fn capture_targets(&self, rules: &Rules) -> BitboardOf<G> {
+        let on_throne = self.king as usize == G::THRONE;
         let me = self.side;
         let throne_anvil = if on_throne {
             me == Side::Attackers && rules.throne_guard_capture
         } else {
             rules.throne_hostile
         };
-        let throne = if throne_anvil { 1u128 << THRONE } else { 0 };
+        let throne = if throne_anvil { 1u128 << G::THRONE } else { 0 };
         let (enemies, anvils) = match me {
             Side::Attackers => (
                 self.def,
-                self.att | throne | fixed_anvils(rules, Side::Defenders),
+                self.att | throne | fixed_anvils::<G>(rules, Side::Defenders),
             ),
             Side::Defenders => {
-                let armed = if rules.king_armed { bit(self.king) } else { 0 };
+                let armed = if rules.king_armed {
+                    G::bit(self.king as usize)
+                } else {
+                    0
+                };
                 (
                     self.att,
-                    self.def | armed | throne | fixed_anvils(rules, Side::Attackers),
+                    self.def | armed | throne | fixed_anvils::<G>(rules, Side::Attackers),
                 )
             }
         };
-        Bitboard(capture_squares(enemies, anvils))
+        BitboardOf::raw(capture_squares::<G>(enemies, anvils))
     }
 }
 
 /// The squares from which an enemy soldier lies one step away with an anvil one step beyond
 /// it, in the same direction: where an arriving piece would capture.
 #[inline]
-fn capture_squares(enemies: u128, anvils: u128) -> u128 {
-    const NOT_A: u128 = !Bitboard::FILE_A.0;
-    const NOT_I: u128 = !Bitboard::FILE_I.0;
-    const ALL: u128 = Bitboard::FULL.0;
+fn capture_squares<G: Geometry>(enemies: u128, anvils: u128) -> u128 {
+    let not_a: u128 = !G::FILE_A;
+    let not_last: u128 = !G::FILE_LAST;
+    let all: u128 = G::ALL;
     // north: anvil two ranks up
-    let north = (enemies & (anvils >> SIDE)) >> SIDE;
-    let south = ((enemies & (anvils << SIDE)) << SIDE) & ALL;
-    let east = (enemies & ((anvils & NOT_A) >> 1) & NOT_A) >> 1;
-    let west = ((enemies & ((anvils & NOT_I) << 1) & NOT_I) << 1) & ALL;
+    let north = (enemies & (anvils >> G::SIDE)) >> G::SIDE;
+    let south = ((enemies & (anvils << G::SIDE)) << G::SIDE) & all;
+    let east = (enemies & ((anvils & not_a) >> 1) & not_a) >> 1;
+    let west = ((enemies & ((anvils & not_last) << 1) & not_last) << 1) & all;
     north | south | east | west
 }
 
 /// The squares a king on `k` may move to, given the soldiers by rank (`soldiers`) and
 /// transposed (`soldiers_t`). Under Ashton the camps stop him as they stop soldiers.
 #[inline(always)]
-fn king_targets_among(rules: &Rules, k: Square, soldiers: u128, soldiers_t: u128) -> u128 {
-    let (walls, walls_t) = camp_walls(rules, k.index());
+fn king_targets_among<G: Geometry>(
+    rules: &Rules,
+    k: SquareOf<G>,
+    soldiers: u128,
+    soldiers_t: u128,
+) -> u128 {
+    let (walls, walls_t) = camp_walls::<G>(rules, k.index());
     king_targets_past_throne(rules, k, soldiers | walls, soldiers_t | walls_t)
 }
 
 /// [`king_targets_among`] without the camps: `soldiers` (`soldiers_t` transposed) must include
 /// any camp walls.
 #[inline(always)]
-fn king_targets_past_throne(
+fn king_targets_past_throne<G: Geometry>(
     rules: &Rules,
-    k: Square,
+    k: SquareOf<G>,
     mut soldiers: u128,
     mut soldiers_t: u128,
 ) -> u128 {
     if !rules.king_passes_throne() {
-        soldiers |= 1 << THRONE;
-        soldiers_t |= 1 << THRONE;
+        soldiers |= 1 << G::THRONE;
+        soldiers_t |= 1 << G::THRONE;
     }
     let dests = slide_targets(k, soldiers, soldiers_t);
     if rules.king_reenters_throne {
         dests
     } else {
-        dests & !(1u128 << THRONE)
+        dests & !(1u128 << G::THRONE)
     }
 }
 
 /// The empty squares a piece on `from` reaches along its rank and file, given the blockers by
 /// rank (`block`) and transposed (`block_t`).
 #[inline]
-pub(super) fn slide_targets(from: Square, block: u128, block_t: u128) -> u128 {
+pub(super) fn slide_targets<G: Geometry>(from: SquareOf<G>, block: u128, block_t: u128) -> u128 {
     let (f, r) = (from.file() as usize, from.rank() as usize);
-    let rank_line = (block >> (SIDE * r)) as usize & LINE_MASK;
-    let file_line = (block_t >> (SIDE * f)) as usize & LINE_MASK;
-    let along_rank = (SLIDES[f][rank_line] as u128) << (SIDE * r);
-    let along_file = SPREAD_FILE[f][SLIDES[r][file_line] as usize];
+    let rank_line = (block >> (G::SIDE * r)) as usize & G::LINE_MASK;
+    let file_line = (block_t >> (G::SIDE * f)) as usize & G::LINE_MASK;
+    let along_rank = (G::slides(f, rank_line) as u128) << (G::SIDE * r);
+    let along_file = G::spread_file(f, G::slides(r, file_line) as usize);
     along_rank | along_file
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bitboard::Bitboard;
+    use crate::board::Board;
+    use crate::geometry::SQUARES;
     use crate::rules::PRESETS;
+    use crate::types::{Move, Square};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

@@ -1,12 +1,13 @@
 //! Reading a move from text and checking it on a board, with the error that says which of the
 //! two went wrong.
 
-use super::{Board, IllegalMove};
+use super::{BoardOf, IllegalMoveOf};
+use crate::geometry::{Geometry, Nine};
 use crate::rules::Rules;
-use crate::types::{Move, MoveParseError};
+use crate::types::{MoveOf, MoveParseError};
 use std::fmt;
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// Parses a move (`d1d3` or `d1-d3`) and checks that it is legal here.
     ///
     /// ```
@@ -17,56 +18,60 @@ impl Board {
     /// assert!(matches!(board.parse_move(&rules, "d1"), Err(MoveError::Parse(_))));
     /// assert!(matches!(board.parse_move(&rules, "e5e7"), Err(MoveError::Illegal(_))));
     /// ```
-    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<Move, MoveError> {
-        let mv = Move::parse(text)?;
+    pub fn parse_move(&self, rules: &Rules, text: &str) -> Result<MoveOf<G>, MoveErrorOf<G>> {
+        let mv = MoveOf::parse(text)?;
         self.check_move(rules, mv)?;
         Ok(mv)
     }
 }
 
-/// Why [`Board::parse_move`] refused a text: it is not a move, or not a legal one.
+/// Why [`BoardOf::parse_move`] refused a text: it is not a move, or not a legal one.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum MoveError {
+pub enum MoveErrorOf<G: Geometry> {
     /// The text is not a move in `d1d3` or `d1-d3` notation.
     Parse(MoveParseError),
     /// The move is not legal on the board.
-    Illegal(IllegalMove),
+    Illegal(IllegalMoveOf<G>),
 }
 
-impl fmt::Display for MoveError {
+/// Why a text is not a legal move on Tablut's board.
+pub type MoveError = MoveErrorOf<Nine>;
+
+impl<G: Geometry> fmt::Display for MoveErrorOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Parse(e) => e.fmt(f),
-            MoveError::Illegal(e) => e.fmt(f),
+            MoveErrorOf::Parse(e) => e.fmt(f),
+            MoveErrorOf::Illegal(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for MoveError {
+impl<G: Geometry> std::error::Error for MoveErrorOf<G> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MoveError::Parse(e) => Some(e),
-            MoveError::Illegal(e) => Some(e),
+            MoveErrorOf::Parse(e) => Some(e),
+            MoveErrorOf::Illegal(e) => Some(e),
         }
     }
 }
 
-impl From<MoveParseError> for MoveError {
-    fn from(e: MoveParseError) -> MoveError {
-        MoveError::Parse(e)
+impl<G: Geometry> From<MoveParseError> for MoveErrorOf<G> {
+    fn from(e: MoveParseError) -> Self {
+        MoveErrorOf::Parse(e)
     }
 }
 
-impl From<IllegalMove> for MoveError {
-    fn from(e: IllegalMove) -> MoveError {
-        MoveError::Illegal(e)
+impl<G: Geometry> From<IllegalMoveOf<G>> for MoveErrorOf<G> {
+    fn from(e: IllegalMoveOf<G>) -> Self {
+        MoveErrorOf::Illegal(e)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::IllegalReason;
+    use crate::board::{Board, IllegalMove, IllegalReason};
+    use crate::types::Move;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()

@@ -3,15 +3,14 @@
 
 use super::mobility::count_line;
 use super::movegen::{slide_targets, soldier_walls};
-use super::tables::TRANSPOSE;
-use super::{Board, CAMP_OF, CAMP_OF_T, THRONE, bit, camp_walls};
-use crate::bitboard::Bitboard;
-use crate::geometry::SIDE;
+use super::{BoardOf, camp_walls, camps};
+use crate::bitboard::BitboardOf;
+use crate::geometry::Geometry;
 use crate::rules::Rules;
-use crate::types::{Move, Side, Square};
+use crate::types::{MoveOf, Side, SquareOf};
 use smallvec::SmallVec;
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// The sum over all legal moves of the number of legal moves after it: perft's last two
     /// plies.
     ///
@@ -21,14 +20,14 @@ impl Board {
     pub(crate) fn count_replies(&self, rules: &Rules) -> u64 {
         // Compiled twice, so that rules without camps run none of the camps' code: with the
         // camp checks in its move loop Linnaeus perft(5) was 3-4 % slower.
-        if rules.camps().is_empty() {
+        if camps::<G>(rules) == 0 {
             self.count_replies_in::<false>(rules)
         } else {
             self.count_replies_in::<true>(rules)
         }
     }
 
-    /// [`Board::count_replies`], compiled without the camps when `CAMPS` is false.
+    /// [`BoardOf::count_replies`], compiled without the camps when `CAMPS` is false.
     fn count_replies_in<const CAMPS: bool>(&self, rules: &Rules) -> u64 {
         if self.is_won(rules) {
             return 0;
@@ -36,31 +35,31 @@ impl Board {
         let me = self.side;
         let opp = me.opponent();
         let (block, block_t) = self.soldier_blockers(rules);
-        let forced = soldier_walls(rules);
-        let camps = if CAMPS { rules.camps().0 } else { 0 };
+        let forced = soldier_walls::<G>(rules);
+        let camps = if CAMPS { camps::<G>(rules) } else { 0 };
         // The opponent's soldiers outside the camps, line by line.
         let (om, om_t) = match opp {
             Side::Attackers => (self.att & !camps, self.att_t & !camps),
             Side::Defenders => (self.def & !camps, self.def_t & !camps),
         };
-        let mut ranks = [0u32; SIDE];
-        let mut files = [0u32; SIDE];
+        let mut ranks = G::LineCounts::default();
+        let mut files = G::LineCounts::default();
         let mut base = 0;
-        for line in 0..SIDE {
-            ranks[line] = count_line(block, om, line);
-            files[line] = count_line(block_t, om_t, line);
+        for line in 0..G::SIDE {
+            ranks[line] = count_line::<G>(block, om, line);
+            files[line] = count_line::<G>(block_t, om_t, line);
             base += ranks[line] + files[line];
         }
         // Under Ashton, the opponent's soldiers still in a camp see their own camp open: one
         // set of lines per camp.
-        let mut in_camps: SmallVec<[LineMobility; 4]> = SmallVec::new();
+        let mut in_camps: SmallVec<[LineMobility<G>; 4]> = SmallVec::new();
         if CAMPS {
             let (om, om_t) = match opp {
                 Side::Attackers => (self.att & camps, self.att_t & camps),
                 Side::Defenders => (self.def & camps, self.def_t & camps),
             };
-            for middle in Bitboard::CAMP_MIDDLES {
-                let (camp, camp_t) = (CAMP_OF[middle.index()], CAMP_OF_T[middle.index()]);
+            for middle in BitboardOf::<G>::CAMP_MIDDLES {
+                let (camp, camp_t) = (G::camp_of(middle.index()), G::camp_of_t(middle.index()));
                 if om & camp != 0 {
                     let (b, bt) = self.camp_blockers(middle.index(), block, block_t);
                     let (w, wt) = (forced & !camp, forced & !camp_t);
@@ -71,27 +70,31 @@ impl Board {
         // Moves that may capture take the full path, and so do attackers' moves next to the
         // king, who might be taken.
         let near_king = match me {
-            Side::Attackers => Bitboard(bit(self.king)).neighbours().0,
+            Side::Attackers => {
+                BitboardOf::<G>::raw(G::bit(self.king as usize))
+                    .neighbours()
+                    .0
+            }
             Side::Defenders => 0,
         };
         let captures = self.capture_targets(rules).0 | near_king;
-        let king = Square::new(self.king);
+        let king = SquareOf::<G>::new(self.king);
         // The king's walls (the throne if he may not cross it, and the camps) and the squares
         // he may stop on, read once from the rules instead of once per move.
         let (camp_w, camp_wt) = match king {
-            Some(k) if CAMPS => camp_walls(rules, k.index()),
+            Some(k) if CAMPS => camp_walls::<G>(rules, k.index()),
             _ => (0, 0),
         };
         let throne_w = if rules.king_passes_throne() {
             0
         } else {
-            1u128 << THRONE
+            1u128 << G::THRONE
         };
         let (king_w, king_wt) = (camp_w | throne_w, camp_wt | throne_w);
         let king_stops = if rules.king_reenters_throne {
             !0u128
         } else {
-            !(1u128 << THRONE)
+            !(1u128 << G::THRONE)
         };
         let mut total = 0u64;
         self.for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
@@ -99,33 +102,33 @@ impl Board {
             let full = if rules.encirclement {
                 dests.0
             } else if is_king {
-                Bitboard::EDGE.0 | if rules.king_armed { captures } else { 0 }
+                G::EDGE | if rules.king_armed { captures } else { 0 }
             } else {
                 captures
             };
-            for to in Bitboard(dests.0 & full) {
+            for to in BitboardOf::<G>::raw(dests.0 & full) {
                 let mut child = *self;
-                child.play(rules, Move::new(from, to));
+                child.play(rules, MoveOf::new(from, to));
                 total += child.count_moves_out_of_line::<CAMPS>(rules) as u64;
             }
             let (fr, ff) = (from.rank() as usize, from.file() as usize);
-            let (fb, ft) = (1u128 << from.index(), 1u128 << TRANSPOSE[from.index()]);
-            for to in Bitboard(dests.0 & !full) {
+            let (fb, ft) = (1u128 << from.index(), 1u128 << G::transpose(from.index()));
+            for to in BitboardOf::<G>::raw(dests.0 & !full) {
                 let (tr, tf) = (to.rank() as usize, to.file() as usize);
                 let moved = fb | 1u128 << to.index();
-                let moved_t = ft | 1u128 << TRANSPOSE[to.index()];
+                let moved_t = ft | 1u128 << G::transpose(to.index());
                 // Toggling both squares empties the origin and fills the destination; a wall
                 // stays a wall whichever of them it is.
                 let cb = (block ^ moved) | forced;
                 let cbt = (block_t ^ moved_t) | forced;
                 let mut n = base - ranks[fr] - files[ff]
-                    + count_line(cb, om, fr)
-                    + count_line(cbt, om_t, ff);
+                    + count_line::<G>(cb, om, fr)
+                    + count_line::<G>(cbt, om_t, ff);
                 if tr != fr {
-                    n = n - ranks[tr] + count_line(cb, om, tr);
+                    n = n - ranks[tr] + count_line::<G>(cb, om, tr);
                 }
                 if tf != ff {
-                    n = n - files[tf] + count_line(cbt, om_t, tf);
+                    n = n - files[tf] + count_line::<G>(cbt, om_t, tf);
                 }
                 if CAMPS {
                     for camp in &in_camps {
@@ -146,7 +149,7 @@ impl Board {
         total
     }
 
-    /// [`Board::count_moves_in`] as a call: inlined into `count_replies`' move loop it slows
+    /// [`BoardOf::count_moves_in`] as a call: inlined into `count_replies`' move loop it slows
     /// that loop down (Linnaeus perft(5) about 3 % slower in interleaved runs of both builds,
     /// although it runs fewer instructions).
     #[inline(never)]
@@ -156,10 +159,10 @@ impl Board {
 }
 
 /// Ashton: the opponent's soldiers in one camp, which see the walls of the other camps only,
-/// with their moves counted line by line for [`Board::count_replies`] (as it counts the
+/// with their moves counted line by line for [`BoardOf::count_replies`] (as it counts the
 /// soldiers outside the camps), so that after a quiet move only the (at most four) lines
 /// through its two squares are counted again.
-struct LineMobility {
+struct LineMobility<G: Geometry> {
     /// Blockers by rank: the pieces and the walls.
     block: u128,
     /// Blockers, transposed.
@@ -170,12 +173,12 @@ struct LineMobility {
     walls_t: u128,
     movers: u128,
     movers_t: u128,
-    ranks: [u32; SIDE],
-    files: [u32; SIDE],
+    ranks: G::LineCounts,
+    files: G::LineCounts,
     total: u32,
 }
 
-impl LineMobility {
+impl<G: Geometry> LineMobility<G> {
     #[inline]
     fn new(
         block: u128,
@@ -184,21 +187,21 @@ impl LineMobility {
         walls_t: u128,
         movers: u128,
         movers_t: u128,
-    ) -> LineMobility {
-        let mut m = LineMobility {
+    ) -> Self {
+        let mut m = LineMobility::<G> {
             block,
             block_t,
             walls,
             walls_t,
             movers,
             movers_t,
-            ranks: [0; SIDE],
-            files: [0; SIDE],
+            ranks: G::LineCounts::default(),
+            files: G::LineCounts::default(),
             total: 0,
         };
-        for line in 0..SIDE {
-            m.ranks[line] = count_line(block, movers, line);
-            m.files[line] = count_line(block_t, movers_t, line);
+        for line in 0..G::SIDE {
+            m.ranks[line] = count_line::<G>(block, movers, line);
+            m.files[line] = count_line::<G>(block_t, movers_t, line);
             m.total += m.ranks[line] + m.files[line];
         }
         m
@@ -213,13 +216,13 @@ impl LineMobility {
         let cb = (self.block ^ moved) | self.walls;
         let cbt = (self.block_t ^ moved_t) | self.walls_t;
         let mut n = self.total - self.ranks[fr] - self.files[ff]
-            + count_line(cb, self.movers, fr)
-            + count_line(cbt, self.movers_t, ff);
+            + count_line::<G>(cb, self.movers, fr)
+            + count_line::<G>(cbt, self.movers_t, ff);
         if tr != fr {
-            n = n - self.ranks[tr] + count_line(cb, self.movers, tr);
+            n = n - self.ranks[tr] + count_line::<G>(cb, self.movers, tr);
         }
         if tf != ff {
-            n = n - self.files[tf] + count_line(cbt, self.movers_t, tf);
+            n = n - self.files[tf] + count_line::<G>(cbt, self.movers_t, tf);
         }
         n
     }

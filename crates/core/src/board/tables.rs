@@ -1,20 +1,22 @@
-//! Lookup tables for sliding moves along one line (a rank or a file) of nine squares,
-//! all computed at compile time.
+//! The tables of each board size, all computed at compile time: one set of `static`s a size,
+//! built by the same `const fn`s from the size's side, and read through the size's
+//! [`Geometry`] methods (which the compiler inlines, so that a read is the same indexed load
+//! whatever the size).
 //!
-//! A line is a 9-bit mask, bit `i` for the square at position `i` along it. Files are read from
-//! the transposed bitboards the board keeps, so one set of tables serves ranks and files.
+//! A line is a mask of `side` bits, bit `i` for the square at position `i` along it. Files are
+//! read from the transposed bitboards the board keeps, so one set of line tables serves ranks
+//! and files.
 
-use crate::geometry::{LAST, LINE_MASK, LINE_PATTERNS, MIDDLE, SIDE, SQUARES};
-/// `SLIDES[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied
-/// squares are `occ` (the piece's own bit is ignored): empty squares up to the first blocker.
-pub(super) static SLIDES: [[u16; LINE_PATTERNS]; SIDE] = make_slides();
+use crate::zobrist;
 
-const fn make_slides() -> [[u16; LINE_PATTERNS]; SIDE] {
-    let mut t = [[0u16; LINE_PATTERNS]; SIDE];
+/// `[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied squares
+/// are `occ` (the piece's own bit is ignored): empty squares up to the first blocker.
+const fn make_slides<const SIDE: usize, const PATTERNS: usize>() -> [[u16; PATTERNS]; SIDE] {
+    let mut t = [[0u16; PATTERNS]; SIDE];
     let mut p = 0;
     while p < SIDE {
         let mut occ = 0;
-        while occ < LINE_PATTERNS {
+        while occ < PATTERNS {
             let mut bits = 0u16;
             let mut i = p + 1;
             while i < SIDE && occ & (1 << i) == 0 {
@@ -34,15 +36,13 @@ const fn make_slides() -> [[u16; LINE_PATTERNS]; SIDE] {
     t
 }
 
-/// `TERNARY[mask]`: the 9-bit mask read as base-3 digits (bit `i` → 3^i). A line's state as
-/// one number is `TERNARY[occupied] + TERNARY[movers]`: digit 0 empty, 1 another piece,
-/// 2 a piece of the side being counted.
-pub(super) static TERNARY: [u16; LINE_PATTERNS] = make_ternary();
-
-const fn make_ternary() -> [u16; LINE_PATTERNS] {
-    let mut t = [0u16; LINE_PATTERNS];
+/// `[mask]`: the line mask read as base-3 digits (bit `i` → 3^i). A line's state as one number
+/// is `TERNARY[occupied] + TERNARY[movers]`: digit 0 empty, 1 another piece, 2 a piece of the
+/// side being counted. (Built for the sizes whose states fit in a `u16`.)
+const fn make_ternary<const SIDE: usize, const PATTERNS: usize>() -> [u16; PATTERNS] {
+    let mut t = [0u16; PATTERNS];
     let mut m = 0;
-    while m < LINE_PATTERNS {
+    while m < PATTERNS {
         let mut v = 0u16;
         let mut pow = 1u16;
         let mut i = 0;
@@ -50,7 +50,9 @@ const fn make_ternary() -> [u16; LINE_PATTERNS] {
             if m & (1 << i) != 0 {
                 v += pow;
             }
-            pow *= 3;
+            if i + 1 < SIDE {
+                pow *= 3;
+            }
             i += 1;
         }
         t[m] = v;
@@ -59,28 +61,19 @@ const fn make_ternary() -> [u16; LINE_PATTERNS] {
     t
 }
 
-/// Number of line states in base 3.
-pub(super) const LINE_STATES: usize = 3usize.pow(SIDE as u32);
-
-/// Length of the [`LINE_MOVES`] tables: the power of two above [`LINE_STATES`], so that a state
-/// masked with `LINE_TABLE - 1` (which leaves it unchanged) is an index the compiler knows to
-/// be in bounds, and no bounds check is made. The entries past the states are never read.
-pub(super) const LINE_TABLE: usize = LINE_STATES.next_power_of_two();
-
-/// `LINE_MOVES[state]`: how many moves the side's pieces have along a line in that ternary
-/// state (see [`TERNARY`]).
-pub(super) static LINE_MOVES: [u8; LINE_TABLE] = make_line_moves(false);
-
-/// As [`LINE_MOVES`], for the middle rank or file, whose centre square (position 4) is the
-/// throne: if empty it may be crossed but not stopped on. (When the throne may not be crossed,
-/// the caller marks it occupied.)
-pub(super) static LINE_MOVES_THRONE: [u8; LINE_TABLE] = make_line_moves(true);
-
-const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
-    let mut t = [0u8; LINE_TABLE];
+/// `[state]`: how many moves the side's pieces have along a line in that ternary state (see
+/// [`make_ternary`]); with `throne`, for the middle line, whose centre square may be crossed
+/// but not stopped on when empty (when it may not be crossed, the caller marks it occupied).
+/// `TABLE` is the power of two above the number of states, so that a state masked with
+/// `TABLE - 1` (which leaves it unchanged) is an index the compiler knows to be in bounds; the
+/// entries past the states are never read.
+const fn make_line_moves<const SIDE: usize, const TABLE: usize>(throne: bool) -> [u8; TABLE] {
+    let states = 3usize.pow(SIDE as u32);
+    let middle = SIDE / 2;
+    let mut t = [0u8; TABLE];
     let mut state = 0;
-    while state < LINE_STATES {
-        let mut digits = [0u8; SIDE];
+    while state < states {
+        let mut digits = [0u8; 16];
         let mut s = state;
         let mut i = 0;
         while i < SIDE {
@@ -94,14 +87,14 @@ const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
             if digits[p] == 2 {
                 let mut i = p + 1;
                 while i < SIDE && digits[i] == 0 {
-                    if !(throne && i == MIDDLE) {
+                    if !(throne && i == middle) {
                         count += 1;
                     }
                     i += 1;
                 }
                 let mut i = p as i32 - 1;
                 while i >= 0 && digits[i as usize] == 0 {
-                    if !(throne && i == MIDDLE as i32) {
+                    if !(throne && i == middle as i32) {
                         count += 1;
                     }
                     i -= 1;
@@ -115,8 +108,8 @@ const fn make_line_moves(throne: bool) -> [u8; LINE_TABLE] {
     t
 }
 
-/// `TRANSPOSE[sq]`: the index of square `sq` in the transposed bitboards (`file * 9 + rank`).
-pub(super) static TRANSPOSE: [u8; SQUARES] = {
+/// `[sq]`: the index of square `sq` in the transposed bitboards (`file * side + rank`).
+const fn make_transpose<const SIDE: usize, const SQUARES: usize>() -> [u8; SQUARES] {
     let mut t = [0u8; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
@@ -124,15 +117,29 @@ pub(super) static TRANSPOSE: [u8; SQUARES] = {
         sq += 1;
     }
     t
-};
+}
 
-/// `SPREAD_FILE[f][bits]`: a 9-bit mask along file `f` (bit `i` = rank `i`) as a board set.
-pub(super) static SPREAD_FILE: [[u128; LINE_PATTERNS]; SIDE] = {
-    let mut t = [[0u128; LINE_PATTERNS]; SIDE];
+/// The bit of each square index, by rank (`[0]`) and transposed (`[1]`), and zero for the
+/// index past the last square (no king): a table look-up costs less than shifting a 128-bit
+/// word by a variable amount. `SLOTS` is the number of squares plus one.
+const fn make_bits<const SIDE: usize, const SLOTS: usize>() -> [[u128; SLOTS]; 2] {
+    let mut t = [[0u128; SLOTS]; 2];
+    let mut sq = 0;
+    while sq + 1 < SLOTS {
+        t[0][sq] = 1u128 << sq;
+        t[1][sq] = 1u128 << ((sq % SIDE) * SIDE + sq / SIDE);
+        sq += 1;
+    }
+    t
+}
+
+/// `[f][bits]`: a line mask along file `f` (bit `i` = rank `i`) as a board set.
+const fn make_spread_file<const SIDE: usize, const PATTERNS: usize>() -> [[u128; PATTERNS]; SIDE] {
+    let mut t = [[0u128; PATTERNS]; SIDE];
     let mut f = 0;
     while f < SIDE {
         let mut m = 0;
-        while m < LINE_PATTERNS {
+        while m < PATTERNS {
             let mut b = 0u128;
             let mut i = 0;
             while i < SIDE {
@@ -147,20 +154,21 @@ pub(super) static SPREAD_FILE: [[u128; LINE_PATTERNS]; SIDE] = {
         f += 1;
     }
     t
-};
+}
 
-/// `EDGE_VIEW[occ]`: the inner positions (1..=7) of a line from which a piece can slide to
-/// one of the line's two end squares, given the occupied squares `occ` (the piece's own square
-/// is ignored): everything between it and that end, the end included, is empty.
-pub(super) static EDGE_VIEW: [u16; LINE_PATTERNS] = {
-    let mut t = [0u16; LINE_PATTERNS];
+/// `[occ]`: the inner positions (1 to side − 2) of a line from which a piece can slide to one
+/// of the line's two end squares, given the occupied squares `occ` (the piece's own square is
+/// ignored): everything between it and that end, the end included, is empty.
+const fn make_edge_view<const SIDE: usize, const PATTERNS: usize>() -> [u16; PATTERNS] {
+    let mask = PATTERNS - 1;
+    let mut t = [0u16; PATTERNS];
     let mut occ = 0;
-    while occ < LINE_PATTERNS {
+    while occ < PATTERNS {
         let mut bits = 0u16;
         let mut p = 1;
-        while p < LAST {
+        while p < SIDE - 1 {
             let low_clear = occ & ((1 << p) - 1) == 0;
-            let high_clear = occ & (LINE_MASK & !((1 << (p + 1)) - 1)) == 0;
+            let high_clear = occ & (mask & !((1 << (p + 1)) - 1)) == 0;
             if low_clear || high_clear {
                 bits |= 1 << p;
             }
@@ -170,54 +178,437 @@ pub(super) static EDGE_VIEW: [u16; LINE_PATTERNS] = {
         occ += 1;
     }
     t
-};
+}
+
+/// `[sq][d]`: the neighbouring square index in each direction (north, east, south, west), or
+/// the number of squares off the board.
+const fn make_neighbours<const SIDE: usize, const SQUARES: usize>() -> [[u8; 4]; SQUARES] {
+    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut t = [[SQUARES as u8; 4]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            let file = (sq % SIDE) as i32 + steps[d].0;
+            let rank = (sq / SIDE) as i32 + steps[d].1;
+            if file >= 0 && rank >= 0 && file < SIDE as i32 && rank < SIDE as i32 {
+                t[sq][d] = (rank * SIDE as i32 + file) as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[sq][d]`: the bit of the neighbour of `sq` in direction `d` when the square beyond that
+/// neighbour, in the same direction, is on the board too; zero otherwise. A piece arriving on
+/// `sq` captures an enemy there if the square beyond holds a partner.
+const fn make_flanks<const SQUARES: usize>(neighbour: &[[u8; 4]; SQUARES]) -> [[u128; 4]; SQUARES] {
+    let off = SQUARES as u8;
+    let mut t = [[0u128; 4]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < 4 {
+            let n = neighbour[sq][d];
+            if n != off && neighbour[n as usize][d] != off {
+                t[sq][d] = 1u128 << n;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[sq]`: the squares next to each square.
+const fn make_around<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq);
+        sq += 1;
+    }
+    t
+}
+
+/// `[sq]`: the squares attackers must all hold to capture a king on `sq` when surrounding is
+/// what captures him: all four neighbours, or the three beside the throne. Empty for edge
+/// squares (a king there has escaped).
+const fn make_king_ring<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
+    let edge = crate::geometry::edge_bits(SIDE);
+    let throne = 1u128 << (SQUARES / 2);
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        if edge >> sq & 1 == 0 {
+            t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq) & !throne;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[index]`: the four neighbours of each square inside the edge, by square index: empty for
+/// edge squares, where the king has escaped, and for the index past the last square (the king
+/// captured). `SLOTS` is the number of squares plus one.
+const fn make_king_neighbours<const SIDE: usize, const SLOTS: usize>() -> [u128; SLOTS] {
+    let edge = crate::geometry::edge_bits(SIDE);
+    let mut t = [0u128; SLOTS];
+    let mut sq = 0;
+    while sq + 1 < SLOTS {
+        if edge >> sq & 1 == 0 {
+            t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq);
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `[sq]`: the rank and the file of each square, the square itself left out.
+const fn make_lines<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (file, rank) = (sq % SIDE, sq / SIDE);
+        let mut other = 0;
+        while other < SQUARES {
+            if other != sq && (other % SIDE == file || other / SIDE == rank) {
+                t[sq] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// For each value of the king's square index (256 entries, so that any `u8` indexes it
+/// without a bounds check): is the game won where he stands, on an edge square, or captured
+/// (the index past the last square)?
+const fn make_king_wins<const SIDE: usize>() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut sq = 0;
+    while sq < SIDE * SIDE {
+        let (file, rank) = (sq % SIDE, sq / SIDE);
+        t[sq] = file == 0 || file == SIDE - 1 || rank == 0 || rank == SIDE - 1;
+        sq += 1;
+    }
+    t[SIDE * SIDE] = true;
+    t
+}
+
+/// `[d][sq]`: the squares along each line from each square, the square left out: north, east
+/// (up the square indices), south, west (down them).
+const fn make_rays<const SIDE: usize, const SQUARES: usize>() -> [[u128; SQUARES]; 4] {
+    let mut rays = [[0u128; SQUARES]; 4];
+    let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let last = SIDE as i32 - 1;
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (mut file, mut rank) = ((sq % SIDE) as i32, (sq / SIDE) as i32);
+            loop {
+                file += steps[d].0;
+                rank += steps[d].1;
+                if file < 0 || file > last || rank < 0 || rank > last {
+                    break;
+                }
+                rays[d][sq] |= 1u128 << (rank * SIDE as i32 + file);
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+}
+
+/// `[sq]`: the camp (of four squares) that `sq` belongs to among the camp squares `camps`,
+/// empty for a square outside them. Each camp lies along one edge: the camp squares of the
+/// first two files, of the first two ranks, of the last two files and of the last two ranks.
+const fn make_camp_of<const SIDE: usize, const SQUARES: usize>(camps: u128) -> [u128; SQUARES] {
+    let last = SIDE - 1;
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        if camps >> sq & 1 != 0 {
+            let (f, r) = (sq % SIDE, sq / SIDE);
+            let mut other = 0;
+            while other < SQUARES {
+                let (of, or) = (other % SIDE, other / SIDE);
+                let same = (f <= 1 && of <= 1)
+                    || (f >= last - 1 && of >= last - 1)
+                    || (r <= 1 && or <= 1)
+                    || (r >= last - 1 && or >= last - 1);
+                if same && camps >> other & 1 != 0 {
+                    t[sq] |= 1u128 << other;
+                }
+                other += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// [`make_camp_of`] in the transposed layout: `[sq]` is the camp of `sq` (a square index by
+/// rank) as a transposed set.
+const fn make_camp_of_t<const SIDE: usize, const SQUARES: usize>(
+    camp_of: &[u128; SQUARES],
+) -> [u128; SQUARES] {
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut other = 0;
+        while other < SQUARES {
+            if camp_of[sq] >> other & 1 != 0 {
+                t[sq] |= 1u128 << ((other % SIDE) * SIDE + other / SIDE);
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The tables of one size, in a module of their own, and its [`Geometry`] implementation.
+/// `line_moves: ternary` counts a line's moves from the ternary tables (sizes whose line
+/// states fit a `u16`), `line_moves: slides` from the slide table, a mover at a time.
+macro_rules! geometry_tables {
+    (
+        $module:ident, $size:ident, $side:literal,
+        camps: $camps:expr, camp_middles: $middles:expr, line_moves: $how:ident
+    ) => {
+        mod $module {
+            use super::*;
+            use crate::geometry::Geometry;
+
+            const SIDE: usize = $side;
+            const SQUARES: usize = SIDE * SIDE;
+            const PATTERNS: usize = 1 << SIDE;
+            const _: () = assert!(SQUARES < 128, "a set of squares is a u128");
+            const _: () = assert!(SIDE % 2 == 1, "the throne needs a middle square");
+
+            static TRANSPOSE: [u8; SQUARES] = make_transpose::<SIDE, SQUARES>();
+            static BITS: [[u128; SQUARES + 1]; 2] = make_bits::<SIDE, { SQUARES + 1 }>();
+            static AROUND: [u128; SQUARES] = make_around::<SIDE, SQUARES>();
+            const NEIGHBOUR_TABLE: [[u8; 4]; SQUARES] = make_neighbours::<SIDE, SQUARES>();
+            static NEIGHBOUR: [[u8; 4]; SQUARES] = NEIGHBOUR_TABLE;
+            static FLANKS: [[u128; 4]; SQUARES] = make_flanks::<SQUARES>(&NEIGHBOUR_TABLE);
+            static KING_RING: [u128; SQUARES] = make_king_ring::<SIDE, SQUARES>();
+            static KING_WINS: [bool; 256] = make_king_wins::<SIDE>();
+            static KING_NEIGHBOURS: [u128; SQUARES + 1] =
+                make_king_neighbours::<SIDE, { SQUARES + 1 }>();
+            static LINES: [u128; SQUARES] = make_lines::<SIDE, SQUARES>();
+            static RAYS: [[u128; SQUARES]; 4] = make_rays::<SIDE, SQUARES>();
+            static SLIDES: [[u16; PATTERNS]; SIDE] = make_slides::<SIDE, PATTERNS>();
+            static SPREAD_FILE: [[u128; PATTERNS]; SIDE] = make_spread_file::<SIDE, PATTERNS>();
+            static EDGE_VIEW: [u16; PATTERNS] = make_edge_view::<SIDE, PATTERNS>();
+            const CAMP_OF_TABLE: [u128; SQUARES] = make_camp_of::<SIDE, SQUARES>($camps);
+            static CAMP_OF: [u128; SQUARES] = CAMP_OF_TABLE;
+            static CAMP_OF_T: [u128; SQUARES] =
+                make_camp_of_t::<SIDE, SQUARES>(&CAMP_OF_TABLE);
+            const KEYS: ([[u64; SQUARES]; 3], u64) = zobrist::make_keys::<SQUARES>();
+            static PIECE_KEYS: [[u64; SQUARES]; 3] = KEYS.0;
+
+            geometry_tables!(@line_tables $how);
+
+            impl Geometry for crate::geometry::$size {
+                const SIDE: usize = SIDE;
+                const CAMPS: u128 = $camps;
+                const CAMP_MIDDLES: u128 = $middles;
+                const SIDE_KEY: u64 = KEYS.1;
+                type Moves<T> = [T; crate::geometry::max_moves($side)];
+                type LineCounts = [u32; SIDE];
+
+                #[inline(always)]
+                fn transpose(sq: usize) -> usize {
+                    TRANSPOSE[sq] as usize
+                }
+                #[inline(always)]
+                fn bit(sq: usize) -> u128 {
+                    BITS[0][sq]
+                }
+                #[inline(always)]
+                fn bit_t(sq: usize) -> u128 {
+                    BITS[1][sq]
+                }
+                #[inline(always)]
+                fn around(sq: usize) -> u128 {
+                    AROUND[sq]
+                }
+                #[inline(always)]
+                fn neighbour(sq: usize, d: usize) -> u8 {
+                    NEIGHBOUR[sq][d]
+                }
+                #[inline(always)]
+                fn flanks(sq: usize) -> &'static [u128; 4] {
+                    &FLANKS[sq]
+                }
+                #[inline(always)]
+                fn king_ring(sq: usize) -> u128 {
+                    KING_RING[sq]
+                }
+                #[inline(always)]
+                fn king_wins(king: u8) -> bool {
+                    KING_WINS[king as usize]
+                }
+                #[inline(always)]
+                fn king_neighbours(king: usize) -> u128 {
+                    KING_NEIGHBOURS[king]
+                }
+                #[inline(always)]
+                fn lines(sq: usize) -> u128 {
+                    LINES[sq]
+                }
+                #[inline(always)]
+                fn ray(d: usize, sq: usize) -> u128 {
+                    RAYS[d][sq]
+                }
+                #[inline(always)]
+                fn slides(p: usize, occ: usize) -> u16 {
+                    SLIDES[p][occ]
+                }
+                #[inline(always)]
+                fn spread_file(file: usize, bits: usize) -> u128 {
+                    SPREAD_FILE[file][bits]
+                }
+                #[inline(always)]
+                fn edge_view(occ: usize) -> u16 {
+                    EDGE_VIEW[occ]
+                }
+                #[inline(always)]
+                fn camp_of(sq: usize) -> u128 {
+                    CAMP_OF[sq]
+                }
+                #[inline(always)]
+                fn camp_of_t(sq: usize) -> u128 {
+                    CAMP_OF_T[sq]
+                }
+                #[inline(always)]
+                fn line_moves(block: usize, movers: usize, middle: bool) -> u32 {
+                    count_line_moves(block, movers, middle)
+                }
+                #[inline(always)]
+                fn piece_key(piece: usize, sq: usize) -> u64 {
+                    PIECE_KEYS[piece][sq]
+                }
+            }
+        }
+    };
+    (@line_tables ternary) => {
+        /// Number of line states in base 3.
+        const LINE_STATES: usize = 3usize.pow(SIDE as u32);
+        /// The power of two above [`LINE_STATES`] (see [`make_line_moves`]).
+        const LINE_TABLE: usize = LINE_STATES.next_power_of_two();
+        static TERNARY: [u16; PATTERNS] = make_ternary::<SIDE, PATTERNS>();
+        static LINE_MOVES: [u8; LINE_TABLE] = make_line_moves::<SIDE, LINE_TABLE>(false);
+        static LINE_MOVES_THRONE: [u8; LINE_TABLE] = make_line_moves::<SIDE, LINE_TABLE>(true);
+
+        /// The moves of `movers` along a line with blockers `block`, from the ternary
+        /// tables. The state is below [`LINE_STATES`]; the mask, which leaves it unchanged,
+        /// spares the bounds check.
+        #[inline(always)]
+        fn count_line_moves(block: usize, movers: usize, middle: bool) -> u32 {
+            let mask = PATTERNS - 1;
+            let state = TERNARY[block & mask] as usize + TERNARY[movers & mask] as usize;
+            debug_assert!(state < LINE_STATES);
+            let state = state & (LINE_TABLE - 1);
+            if middle {
+                LINE_MOVES_THRONE[state] as u32
+            } else {
+                LINE_MOVES[state] as u32
+            }
+        }
+    };
+    (@line_tables slides) => {
+        /// The moves of `movers` along a line with blockers `block`, a mover at a time from
+        /// the slide table (no soldier stops on the middle line's centre, the throne).
+        #[inline(always)]
+        fn count_line_moves(block: usize, movers: usize, middle: bool) -> u32 {
+            let stops = if middle { !(1u16 << (SIDE / 2)) } else { !0 };
+            let mut count = 0;
+            let mut m = movers & (PATTERNS - 1);
+            while m != 0 {
+                let p = m.trailing_zeros() as usize;
+                count += (SLIDES[p][block & (PATTERNS - 1)] & stops).count_ones();
+                m &= m - 1;
+            }
+            count
+        }
+    };
+}
+
+geometry_tables!(seven, Seven, 7, camps: 0, camp_middles: 0, line_moves: ternary);
+geometry_tables!(
+    nine, Nine, 9,
+    camps: crate::bitboard::TABLUT_CAMPS,
+    camp_middles: crate::bitboard::TABLUT_CAMP_MIDDLES,
+    line_moves: ternary
+);
+geometry_tables!(eleven, Eleven, 11, camps: 0, camp_middles: 0, line_moves: slides);
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::geometry::{Eleven, Geometry, Nine, Seven};
 
     #[test]
     fn edge_view_needs_a_clear_path_to_an_end() {
-        assert_eq!(EDGE_VIEW[0], 0b0_1111_1110);
+        assert_eq!(Nine::edge_view(0), 0b0_1111_1110);
         // blockers at 0 and 8: nothing sees an end
-        assert_eq!(EDGE_VIEW[0b1_0000_0001], 0);
+        assert_eq!(Nine::edge_view(0b1_0000_0001), 0);
         // blocker at 3: positions 1, 2 see the low end; 4..7 see the high end; 3 itself too
-        assert_eq!(EDGE_VIEW[0b0_0000_1000], 0b0_1111_1110);
+        assert_eq!(Nine::edge_view(0b0_0000_1000), 0b0_1111_1110);
         // blockers at 2 and 6: 1 and 2 see the low end, 6 and 7 the high end (a square's own
         // piece does not block it), 3..5 nothing
-        assert_eq!(EDGE_VIEW[0b0_0100_0100], 0b0_1100_0110);
+        assert_eq!(Nine::edge_view(0b0_0100_0100), 0b0_1100_0110);
+        assert_eq!(Eleven::edge_view(0), 0b011_1111_1110);
+        assert_eq!(Seven::edge_view(0), 0b011_1110);
     }
 
     #[test]
     fn slides_stop_before_blockers() {
         // piece at position 2, blockers at 0 and 6: reaches 1, 3, 4, 5
-        assert_eq!(SLIDES[2][0b1_000_101], 0b0_111_010);
-        assert_eq!(SLIDES[0][0], 0b1_1111_1110);
-        assert_eq!(SLIDES[8][0b0100_0000], 0b1000_0000);
+        assert_eq!(Nine::slides(2, 0b1_000_101), 0b0_111_010);
+        assert_eq!(Nine::slides(0, 0), 0b1_1111_1110);
+        assert_eq!(Nine::slides(8, 0b0100_0000), 0b1000_0000);
+        assert_eq!(Eleven::slides(10, 0), 0b011_1111_1111);
+        assert_eq!(Seven::slides(3, 0b100_0001), 0b011_0110);
     }
 
-    #[test]
-    fn line_moves_agree_with_slides() {
-        for occ in 0..512usize {
-            // every subset of the occupied squares as movers
+    /// A line's move count, from the ternary tables (7×7 and 9×9) or a mover at a time from
+    /// the slides (11×11), is the slides' count for every blocker pattern and every subset
+    /// of it as movers (on 11×11, every pattern with a sample of its subsets).
+    fn line_moves_agree_with_slides<G: Geometry>() {
+        for occ in 0..1usize << G::SIDE {
             let mut movers = occ;
+            let mut tried = 0;
             loop {
-                let state = TERNARY[occ] as usize + TERNARY[movers] as usize;
                 let mut plain = 0;
                 let mut throne = 0;
-                for p in 0..9 {
+                for p in 0..G::SIDE {
                     if movers & (1 << p) != 0 {
-                        plain += SLIDES[p][occ].count_ones();
-                        throne += (SLIDES[p][occ] & !(1 << 4)).count_ones();
+                        plain += G::slides(p, occ).count_ones();
+                        throne += (G::slides(p, occ) & !(1 << G::MIDDLE)).count_ones();
                     }
                 }
-                assert_eq!(LINE_MOVES[state] as u32, plain);
-                assert_eq!(LINE_MOVES_THRONE[state] as u32, throne);
-                if movers == 0 {
+                assert_eq!(G::line_moves(occ, movers, false), plain);
+                assert_eq!(G::line_moves(occ, movers, true), throne);
+                tried += 1;
+                if movers == 0 || (G::SIDE > 9 && tried > 40) {
                     break;
                 }
                 movers = (movers - 1) & occ;
             }
         }
+    }
+
+    #[test]
+    fn line_moves_agree_with_slides_on_every_size() {
+        line_moves_agree_with_slides::<Seven>();
+        line_moves_agree_with_slides::<Nine>();
+        line_moves_agree_with_slides::<Eleven>();
     }
 }

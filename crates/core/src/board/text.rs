@@ -1,22 +1,35 @@
-//! Position strings: `<placement> <side> [<plies>]`.
+//! Position strings: `<placement> <side> [<plies>]`, for a board of any size.
 //!
-//! The placement lists ranks 9 down to 1, separated by `/`; within a rank, files a to i; a digit
-//! 1–9 is that many empty squares, `b` an attacker, `w` a defender, `K` the king. The side is
-//! `b` (attackers to move) or `w` (defenders to move); plies default to 0.
+//! The placement lists the ranks from the top (rank 9 on Tablut's board) down to 1, separated
+//! by `/`; within a rank, the files from `a`; `b` is an attacker, `w` a defender, `K` the king,
+//! and a number that many empty squares. On boards up to nine wide each digit is a number of
+//! its own (`45` is four empty squares, then five); on wider boards the digits in a row are one
+//! number, from 1 to the side, without a leading zero (`11` is eleven empty squares). The side
+//! is `b` (attackers to move) or `w` (defenders to move); plies default to 0.
 
-use super::Board;
-use crate::geometry::{FILES, LAST, SIDE};
-use crate::types::{Piece, Side, Square};
+use super::BoardOf;
+use crate::geometry::{FILE_LETTERS, Geometry, Nine};
+use crate::types::{Piece, Side, SquareOf};
 use std::fmt;
 
 /// The start position with the attackers to move.
 pub const START_FEN: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0";
 
-/// Why [`Board::from_fen`] refused a position string. Quoted input is kept shortened to 40
-/// characters, as the message shows it; ranks are numbered 1–9 as on the board, characters
+/// Brandubh's 7×7 set-up, the attackers to move: the king on d4, defenders on d3 d5 c4 e4,
+/// attackers on d1 d2 d6 d7 a4 b4 f4 g4 (for a board of size `Seven`).
+pub const BRANDUBH_FEN: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3 b 0";
+
+/// The 11×11 set-up of Copenhagen and Fetlar Hnefatafl, the attackers to move: 24 attackers
+/// (a4–a8, b6, k4–k8, j6, d1–h1, f2, d11–h11, f10), the king on f6 and 12 defenders (d6 e5 e6
+/// e7 f4 f5 f7 f8 g5 g6 g7 h6) (for a board of size `Eleven`).
+pub const COPENHAGEN_FEN: &str =
+    "3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/b4w4b/11/5b5/3bbbbb3 b 0";
+
+/// Why [`BoardOf::from_fen`] refused a position string. Quoted input is kept shortened to 40
+/// characters, as the message shows it; ranks are numbered from 1 as on the board, characters
 /// from 1 within the rank's text.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum PositionError {
+pub enum PositionErrorOf<G: Geometry> {
     /// The string is empty.
     Empty,
     /// No side to move after the placement.
@@ -27,23 +40,24 @@ pub enum PositionError {
     BadPlies(String),
     /// Something follows the ply count.
     Trailing(String),
-    /// The placement does not have 9 ranks; the number it has.
+    /// The placement does not have as many ranks as the board; the number it has.
     RankCount(usize),
-    /// A rank describes more than 9 squares.
+    /// A rank describes more squares than the board has files.
     RankTooLong {
-        /// The rank, 1–9.
+        /// The rank, from 1.
         rank: u8,
     },
-    /// A rank describes fewer than 9 squares.
+    /// A rank describes fewer squares than the board has files.
     RankTooShort {
-        /// The rank, 1–9.
+        /// The rank, from 1.
         rank: u8,
         /// The squares it describes.
         squares: u8,
     },
-    /// A character that is not `b`, `w`, `K` or a digit 1–9.
+    /// A character that is not `b`, `w`, `K` or a digit (or, on a board wider than nine, a
+    /// number of empty squares with a leading zero).
     BadCharacter {
-        /// The rank, 1–9.
+        /// The rank, from 1.
         rank: u8,
         /// Which character of the rank's text, from 1.
         column: usize,
@@ -51,73 +65,84 @@ pub enum PositionError {
         found: char,
     },
     /// A second king.
-    TwoKings(Square, Square),
+    TwoKings(SquareOf<G>, SquareOf<G>),
     /// A soldier (the piece given) on the throne.
     SoldierOnThrone(Piece),
     /// No king.
     NoKing,
 }
 
-impl fmt::Display for PositionError {
+/// Why a Tablut position string was refused.
+pub type PositionError = PositionErrorOf<Nine>;
+
+impl<G: Geometry> fmt::Display for PositionErrorOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = G::SIDE;
         match self {
-            PositionError::Empty => {
+            PositionErrorOf::Empty => {
                 f.write_str("empty position string (expected '<placement> <side> [<plies>]')")
             }
-            PositionError::MissingSide => {
+            PositionErrorOf::MissingSide => {
                 f.write_str("missing side to move after the placement (expected b or w)")
             }
-            PositionError::UnknownSide(text) => write!(
+            PositionErrorOf::UnknownSide(text) => write!(
                 f,
                 "unknown side to move '{text}' (expected b for attackers or w for defenders)"
             ),
-            PositionError::BadPlies(text) => write!(
+            PositionErrorOf::BadPlies(text) => write!(
                 f,
                 "ply count '{text}' is not a whole number from 0 to {}",
                 u32::MAX
             ),
-            PositionError::Trailing(text) => write!(f, "unexpected '{text}' after the ply count"),
-            PositionError::RankCount(n) => write!(
+            PositionErrorOf::Trailing(text) => write!(f, "unexpected '{text}' after the ply count"),
+            PositionErrorOf::RankCount(n) => write!(
                 f,
-                "the placement has {n} rank(s) separated by '/', expected {SIDE}"
+                "the placement has {n} rank(s) separated by '/', expected {side}"
             ),
-            PositionError::RankTooLong { rank } => {
-                write!(f, "rank {rank} has more than {SIDE} squares")
+            PositionErrorOf::RankTooLong { rank } => {
+                write!(f, "rank {rank} has more than {side} squares")
             }
-            PositionError::RankTooShort { rank, squares } => {
-                write!(f, "rank {rank} has {squares} squares, expected {SIDE}")
+            PositionErrorOf::RankTooShort { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, expected {side}")
             }
-            PositionError::BadCharacter {
+            PositionErrorOf::BadCharacter {
                 rank,
                 column,
                 found,
-            } => write!(
-                f,
-                "rank {rank}, character {column}: '{}' is not b, w, K or a digit 1-9",
-                found.escape_default()
-            ),
-            PositionError::TwoKings(first, second) => {
+            } => {
+                let digits = if side <= 9 {
+                    "a digit 1-9".to_string()
+                } else {
+                    format!("a number 1-{side}")
+                };
+                write!(
+                    f,
+                    "rank {rank}, character {column}: '{}' is not b, w, K or {digits}",
+                    found.escape_default()
+                )
+            }
+            PositionErrorOf::TwoKings(first, second) => {
                 write!(f, "two kings, on {first} and {second}")
             }
-            PositionError::SoldierOnThrone(piece) => write!(
+            PositionErrorOf::SoldierOnThrone(piece) => write!(
                 f,
                 "a soldier ('{}') stands on the throne {}",
                 piece.letter(),
-                Square::THRONE
+                SquareOf::<G>::THRONE
             ),
-            PositionError::NoKing => f.write_str("there is no king (K) on the board"),
+            PositionErrorOf::NoKing => f.write_str("there is no king (K) on the board"),
         }
     }
 }
 
-impl std::error::Error for PositionError {}
+impl<G: Geometry> std::error::Error for PositionErrorOf<G> {}
 
 /// Shortens arbitrary input for quoting in an error message.
 fn quote(text: &str) -> String {
     crate::text::escaped_excerpt(text, 40)
 }
 
-impl Board {
+impl<G: Geometry> BoardOf<G> {
     /// Parses a position string. Errors name the rank and character at fault, a missing or
     /// unknown side, a bad ply count, a missing or second king, or a soldier on the throne.
     ///
@@ -130,45 +155,77 @@ impl Board {
     /// let err = Board::from_fen("9/9/9/9/4K4/9/2x6/9/9 w").unwrap_err();
     /// assert_eq!(err, PositionError::BadCharacter { rank: 3, column: 2, found: 'x' });
     /// ```
-    pub fn from_fen(text: &str) -> Result<Board, PositionError> {
+    ///
+    /// On an 11×11 board a run of ten or eleven empty squares is written `10` or `11`:
+    ///
+    /// ```
+    /// use konakis_core::board::BoardOf;
+    /// use konakis_core::geometry::Eleven;
+    /// let board = BoardOf::<Eleven>::from_fen("11/11/11/11/11/5K5/11/11/11/11/b10 b").unwrap();
+    /// assert_eq!(board.king().unwrap().to_string(), "f6");
+    /// assert_eq!(board.to_fen(), "11/11/11/11/11/5K5/11/11/11/11/b10 b 0");
+    /// ```
+    pub fn from_fen(text: &str) -> Result<Self, PositionErrorOf<G>> {
         let mut fields = text.split_whitespace();
         let Some(placement) = fields.next() else {
-            return Err(PositionError::Empty);
+            return Err(PositionErrorOf::Empty);
         };
         // The rank count first, before the fields after the placement: a string with the
         // wrong number of ranks (a chess FEN, say) is a wrong placement, whatever follows it.
         let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != SIDE {
-            return Err(PositionError::RankCount(ranks.len()));
+        if ranks.len() != G::SIDE {
+            return Err(PositionErrorOf::RankCount(ranks.len()));
         }
         let side = match fields.next() {
-            None => return Err(PositionError::MissingSide),
+            None => return Err(PositionErrorOf::MissingSide),
             Some("b") => Side::Attackers,
             Some("w") => Side::Defenders,
-            Some(other) => return Err(PositionError::UnknownSide(quote(other))),
+            Some(other) => return Err(PositionErrorOf::UnknownSide(quote(other))),
         };
         let plies = match fields.next() {
             None => 0,
             Some(p) => p
                 .parse::<u32>()
-                .map_err(|_| PositionError::BadPlies(quote(p)))?,
+                .map_err(|_| PositionErrorOf::BadPlies(quote(p)))?,
         };
         if let Some(extra) = fields.next() {
-            return Err(PositionError::Trailing(quote(extra)));
+            return Err(PositionErrorOf::Trailing(quote(extra)));
         }
-        let mut board = Board::empty(side);
+        let mut board = Self::empty(side);
         board.plies = plies;
-        let mut king: Option<Square> = None;
+        let mut king: Option<SquareOf<G>> = None;
         for (i, rank_text) in ranks.iter().enumerate() {
-            let rank = (LAST - i) as u8;
+            let rank = (G::LAST - i) as u8;
             let rank_name = rank + 1;
-            let too_long = PositionError::RankTooLong { rank: rank_name };
-            let mut file = 0u8;
+            let too_long = PositionErrorOf::RankTooLong { rank: rank_name };
+            // Squares described so far; more than the side only at an error.
+            let mut file = 0usize;
+            // On a wide board, the number of empty squares being read (already counted in
+            // `file`); 0 after anything but a digit.
+            let mut run = 0usize;
             for (col, c) in rank_text.chars().enumerate() {
+                let bad = PositionErrorOf::BadCharacter {
+                    rank: rank_name,
+                    column: col + 1,
+                    found: c,
+                };
                 let piece = match c {
-                    '1'..='9' => {
-                        file += c as u8 - b'0';
-                        if file as usize > SIDE {
+                    '0'..='9' => {
+                        let digit = c as usize - '0' as usize;
+                        if run > 0 {
+                            // The next digit of a number: count the whole number instead.
+                            file -= run;
+                            run = run * 10 + digit;
+                        } else if digit == 0 {
+                            return Err(bad);
+                        } else {
+                            run = digit;
+                        }
+                        file += run;
+                        if G::SIDE < 10 {
+                            run = 0;
+                        }
+                        if file > G::SIDE {
                             return Err(too_long);
                         }
                         continue;
@@ -176,53 +233,51 @@ impl Board {
                     'b' => Piece::Attacker,
                     'w' => Piece::Defender,
                     'K' => Piece::King,
-                    _ => {
-                        return Err(PositionError::BadCharacter {
-                            rank: rank_name,
-                            column: col + 1,
-                            found: c,
-                        });
-                    }
+                    _ => return Err(bad),
                 };
-                let Some(sq) = Square::from_coords(file, rank) else {
+                run = 0;
+                let Some(sq) = u8::try_from(file)
+                    .ok()
+                    .and_then(|f| SquareOf::from_coords(f, rank))
+                else {
                     return Err(too_long);
                 };
                 if piece == Piece::King {
                     if let Some(first) = king {
-                        return Err(PositionError::TwoKings(first, sq));
+                        return Err(PositionErrorOf::TwoKings(first, sq));
                     }
                     king = Some(sq);
-                } else if sq == Square::THRONE {
-                    return Err(PositionError::SoldierOnThrone(piece));
+                } else if sq == SquareOf::THRONE {
+                    return Err(PositionErrorOf::SoldierOnThrone(piece));
                 }
                 board.put(piece, sq);
                 file += 1;
             }
-            if file as usize != SIDE {
-                return Err(PositionError::RankTooShort {
+            if file != G::SIDE {
+                return Err(PositionErrorOf::RankTooShort {
                     rank: rank_name,
-                    squares: file,
+                    squares: file as u8,
                 });
             }
         }
         if king.is_none() {
-            return Err(PositionError::NoKing);
+            return Err(PositionErrorOf::NoKing);
         }
         Ok(board)
     }
 
-    /// The position string, with the ply count; [`Board::from_fen`] reads it back.
+    /// The position string, with the ply count; [`BoardOf::from_fen`] reads it back.
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(64);
-        for rank in (0..SIDE as u8).rev() {
+        for rank in (0..G::SIDE as u8).rev() {
             let mut empty = 0u8;
-            for file in 0..SIDE as u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
+            for file in 0..G::SIDE as u8 {
+                let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
                 match self.piece_at(sq) {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            s.push((b'0' + empty) as char);
+                            s.push_str(&empty.to_string());
                             empty = 0;
                         }
                         s.push(p.letter());
@@ -230,7 +285,7 @@ impl Board {
                 }
             }
             if empty > 0 {
-                s.push((b'0' + empty) as char);
+                s.push_str(&empty.to_string());
             }
             if rank > 0 {
                 s.push('/');
@@ -243,19 +298,22 @@ impl Board {
         s
     }
 
-    /// A 9×9 diagram, rank 9 on top, with file letters and rank numbers; `+` marks the empty
-    /// throne.
+    /// A diagram of the board, the last rank on top, with file letters and rank numbers; `+`
+    /// marks the empty throne.
     pub fn diagram(&self) -> String {
-        let frame = format!("   +{}+\n", "-".repeat(2 * SIDE + 1));
+        // Rank numbers of two digits on boards of ten ranks or more.
+        let width = if G::SIDE >= 10 { 2 } else { 1 };
+        let pad = " ".repeat(width);
+        let frame = format!("  {pad}+{}+\n", "-".repeat(2 * G::SIDE + 1));
         let mut s = String::new();
         s.push_str(&frame);
-        for rank in (0..SIDE as u8).rev() {
-            s.push_str(&format!(" {} |", rank + 1));
-            for file in 0..SIDE as u8 {
-                let sq = Square::from_coords(file, rank).expect("coordinates on the board");
+        for rank in (0..G::SIDE as u8).rev() {
+            s.push_str(&format!(" {:>width$} |", rank + 1));
+            for file in 0..G::SIDE as u8 {
+                let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
                 let c = match self.piece_at(sq) {
                     Some(p) => p.letter(),
-                    None if sq == Square::THRONE => '+',
+                    None if sq == SquareOf::THRONE => '+',
                     None => '.',
                 };
                 s.push(' ');
@@ -264,10 +322,11 @@ impl Board {
             s.push_str(" |\n");
         }
         s.push_str(&frame);
-        s.push_str("    ");
-        for letter in FILES {
+        s.push_str("   ");
+        s.push_str(&pad);
+        for letter in &FILE_LETTERS[..G::SIDE] {
             s.push(' ');
-            s.push(letter);
+            s.push(*letter);
         }
         s.push('\n');
         s
@@ -277,7 +336,9 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::rules::Rules;
+    use crate::types::Square;
 
     #[test]
     fn start_position_round_trips_and_has_the_listed_pieces() {
