@@ -9,9 +9,9 @@
 //! file on stable Rust.
 
 use konakis::board::Board;
-use konakis::geometry::Nine;
 use konakis::challenge::state::{self, MoveMessage, State};
 use konakis::challenge::wire;
+use konakis::geometry::Nine;
 use konakis::opentafl::command::{self as otep, HostCommand};
 use konakis::opentafl::notation::{self, OtMove};
 use konakis::opentafl::otg;

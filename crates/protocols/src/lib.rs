@@ -14,4 +14,7 @@ pub mod challenge;
 pub mod opentafl;
 pub mod protocol;
 pub mod review;
+pub mod taflzero;
+#[cfg(test)]
+mod testing;
 pub mod text;

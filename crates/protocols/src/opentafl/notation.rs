@@ -815,51 +815,13 @@ mod tests {
         assert!(parse_move::<Seven>("a1-a100").is_err());
     }
 
-    /// A random position of size `G`: one king anywhere, soldiers of both sides on a random
-    /// share of the other squares (none on the throne), either side to move.
-    fn random_board<G: Geometry>(rng: &mut SplitMix64) -> BoardOf<G> {
-        let mut cells = vec![None; G::SQUARES];
-        let king = rng.up_to(G::SQUARES as u32 - 1) as usize;
-        cells[king] = Some('K');
-        let fill = rng.up_to(60);
-        for (i, cell) in cells.iter_mut().enumerate() {
-            if i != king && i != G::THRONE && rng.up_to(99) < fill {
-                *cell = Some(if rng.up_to(1) == 0 { 'b' } else { 'w' });
-            }
-        }
-        let mut fen = String::new();
-        for rank in (0..G::SIDE).rev() {
-            let mut empty = 0;
-            for file in 0..G::SIDE {
-                match cells[rank * G::SIDE + file] {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(if rng.up_to(1) == 0 { " b" } else { " w" });
-        BoardOf::from_fen(&fen).unwrap()
-    }
-
     /// Random positions of size `G` read back from their records, and every legal move of
     /// each read back from its simple and its full notation.
     fn random_positions_and_moves_round_trip<G: Geometry>(seed: u64) {
         let rules = Rules::opentafl();
         let mut rng = SplitMix64::new(seed);
         for _ in 0..200 {
-            let board = random_board::<G>(&mut rng);
+            let board = crate::testing::random_board::<G>(&mut rng);
             let record = position_record(&board);
             assert_eq!(record.matches('/').count(), G::SIDE + 1, "{record}");
             let back = parse_position_record::<G>(&record, board.side_to_move()).unwrap();
