@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod challenge;
+pub mod hnefatafl;
 pub mod opentafl;
 pub mod protocol;
 pub mod review;
