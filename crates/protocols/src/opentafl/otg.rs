@@ -791,4 +791,68 @@ mod tests {
         let e = parse_otg::<Nine>(&text).unwrap_err();
         assert!(e.to_string().starts_with("line 1:"), "{e}");
     }
+
+    /// Follows an OpenTafl record of size `G` square by square, without rules: from the start
+    /// record of its rules tag, every move must start on a piece of the side to move (the sides
+    /// taking turns), a `K` move on the king, pass and stop on empty squares, and capture only
+    /// enemy pieces. A record read with its ranks or files the wrong way round fails at once.
+    /// Returns the moves followed.
+    fn follow_record<G: Geometry>(text: &str) -> usize {
+        use konakis_core::types::Direction;
+        let game = &parse_otg::<G>(text).unwrap()[0];
+        let rules = game.tag("rules").unwrap();
+        let start = rules
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("start:"))
+            .unwrap();
+        let board = notation::parse_position_record::<G>(start, Side::Attackers).unwrap();
+        let mut cells: Vec<Option<Piece>> = konakis_core::types::SquareOf::<G>::all()
+            .map(|sq| board.piece_at(sq))
+            .collect();
+        let mut to_move = None;
+        for m in &game.moves {
+            let (from, to) = (m.mv.from(), m.mv.to());
+            let piece = cells[from.index()].unwrap_or_else(|| panic!("{m:?}: {from} is empty"));
+            assert_eq!(to_move.unwrap_or(piece.side()), piece.side(), "{m:?}");
+            to_move = Some(piece.side().opponent());
+            if m.king {
+                assert_eq!(piece, Piece::King, "{m:?}");
+            }
+            let step = (
+                (i16::from(to.file()) - i16::from(from.file())).signum() as i8,
+                (i16::from(to.rank()) - i16::from(from.rank())).signum() as i8,
+            );
+            let dir = Direction::ALL
+                .into_iter()
+                .find(|d| d.delta() == step)
+                .unwrap();
+            let mut sq = from;
+            while sq != to {
+                sq = sq.step(dir).unwrap();
+                assert_eq!(cells[sq.index()], None, "{m:?}: {sq} is taken");
+            }
+            for c in &m.captures {
+                let taken = cells[c.square.index()].take();
+                assert!(
+                    taken.is_some_and(|p| p.side() != piece.side()),
+                    "{m:?}: {} holds {taken:?}",
+                    c.square
+                );
+            }
+            cells[to.index()] = cells[from.index()].take();
+        }
+        game.moves.len()
+    }
+
+    #[test]
+    fn opentafls_own_records_of_brandub_and_copenhagen_are_followed_move_by_move() {
+        use konakis_core::geometry::{Eleven, Seven};
+        let brandub = include_str!("../../../../tests/data/opentafl/brandub-triathlon-2015.otg");
+        let copenhagen =
+            include_str!("../../../../tests/data/opentafl/copenhagen-grandmasters-2015.otg");
+        assert_eq!(follow_record::<Seven>(brandub), 20);
+        assert_eq!(follow_record::<Eleven>(copenhagen), 68);
+        // Neither reads as a record of another size.
+        assert!(parse_otg::<Nine>(copenhagen).is_err());
+    }
 }
