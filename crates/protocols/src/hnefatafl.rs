@@ -468,4 +468,36 @@ mod tests {
         random_games_round_trip::<Seven>(BRANDUBH_FEN, 7);
         random_games_round_trip::<Eleven>(COPENHAGEN_FEN, 11);
     }
+
+    #[test]
+    fn garbage_is_refused_with_one_ascii_line_and_never_panics() {
+        let mut rng = SplitMix64::new(452);
+        let words = [
+            "play", "attacker", "defender", "a", "D", "resigns", "_", "0", "d1", "0d1", "D1",
+            "k11", "0g7", "a10", "=", ",", " ", "\u{e9}", "1", "x",
+        ];
+        for _ in 0..20_000 {
+            let n = rng.up_to(6);
+            let text: String = (0..n)
+                .map(|_| words[rng.up_to(words.len() as u32 - 1) as usize])
+                .collect::<Vec<_>>()
+                .join(if rng.up_to(1) == 0 { " " } else { "" });
+            for result in [
+                parse_play::<Seven>(&text).map(|p| play_line(&p)),
+                parse_play::<Eleven>(&text).map(|p| play_line(&p)),
+            ] {
+                if let Err(e) = result {
+                    let message = e.to_string();
+                    assert!(message.is_ascii() && !message.contains('\n'), "{message}");
+                }
+            }
+            if let Ok(plays) = parse_game::<Eleven>(&text) {
+                assert_eq!(
+                    parse_game::<Eleven>(&game_line(&plays)),
+                    Ok(plays),
+                    "{text:?}"
+                );
+            }
+        }
+    }
 }

@@ -399,4 +399,20 @@ mod tests {
             assert!(e.contains(want) && !e.contains('\n'), "{text}: {e}");
         }
     }
+
+    #[test]
+    fn garbage_is_refused_with_one_ascii_line_and_never_panics() {
+        let mut rng = SplitMix64::new(451);
+        let alphabet: Vec<char> = "adk0123456789/ ab\u{e9}\n".chars().collect();
+        for _ in 0..20_000 {
+            let text = crate::testing::random_text(&mut rng, &alphabet, 60);
+            match parse_fen(&text) {
+                Ok(board) => assert_eq!(parse_fen(&fen(&board)), Ok(board), "{text:?}"),
+                Err(e) => {
+                    let message = e.to_string();
+                    assert!(message.is_ascii() && !message.contains('\n'), "{message}");
+                }
+            }
+        }
+    }
 }

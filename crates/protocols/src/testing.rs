@@ -41,3 +41,12 @@ pub fn random_board<G: Geometry>(rng: &mut SplitMix64) -> BoardOf<G> {
     fen.push_str(if rng.up_to(1) == 0 { " b" } else { " w" });
     BoardOf::from_fen(&fen).unwrap()
 }
+
+/// A random text of up to `max` characters drawn from `alphabet`, for the tests that feed
+/// readers text that is nearly right.
+pub fn random_text(rng: &mut SplitMix64, alphabet: &[char], max: u32) -> String {
+    let len = rng.up_to(max);
+    (0..len)
+        .map(|_| alphabet[rng.up_to(alphabet.len() as u32 - 1) as usize])
+        .collect()
+}

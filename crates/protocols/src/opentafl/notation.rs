@@ -859,4 +859,30 @@ mod tests {
     fn random_positions_and_moves_of_eleven_by_eleven_round_trip() {
         random_positions_and_moves_round_trip::<Eleven>(11);
     }
+
+    /// Nearly right records and moves for the board `G`: refused with one ASCII line, or read
+    /// to what their writers write back.
+    fn garbage_never_panics<G: Geometry>(seed: u64) {
+        let mut rng = SplitMix64::new(seed);
+        let alphabet: Vec<char> = "tTKc/0123456789-xabdgk+\u{e9}".chars().collect();
+        for _ in 0..10_000 {
+            let text = crate::testing::random_text(&mut rng, &alphabet, 40);
+            let record = format!("/{text}/");
+            match parse_position_record::<G>(&record, Side::Attackers) {
+                Ok(board) => assert_eq!(position_record(&board), record, "{record:?}"),
+                Err(e) => assert!(e.to_string().is_ascii(), "{e}"),
+            }
+            match parse_move::<G>(&text) {
+                Ok(m) => assert_eq!(parse_move::<G>(&simple_move(m.mv)).unwrap().mv, m.mv),
+                Err(e) => assert!(e.to_string().is_ascii(), "{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn garbage_records_and_moves_of_every_size_never_panic() {
+        garbage_never_panics::<Seven>(71);
+        garbage_never_panics::<Nine>(91);
+        garbage_never_panics::<Eleven>(111);
+    }
 }
