@@ -17,7 +17,7 @@
 use crate::text::excerpt;
 use konakis_core::board::{BoardOf, PositionErrorOf};
 use konakis_core::geometry::{Eleven, Geometry};
-use konakis_core::types::{Piece, Side, SquareOf};
+use konakis_core::types::{Piece, Side};
 use std::fmt;
 
 /// The board TaflZero plays on.
@@ -140,23 +140,7 @@ pub fn fen(board: &TaflZeroBoard) -> String {
     let side = Eleven::SIDE as u8;
     let mut s = String::with_capacity(Eleven::SQUARES);
     for rank in (0..side).rev() {
-        let mut empty = 0u8;
-        for file in 0..side {
-            let sq = SquareOf::from_coords(file, rank).expect("coordinates on the board");
-            match board.piece_at(sq) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(letter(p));
-                }
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
+        board.write_rank(rank, letter, &mut s);
         if rank > 0 {
             s.push('/');
         }
@@ -265,6 +249,7 @@ pub fn parse_fen(text: &str) -> Result<TaflZeroBoard, FenError> {
 mod tests {
     use super::*;
     use konakis_core::board::COPENHAGEN_FEN;
+    use konakis_core::types::SquareOf;
     use konakis_engine::skill::SplitMix64;
 
     const INITIAL_FEN: &str =

@@ -270,23 +270,7 @@ impl<G: Geometry> BoardOf<G> {
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(64);
         for rank in (0..G::SIDE as u8).rev() {
-            let mut empty = 0u8;
-            for file in 0..G::SIDE as u8 {
-                let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
-                match self.piece_at(sq) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push(p.letter());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
+            self.write_rank(rank, Piece::letter, &mut s);
             if rank > 0 {
                 s.push('/');
             }
@@ -296,6 +280,30 @@ impl<G: Geometry> BoardOf<G> {
         s.push(' ');
         s.push_str(&self.plies.to_string());
         s
+    }
+
+    /// Writes the rank `rank` (0 for rank 1), file a first, to `out`: each piece as `letter`
+    /// names it, each run of empty squares as its length in decimal. This is a rank of Konakis'
+    /// position strings, and of the other programs' position texts that share the form
+    /// (OpenTafl's records, TaflZero's FEN) with their own letters.
+    pub fn write_rank(&self, rank: u8, letter: impl Fn(Piece) -> char, out: &mut String) {
+        let mut empty = 0u8;
+        for file in 0..G::SIDE as u8 {
+            let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
+            match self.piece_at(sq) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(letter(p));
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
     }
 
     /// A diagram of the board, the last rank on top, with file letters and rank numbers; `+`

@@ -195,23 +195,7 @@ pub fn position_record<G: Geometry>(board: &BoardOf<G>) -> String {
     let mut s = String::with_capacity(G::SQUARES);
     s.push('/');
     for rank in 0..G::SIDE as u8 {
-        let mut empty = 0usize;
-        for file in 0..G::SIDE as u8 {
-            let sq = SquareOf::<G>::from_coords(file, rank).expect("coordinates on the board");
-            match board.piece_at(sq) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(letter(p));
-                }
-            }
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
+        board.write_rank(rank, letter, &mut s);
         s.push('/');
     }
     s
