@@ -54,6 +54,9 @@ enum Command {
     /// Review every move of a game: the engine's move, the win chances before and after, a
     /// verdict (best ... blunder, missed win) and each side's accuracy (docs/review.md).
     Analyse(cli::analyse::AnalyseArgs),
+    /// List the built-in presets and a variants file's variants, or check a variants file
+    /// (`konakis variants check FILE`).
+    Variants(cli::variants::VariantsArgs),
     /// Play one game on a Tablut Challenge server (the University of Bologna's Ashton
     /// Tablut server) as its white or black player.
     TablutChallenge(cli::challenge::ChallengeArgs),
@@ -89,5 +92,6 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => cli::replay::run(args),
         Some(Command::Analyse(args)) => cli::analyse::run(args),
         Some(Command::TablutChallenge(args)) => cli::challenge::run(args),
+        Some(Command::Variants(args)) => cli::variants::run(args),
     }
 }

@@ -15,6 +15,7 @@ pub mod quantize;
 pub mod replay;
 pub mod train;
 pub mod tune;
+pub mod variants;
 pub mod wdl_fit;
 
 use clap::Args;

@@ -24,3 +24,4 @@ mod rules;
 mod search;
 mod shards;
 mod tactics;
+mod variants;

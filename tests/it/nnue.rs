@@ -3,6 +3,7 @@
 //! small training run, the network file's round trip and refusals, and `konakis datagen`'s
 //! shards and resumption.
 
+use crate::common::matches::engine_session;
 use konakis::prelude::*;
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{self, GameResult, Record};
@@ -609,35 +610,6 @@ fn datagen_with_a_classical_share_records_only_the_network_side() {
     let e = datagen::run(&classical, &stop, |_| {}).unwrap_err();
     assert!(e.to_string().contains("--classical-share"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Everything konakis writes on stdout for `lines` (then `quit`); after a `go` line, waits
-/// for its `bestmove` before sending the next.
-fn engine_session(lines: &[&str]) -> String {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let mut child = Command::new(KONAKIS)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut text = String::new();
-    for line in lines.iter().chain(&["quit"]) {
-        writeln!(stdin, "{line}").unwrap();
-        if line.starts_with("go ") {
-            let mut reply = String::new();
-            while !reply.starts_with("bestmove") {
-                reply.clear();
-                assert!(stdout.read_line(&mut reply).unwrap() > 0, "{text}");
-                text.push_str(&reply);
-            }
-        }
-    }
-    drop(stdin);
-    stdout.read_to_string(&mut text).unwrap();
-    child.wait().unwrap();
-    text
 }
 
 #[test]

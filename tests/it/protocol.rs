@@ -308,6 +308,12 @@ fn uci_announces_identity_and_every_option() {
         "option name UCI_Elo type spin default {lo} min {lo} max {hi}"
     ));
     expected.push("option name Skill Seed type spin default 0 min 0 max 2147483647".to_string());
+    expected.push(
+        "option name UCI_Variant type combo default original var original var english var \
+         taflhub var encyclopedia var ashton"
+            .to_string(),
+    );
+    expected.push("option name VariantPath type string default <empty>".to_string());
     expected.extend(
         [
             "Ruleset type combo default Linnaeus var Linnaeus var Ashton",
@@ -426,7 +432,8 @@ fn setoption_accepts_valid_values_silently_and_explains_bad_ones() {
         &[
             "info string error: setoption: unknown option 'Hashes' (options: Hash, Threads, \
              MultiPV, Ponder, UCI_ShowWDL, Move Overhead, SMP Mode, Clear Hash, Eval, EvalFile, Skill Level, \
-             UCI_LimitStrength, UCI_Elo, Skill Seed, Ruleset, KingCapture, FirstMove, KingArmed, \
+             UCI_LimitStrength, UCI_Elo, Skill Seed, UCI_Variant, VariantPath, Ruleset, \
+             KingCapture, FirstMove, KingArmed, \
              ThroneHostile, KingReentersThrone, ThronePassable, ThroneGuardCapture, \
              RepetitionDraw, MoveLimit, Encirclement)",
             "info string error: setoption: invalid value '0' for Hash (allowed: an integer from 1 \

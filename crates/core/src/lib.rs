@@ -66,6 +66,7 @@ pub mod prelude;
 pub mod rules;
 pub mod text;
 pub mod types;
+pub mod variants_file;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardOf};

@@ -11,7 +11,9 @@ use crate::search::{
 use crate::skill::Skill;
 use crate::trace::{self, EvalTrace};
 use konakis_core::board::{Board, Game, GameError, IllegalMove};
+use konakis_core::rules::PRESETS;
 use konakis_core::types::Move;
+use konakis_core::variants_file::{LoadError, VariantsFile};
 use konakis_nnue::network::NetError;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -48,6 +50,15 @@ pub enum EngineError {
     NotPondering,
     /// The network file given to `EvalFile` cannot be used.
     EvalFile(EvalFileError),
+    /// The variants file given to `VariantPath` cannot be read or has mistakes.
+    VariantsFile(LoadError),
+    /// `UCI_Variant` names neither a preset nor a variant of the loaded file.
+    UnknownVariant {
+        /// The name given (shortened, ASCII).
+        name: String,
+        /// The names it may take.
+        known: Vec<String>,
+    },
 }
 
 /// Why the network file given to `EvalFile` cannot be used: [`NetError`], shared so that the
@@ -73,6 +84,12 @@ impl std::fmt::Display for EngineError {
                 f.write_str("no ponder search is running (go ponder starts one)")
             }
             EngineError::EvalFile(e) => write!(f, "EvalFile: {}", e.0),
+            EngineError::VariantsFile(e) => write!(f, "VariantPath: {e}"),
+            EngineError::UnknownVariant { name, known } => write!(
+                f,
+                "UCI_Variant: no variant '{name}' (variants: {})",
+                known.join(", ")
+            ),
         }
     }
 }
@@ -169,6 +186,8 @@ pub struct Engine {
     next_id: u64,
     /// The running search is a ponder search that has not had its `ponderhit`.
     pondering: bool,
+    /// The variants file `VariantPath` loaded, if any.
+    house: VariantsFile,
 }
 
 /// The game from `start` and `moves` under `rules`.
@@ -207,7 +226,18 @@ impl Engine {
             })),
             next_id: 0,
             pondering: false,
+            house: VariantsFile::default(),
         })
+    }
+
+    /// The names of the variants the loaded variants file holds (none without one), which
+    /// `UCI_Variant` takes beside the built-in presets.
+    pub fn house_variants(&self) -> Vec<&str> {
+        self.house
+            .variants()
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect()
     }
 
     /// The option values in force.
@@ -261,6 +291,26 @@ impl Engine {
                     ),
                 };
                 self.set_network(net)?;
+            }
+            Change::VariantFile(path) => {
+                self.house = match path {
+                    None => VariantsFile::default(),
+                    Some(path) => {
+                        VariantsFile::load(Path::new(&path)).map_err(EngineError::VariantsFile)?
+                    }
+                };
+            }
+            Change::Variant(name) => {
+                let Some(variant) = self.house.find(&name) else {
+                    let mut known: Vec<String> = PRESETS.iter().map(|p| p.id.to_string()).collect();
+                    known.extend(self.house_variants().into_iter().map(str::to_string));
+                    return Err(EngineError::UnknownVariant { name, known });
+                };
+                let rules = variant.rules;
+                if rules != self.options.rules {
+                    self.options.rules = rules;
+                    reset = self.replay();
+                }
             }
             Change::Options(new) => {
                 if new.settings != self.options.settings {

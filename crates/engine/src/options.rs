@@ -87,6 +87,8 @@ enum Target {
     LimitStrength,
     Elo,
     SkillSeed,
+    Variant,
+    VariantPath,
     /// A rule option of [`Rules::OPTIONS`], set through [`Rules::set`] by its name.
     Rule,
 }
@@ -108,6 +110,12 @@ impl OptionRow {
     /// setting.
     pub fn is_rule(&self) -> bool {
         self.target == Target::Rule
+    }
+
+    /// Whether this is `UCI_Variant`, whose values are the built-in presets and the variants of
+    /// the loaded variants file (`Engine::house_variants`).
+    pub fn is_variant(&self) -> bool {
+        self.target == Target::Variant
     }
 
     /// The values allowed, in words, for error messages.
@@ -243,6 +251,25 @@ pub fn table() -> &'static [OptionRow] {
                 target: Target::SkillSeed,
             },
         ];
+        rows.push(OptionRow {
+            name: "UCI_Variant",
+            kind: Kind::Combo {
+                default: rules::PRESETS[0].id,
+                values: preset_ids(),
+            },
+            help: "the game: a built-in preset of the rule options below (docs/rules.md), or a \
+                   variant of the file VariantPath loaded; setting it sets every rule option",
+            target: Target::Variant,
+        });
+        rows.push(OptionRow {
+            name: "VariantPath",
+            kind: Kind::Text {
+                default: EMBEDDED_NETWORKS,
+            },
+            help: "a variants file (docs/rules.md, \"Variants files\"): named rule sets that \
+                   UCI_Variant then offers too; <empty> for none",
+            target: Target::VariantPath,
+        });
         rows.extend(Rules::OPTIONS.iter().map(|o| OptionRow {
             name: o.name,
             kind: o.kind.into(),
@@ -251,6 +278,12 @@ pub fn table() -> &'static [OptionRow] {
         }));
         rows
     })
+}
+
+/// The built-in presets' ids, the values `UCI_Variant` announces.
+fn preset_ids() -> &'static [&'static str] {
+    static IDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    IDS.get_or_init(|| rules::PRESETS.iter().map(|p| p.id).collect())
 }
 
 /// The row named `name`, matched without regard to case or to runs of spaces.
@@ -294,6 +327,12 @@ pub enum Change {
     /// `EvalFile`: load this network file (`None`: the built-in networks again). The file is
     /// read by whoever applies the change (`Engine::set_option`).
     EvalFile(Option<String>),
+    /// `UCI_Variant` names no built-in preset: the variant of this name from the loaded
+    /// variants file, which whoever applies the change looks up.
+    Variant(String),
+    /// `VariantPath`: load this variants file (`None`: none). The file is read by whoever
+    /// applies the change.
+    VariantFile(Option<String>),
 }
 
 /// An option that does not exist or a value it does not allow; the message lists what is.
@@ -361,12 +400,28 @@ pub fn apply(config: &Options, name: &str, value: Option<&str>) -> Result<Change
             Some(v) => Err(bad(v)),
         };
     }
-    if row.target == Target::EvalFile {
+    if matches!(row.target, Target::EvalFile | Target::VariantPath) {
         // UCI sends `value <empty>` (or no value) for an empty string.
         let path = value
             .map(str::trim)
-            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(EMBEDDED_NETWORKS));
-        return Ok(Change::EvalFile(path.map(str::to_string)));
+            .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case(EMBEDDED_NETWORKS))
+            .map(str::to_string);
+        return Ok(match row.target {
+            Target::EvalFile => Change::EvalFile(path),
+            _ => Change::VariantFile(path),
+        });
+    }
+    if row.target == Target::Variant {
+        let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+            return Err(OptionError::NeedsValue(row.name));
+        };
+        return Ok(match rules::Preset::find(value) {
+            Some(preset) => Change::Options(Options {
+                rules: preset.rules(),
+                ..*config
+            }),
+            None => Change::Variant(quote(value)),
+        });
     }
     let Some(value) = value else {
         return Err(OptionError::NeedsValue(row.name));
@@ -434,6 +489,13 @@ pub fn apply_all<'a>(
             Change::Options(c) => config = c,
             Change::ClearHash => {}
             Change::EvalFile(_) => return Err(OptionError::NotHere("EvalFile")),
+            Change::VariantFile(_) => return Err(OptionError::NotHere("VariantPath")),
+            Change::Variant(name) => {
+                return Err(OptionError::InvalidValue {
+                    option: "UCI_Variant",
+                    value: name,
+                });
+            }
         }
     }
     Ok(config)
@@ -461,7 +523,7 @@ mod tests {
             let row = find(o.name).expect(o.name);
             assert_eq!(row.kind, Kind::from(o.kind));
         }
-        assert_eq!(table().len(), 14 + Rules::OPTIONS.len());
+        assert_eq!(table().len(), 16 + Rules::OPTIONS.len());
     }
 
     #[test]

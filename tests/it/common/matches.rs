@@ -83,3 +83,32 @@ pub fn assert_no_faults(v: &Value, context: &str) {
         }
     }
 }
+
+/// Everything konakis writes on stdout for `lines` (then `quit`); after a `go` line, waits
+/// for its `bestmove` before sending the next.
+pub fn engine_session(lines: &[&str]) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(KONAKIS)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    for line in lines.iter().chain(&["quit"]) {
+        writeln!(stdin, "{line}").unwrap();
+        if line.starts_with("go ") {
+            let mut reply = String::new();
+            while !reply.starts_with("bestmove") {
+                reply.clear();
+                assert!(stdout.read_line(&mut reply).unwrap() > 0, "{text}");
+                text.push_str(&reply);
+            }
+        }
+    }
+    drop(stdin);
+    stdout.read_to_string(&mut text).unwrap();
+    child.wait().unwrap();
+    text
+}

@@ -232,7 +232,18 @@ impl<R: Reply> Session<R> {
             format!("id name Konakis {}", env!("CARGO_PKG_VERSION")),
             "id author the Konakis developers".to_string(),
         ];
-        lines.extend(options::table().iter().map(super::option_line));
+        // UCI_Variant offers the loaded variants file's variants after the presets.
+        let house = self.engine.house_variants();
+        lines.extend(options::table().iter().map(|row| {
+            let mut line = super::option_line(row);
+            if row.is_variant() {
+                for name in &house {
+                    line.push_str(" var ");
+                    line.push_str(name);
+                }
+            }
+            line
+        }));
         lines.push("uciok".to_string());
         self.out.lines(&lines);
     }

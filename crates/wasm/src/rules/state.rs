@@ -100,7 +100,12 @@ pub fn rules_from_pairs<'a>(
         match options::apply(&config, name, Some(value)) {
             Ok(options::Change::Options(c)) => config = c,
             // Only rule options get here.
-            Ok(options::Change::ClearHash | options::Change::EvalFile(_)) => {}
+            Ok(
+                options::Change::ClearHash
+                | options::Change::EvalFile(_)
+                | options::Change::Variant(_)
+                | options::Change::VariantFile(_),
+            ) => {}
             Err(e) => return Err(ApiError::new(ErrorKind::Rules, e)),
         }
     }
