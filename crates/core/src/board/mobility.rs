@@ -37,6 +37,9 @@ impl<G: Geometry> BoardOf<G> {
         if self.is_won(rules) {
             return false;
         }
+        if rules.family_rules() {
+            return self.family_count_moves_of(rules, self.side) > 0;
+        }
         let camps = camps::<G>(rules);
         let movers = match self.side {
             Side::Attackers => self.att,
@@ -68,6 +71,9 @@ impl<G: Geometry> BoardOf<G> {
     /// [`BoardOf::count_moves_of`], compiled without the camps when `CAMPS` is false.
     #[inline]
     pub(super) fn count_moves_of_in<const CAMPS: bool>(&self, rules: &Rules, side: Side) -> u32 {
+        if rules.family_rules() {
+            return self.family_count_moves_of(rules, side);
+        }
         let (block, block_t) = self.soldier_blockers(rules);
         let (movers, movers_t) = match side {
             Side::Attackers => (self.att, self.att_t),
@@ -98,6 +104,14 @@ impl<G: Geometry> BoardOf<G> {
     /// caller that has [`BoardOf::king_moves`] already.
     #[inline]
     pub fn count_soldier_moves_both(&self, rules: &Rules) -> (u32, u32) {
+        if rules.family_rules() {
+            let king = self.king_moves(rules).len();
+            let defenders = self.family_count_moves_of(rules, Side::Defenders) - king;
+            return (
+                self.family_count_moves_of(rules, Side::Attackers),
+                defenders,
+            );
+        }
         let (block, block_t) = self.soldier_blockers(rules);
         let camps = camps::<G>(rules);
         let (mut a1, mut d1) = count_lines_both::<G>(block, self.att & !camps, self.def & !camps);

@@ -12,6 +12,7 @@
 //! partners whatever stands on them, as is the throne.
 
 mod danger;
+mod family;
 mod game;
 mod legal;
 mod lines;
@@ -252,11 +253,15 @@ impl<G: Geometry> BoardOf<G> {
         h
     }
 
-    /// Whether the game is already won on this board: the king stands on an edge square, has
-    /// been captured, or (under `Encirclement`) the defenders are encircled. A won board has
-    /// no legal moves.
+    /// Whether the game is already won on this board: the king stands on an edge square (a
+    /// corner under corner escape), has been captured, or (under `Encirclement`) the defenders
+    /// are encircled; under family rules also an exit fort or enclosure. A won board has no
+    /// legal moves.
     #[inline]
     pub fn is_won(&self, rules: &Rules) -> bool {
+        if rules.family_rules() {
+            return self.family_is_won(rules);
+        }
         G::king_wins(self.king) || (rules.encirclement && self.is_encircled())
     }
 
@@ -333,6 +338,9 @@ impl<G: Geometry> BoardOf<G> {
     #[inline]
     pub fn play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
         let (from, to) = (mv.from().index(), mv.to().index());
+        if rules.family_rules() {
+            return BitboardOf::raw(self.family_play(rules, from, to));
+        }
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let side = self.side;

@@ -89,6 +89,19 @@ impl<G: Geometry> BoardOf<G> {
         if self.is_won(rules) {
             return;
         }
+        if rules.family_rules() {
+            let movers = match self.side {
+                Side::Attackers => self.att,
+                Side::Defenders => self.def | G::bit(self.king as usize),
+            };
+            for from in BitboardOf::<G>::raw(movers) {
+                let dests = self.family_dests(rules, from.index());
+                if dests != 0 {
+                    f(from, BitboardOf::raw(dests));
+                }
+            }
+            return;
+        }
         let (block, block_t) = self.soldier_blockers(rules);
         let movers = if self.side == Side::Attackers {
             self.att
@@ -161,6 +174,14 @@ impl<G: Geometry> BoardOf<G> {
     #[inline]
     pub(super) fn can_move(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
         let (from, to) = (mv.from(), mv.to());
+        if rules.family_rules() {
+            let own = match self.side {
+                Side::Attackers => self.att,
+                Side::Defenders => self.def | G::bit(self.king as usize),
+            };
+            return own >> from.index() & 1 != 0
+                && self.family_dests(rules, from.index()) >> to.index() & 1 != 0;
+        }
         let dests = if from.index() == self.king as usize {
             if self.side != Side::Defenders {
                 return false;
@@ -187,6 +208,9 @@ impl<G: Geometry> BoardOf<G> {
     /// The squares the king may move to (he is on the board).
     #[inline]
     pub(super) fn king_targets(&self, rules: &Rules) -> u128 {
+        if rules.family_rules() {
+            return self.family_dests(rules, self.king as usize);
+        }
         king_targets_among(
             rules,
             SquareOf::<G>::from_index(self.king as usize),
@@ -218,7 +242,7 @@ impl<G: Geometry> BoardOf<G> {
     #[inline]
     pub fn legal_moves_to(&self, rules: &Rules, targets: BitboardOf<G>, list: &mut MoveListOf<G>) {
         let empty_targets = targets.0 & !self.occupied().0;
-        if empty_targets.count_ones() <= FEW_TARGETS {
+        if empty_targets.count_ones() <= FEW_TARGETS && !rules.family_rules() {
             if empty_targets != 0 && !self.is_won(rules) {
                 self.moves_onto(rules, empty_targets, list);
             }
@@ -251,6 +275,9 @@ impl<G: Geometry> BoardOf<G> {
     /// capture at least one enemy soldier. (A king capture is not included.)
     #[inline]
     pub fn capture_targets(&self, rules: &Rules) -> BitboardOf<G> {
+        if rules.family_rules() {
+            return BitboardOf::raw(self.family_capture_targets(rules));
+        }
         let on_throne = self.king as usize == G::THRONE;
         let me = self.side;
         let throne_anvil = if on_throne {

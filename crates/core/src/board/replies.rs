@@ -32,6 +32,18 @@ impl<G: Geometry> BoardOf<G> {
         if self.is_won(rules) {
             return 0;
         }
+        if rules.family_rules() {
+            // The family's rules: every move played and its replies counted.
+            let mut total = 0u64;
+            self.for_each_piece_moves(rules, |from, dests| {
+                for to in dests {
+                    let mut child = *self;
+                    child.play(rules, MoveOf::new(from, to));
+                    total += child.count_moves(rules) as u64;
+                }
+            });
+            return total;
+        }
         let me = self.side;
         let opp = me.opponent();
         let (block, block_t) = self.soldier_blockers(rules);
