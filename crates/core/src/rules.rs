@@ -12,6 +12,7 @@ use std::fmt;
 
 /// How the king is captured away from the throne and its four neighbours.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum KingCapture {
     /// Two attackers sandwich the king along a rank or file, like a soldier (Linnaeus' Latin).
     Original,
@@ -45,6 +46,7 @@ impl KingCapture {
 
 /// Where the king escapes (docs/rules.md, "Boards of the tafl family").
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum Escape {
     /// Any edge square (Tablut, Tawlbwrdd, Sea Battle).
     Edge,
@@ -57,6 +59,7 @@ pub enum Escape {
 /// at both ends, is taken at once; the king may stand in the row (he is never taken by it) or
 /// be a bracket.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum Shieldwall {
     /// No shieldwall capture.
     None,
@@ -71,6 +74,7 @@ pub enum Shieldwall {
 /// The exit fort: the defenders win when the king, able to move, sits in a fort of defenders
 /// that no attacker can reach or break.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum ExitFort {
     /// No exit fort.
     None,
@@ -82,6 +86,7 @@ pub enum ExitFort {
 
 /// What the repetition of a position does (a position: the placement and the side to move).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum Repetition {
     /// The `RepetitionDraw`-th occurrence draws (Tablut, OpenTafl `tfr:d`).
     Draw,
@@ -209,7 +214,11 @@ impl fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 /// Every rule option. `Rules::default()` is the reference game.
+///
+/// The family's fields, `escape` to `king_moves_one_square`, are bytes laid out one after the
+/// other (`repr(C)`), so that [`Rules::family_rules`] reads them as one word.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(C)]
 pub struct Rules {
     /// `Ruleset`: Linnaeus (shaped by the options below) or Ashton (which fixes most of them).
     pub ruleset: Ruleset,
@@ -584,22 +593,35 @@ impl Rules {
     }
 
     /// Whether these rules use any rule of the wider tafl family that Tablut's options do not
-    /// have (corners, no throne, a king capture other than Tablut's two, shieldwall, exit fort,
-    /// enclosure, a one-square king). The board then takes its family code path, which knows
-    /// every rule; with Tablut's rules it takes Tablut's, which knows only those (one
-    /// predictable branch per call). Repetition is the game's, not the board's.
+    /// have (corners, no throne, hostile corners, a king capture other than Tablut's two,
+    /// shieldwall, exit fort, enclosure, a repetition rule other than the draw, a one-square
+    /// king). The board then takes its family code path, which knows every rule; with Tablut's
+    /// rules it takes Tablut's, which knows only those (one predictable branch per call).
     #[inline(always)]
     pub fn family_rules(&self) -> bool {
-        self.escape != Escape::Edge
-            || !self.throne
-            || self.shieldwall != Shieldwall::None
-            || self.exit_fort != ExitFort::None
-            || self.enclosure
-            || self.king_moves_one_square
-            || !matches!(
-                self.king_capture,
-                KingCapture::Original | KingCapture::English
-            )
+        // Tablut's values of the family's fields, in their order.
+        const TABLUT: u64 = u64::from_le_bytes([
+            Escape::Edge as u8,
+            true as u8,
+            false as u8,
+            Shieldwall::None as u8,
+            ExitFort::None as u8,
+            false as u8,
+            Repetition::Draw as u8,
+            false as u8,
+        ]);
+        let family = u64::from_le_bytes([
+            self.escape as u8,
+            self.throne as u8,
+            self.corners_hostile as u8,
+            self.shieldwall as u8,
+            self.exit_fort as u8,
+            self.enclosure as u8,
+            self.repetition as u8,
+            self.king_moves_one_square as u8,
+        ]);
+        // Tablut's two king captures are the first two.
+        family != TABLUT || self.king_capture as u8 > KingCapture::English as u8
     }
 }
 

@@ -89,7 +89,7 @@ struct Edge {
 impl<G: Geometry> BoardOf<G> {
     /// The squares the piece on `from` (of the side to move, or the king) may move to under
     /// family rules, the game not won.
-    #[inline]
+    #[inline(never)]
     pub(super) fn family_dests(&self, rules: &Rules, from: usize) -> u128 {
         let sq = SquareOf::<G>::from_index(from);
         let pieces = self.att | self.def;
@@ -119,6 +119,7 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// The number of moves `side` would have here under family rules (the game not judged).
+    #[inline(never)]
     pub(super) fn family_count_moves_of(&self, rules: &Rules, side: Side) -> u32 {
         let movers = match side {
             Side::Attackers => self.att,
@@ -133,6 +134,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Whether the game is won on this board under family rules: the king escaped or captured,
     /// an exit fort, enclosure or encirclement.
+    #[inline(never)]
     pub(super) fn family_is_won(&self, rules: &Rules) -> bool {
         self.king == G::NO_KING
             || escape_squares::<G>(rules) & G::bit(self.king as usize) != 0
@@ -226,6 +228,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Where a soldier of the side to move (or the armed king) arriving would capture an enemy
     /// soldier by custodial capture, under family rules.
+    #[inline(never)]
     pub(super) fn family_capture_targets(&self, rules: &Rules) -> u128 {
         let mut targets = 0;
         let empty = G::ALL & !(self.att | self.def | G::bit(self.king as usize));
@@ -262,6 +265,7 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// [`BoardOf::play`] under family rules.
+    #[inline(never)]
     pub(super) fn family_play(&mut self, rules: &Rules, from: usize, to: usize) -> u128 {
         let side = self.side;
         let mut hash = self.hash ^ G::SIDE_KEY;

@@ -262,6 +262,12 @@ impl<G: Geometry> BoardOf<G> {
         if rules.family_rules() {
             return self.family_is_won(rules);
         }
+        self.tablut_is_won(rules)
+    }
+
+    /// [`BoardOf::is_won`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_is_won(&self, rules: &Rules) -> bool {
         G::king_wins(self.king) || (rules.encirclement && self.is_encircled())
     }
 
@@ -337,10 +343,16 @@ impl<G: Geometry> BoardOf<G> {
     /// game reaches.
     #[inline]
     pub fn play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
-        let (from, to) = (mv.from().index(), mv.to().index());
         if rules.family_rules() {
-            return BitboardOf::raw(self.family_play(rules, from, to));
+            return BitboardOf::raw(self.family_play(rules, mv.from().index(), mv.to().index()));
         }
+        self.tablut_play(rules, mv)
+    }
+
+    /// [`BoardOf::play`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline(always)]
+    pub(super) fn tablut_play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
+        let (from, to) = (mv.from().index(), mv.to().index());
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let side = self.side;

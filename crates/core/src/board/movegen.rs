@@ -86,10 +86,10 @@ impl<G: Geometry> BoardOf<G> {
         rules: &Rules,
         mut f: impl FnMut(SquareOf<G>, BitboardOf<G>),
     ) {
-        if self.is_won(rules) {
-            return;
-        }
         if rules.family_rules() {
+            if self.family_is_won(rules) {
+                return;
+            }
             let movers = match self.side {
                 Side::Attackers => self.att,
                 Side::Defenders => self.def | G::bit(self.king as usize),
@@ -100,6 +100,20 @@ impl<G: Geometry> BoardOf<G> {
                     f(from, BitboardOf::raw(dests));
                 }
             }
+            return;
+        }
+        self.tablut_for_each_piece_moves_in::<CAMPS>(rules, f);
+    }
+
+    /// [`BoardOf::for_each_piece_moves_in`] under Tablut's rules (not
+    /// [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_for_each_piece_moves_in<const CAMPS: bool>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(SquareOf<G>, BitboardOf<G>),
+    ) {
+        if self.tablut_is_won(rules) {
             return;
         }
         let (block, block_t) = self.soldier_blockers(rules);
@@ -206,11 +220,9 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// The squares the king may move to (he is on the board).
+    /// Under Tablut's rules only: the family's callers ask [`BoardOf::family_dests`].
     #[inline]
     pub(super) fn king_targets(&self, rules: &Rules) -> u128 {
-        if rules.family_rules() {
-            return self.family_dests(rules, self.king as usize);
-        }
         king_targets_among(
             rules,
             SquareOf::<G>::from_index(self.king as usize),
@@ -225,6 +237,8 @@ impl<G: Geometry> BoardOf<G> {
     pub fn king_moves(&self, rules: &Rules) -> BitboardOf<G> {
         if self.king == G::NO_KING {
             BitboardOf::EMPTY
+        } else if rules.family_rules() {
+            BitboardOf::raw(self.family_dests(rules, self.king as usize))
         } else {
             BitboardOf::raw(self.king_targets(rules))
         }
@@ -278,6 +292,12 @@ impl<G: Geometry> BoardOf<G> {
         if rules.family_rules() {
             return BitboardOf::raw(self.family_capture_targets(rules));
         }
+        self.tablut_capture_targets(rules)
+    }
+
+    /// [`BoardOf::capture_targets`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_capture_targets(&self, rules: &Rules) -> BitboardOf<G> {
         let on_throne = self.king as usize == G::THRONE;
         let me = self.side;
         let throne_anvil = if on_throne {
