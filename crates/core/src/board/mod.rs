@@ -13,6 +13,8 @@
 
 mod danger;
 mod family;
+#[cfg(test)]
+mod family_tests;
 mod game;
 mod legal;
 mod lines;
