@@ -533,6 +533,10 @@ fn parse_fixture<G: Geometry>(text: &str) -> Result<Vec<Case<G>>, (usize, String
     Ok(cases)
 }
 
+/// A case's run under one of its rule sets: the rules' label, and the failure (line, what) if
+/// any.
+type Run = (String, Result<(), (usize, String)>);
+
 /// A case of a board of any size: the preset its `rules:` lines name says which.
 enum AnyCase {
     Seven(Case<Seven>),
@@ -551,8 +555,8 @@ impl AnyCase {
     }
 
     /// Runs the case under each of its rule sets: the label of each, and the failure if any.
-    fn run_all(&self) -> Vec<(String, Result<(), (usize, String)>)> {
-        fn all<G: Geometry>(case: &Case<G>) -> Vec<(String, Result<(), (usize, String)>)> {
+    fn run_all(&self) -> Vec<Run> {
+        fn all<G: Geometry>(case: &Case<G>) -> Vec<Run> {
             case.rules
                 .iter()
                 .map(|(label, rules)| (label.clone(), run_case(case, rules)))

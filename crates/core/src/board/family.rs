@@ -290,12 +290,13 @@ impl<G: Geometry> BoardOf<G> {
         if !is_king || rules.king_armed {
             let (victims, partners) = self.custodial_parts(rules, to);
             let taken = super::flanked::<G>(to, partners) & victims;
-            if side == Side::Attackers && G::around(to) & G::bit(self.king as usize) != 0 {
-                if self.family_king_taken(rules, to) {
-                    let k = SquareOf::<G>::from_index(self.king as usize);
-                    hash ^= zobrist::piece_key(Piece::King, k);
-                    self.king = G::NO_KING;
-                }
+            if side == Side::Attackers
+                && G::around(to) & G::bit(self.king as usize) != 0
+                && self.family_king_taken(rules, to)
+            {
+                let k = SquareOf::<G>::from_index(self.king as usize);
+                hash ^= zobrist::piece_key(Piece::King, k);
+                self.king = G::NO_KING;
             }
             let victim = match side {
                 Side::Attackers => Piece::Defender,
