@@ -108,6 +108,16 @@ fn random_rules(rng: &mut StdRng) -> Rules {
             _ => rng.random_range(300..=10_000),
         },
         encirclement: rng.random(),
+        // The reference here knows Tablut's rules only: the family's fields keep Tablut's values
+        // (tests/data/rules and crates/core/tests check the family's rules).
+        escape: konakis_core::Escape::Edge,
+        throne: true,
+        corners_hostile: false,
+        shieldwall: konakis_core::Shieldwall::None,
+        exit_fort: konakis_core::ExitFort::None,
+        enclosure: false,
+        repetition: konakis_core::Repetition::Draw,
+        king_moves_one_square: false,
     }
 }
 

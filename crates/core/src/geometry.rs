@@ -68,6 +68,11 @@ pub const fn edge_bits(side: usize) -> u128 {
     bits
 }
 
+/// The four corners of a board of side `side`.
+pub const fn corner_bits(side: usize) -> u128 {
+    1u128 | 1u128 << (side - 1) | 1u128 << (side * (side - 1)) | 1u128 << (side * side - 1)
+}
+
 /// The squares next to the squares `bits` on a board of side `side` (orthogonally).
 pub const fn neighbour_bits(side: usize, bits: u128) -> u128 {
     let all = (1u128 << (side * side)) - 1;
@@ -115,6 +120,12 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     const FILE_A: u128 = file_bits(Self::SIDE, 0);
     /// The last file.
     const FILE_LAST: u128 = file_bits(Self::SIDE, Self::SIDE - 1);
+    /// The four corners.
+    const CORNERS: u128 = corner_bits(Self::SIDE);
+    /// The first rank.
+    const RANK_FIRST: u128 = (1u128 << Self::SIDE) - 1;
+    /// The last rank.
+    const RANK_LAST: u128 = ((1u128 << Self::SIDE) - 1) << (Self::SIDE * (Self::SIDE - 1));
     /// The four squares beside the throne.
     const THRONE_RING: u128 = neighbour_bits(Self::SIDE, 1u128 << Self::THRONE);
     /// Ashton's camps (only Tablut has them; empty on other boards).

@@ -74,7 +74,10 @@ pub use board::{
     Board, BoardOf, DrawReason, Game, GameError, IllegalMove, IllegalReason, MoveError, MoveList,
     PositionError, Status, WinReason,
 };
-pub use rules::{KingCapture, Preset, Rules, RulesError, Ruleset};
+pub use rules::{
+    BoardSize, Escape, ExitFort, KingCapture, Preset, Repetition, Rules, RulesError, Ruleset,
+    Shieldwall, VARIANTS, Variant,
+};
 pub use types::{
     BySide, Direction, Move, MoveOf, MoveParseError, Piece, Side, Square, SquareOf,
     SquareParseError,

@@ -2,10 +2,10 @@
 //! move generator. A board where the game is already won has no moves; repetition and the move
 //! limit are ignored.
 
-use crate::board::{BoardOf, MoveListOf};
+use crate::board::{BoardOf, GameOf, MoveListOf};
 use crate::geometry::Geometry;
-use crate::rules::Rules;
-use crate::types::MoveOf;
+use crate::rules::{Repetition, Rules};
+use crate::types::{MoveOf, Side};
 
 /// The deepest perft the tools and the protocol accept. The count at this depth from the start
 /// position is far beyond what can be computed; the cap keeps a mistyped depth from recursing
@@ -79,6 +79,58 @@ pub fn divide_until<G: Geometry>(
         total += n;
     }
     Some(total)
+}
+
+/// Perft from a game's position under the game's rules, honouring a repetition rule that makes
+/// moves illegal ([`Repetition::DefenderMayNotRepeat`]: a defender's move that repeats a board
+/// of the game, or of the line below it, is not counted). Under the other rules it is
+/// [`perft`] of the game's board.
+pub fn perft_game<G: Geometry>(game: &GameOf<G>, depth: u32) -> u64 {
+    let rules = game.rules();
+    if rules.repetition != Repetition::DefenderMayNotRepeat {
+        return perft(game.board(), rules, depth);
+    }
+    let mut line = Vec::new();
+    perft_no_repeat(
+        game.board(),
+        rules,
+        depth,
+        &|key| game.placements().contains(&key),
+        &mut line,
+    )
+}
+
+/// [`perft_game`] under [`Repetition::DefenderMayNotRepeat`]: `seen` holds the placements of the
+/// game, `line` those of the boards played since.
+fn perft_no_repeat<G: Geometry>(
+    board: &BoardOf<G>,
+    rules: &Rules,
+    depth: u32,
+    seen: &impl Fn(u64) -> bool,
+    line: &mut Vec<u64>,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for &mv in &board.legal_moves(rules) {
+        if board.side_to_move() == Side::Defenders {
+            let key = board.placement_key_after(mv);
+            if seen(key) || line.contains(&key) {
+                continue;
+            }
+        }
+        if depth == 1 {
+            total += 1;
+            continue;
+        }
+        let mut child = *board;
+        child.play(rules, mv);
+        line.push(child.placement_key());
+        total += perft_no_repeat(&child, rules, depth - 1, seen, line);
+        line.pop();
+    }
+    total
 }
 
 /// Perft counting every move by generating and playing it, with no bulk counting: the slow

@@ -12,11 +12,97 @@ use std::fmt;
 
 /// How the king is captured away from the throne and its four neighbours.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
 pub enum KingCapture {
     /// Two attackers sandwich the king along a rank or file, like a soldier (Linnaeus' Latin).
     Original,
-    /// Attackers on all four sides (the 1811 English translation, rule 9).
+    /// Attackers on all four sides (the 1811 English translation, rule 9); beside the throne
+    /// three and the throne. Never on the edge. Copenhagen's king and OpenTafl's strong king.
     English,
+    /// hnefatafl.org's Brandubh: four attackers on the throne; anywhere else two attackers in
+    /// line, beside the throne and on the edge too (no square stands in for an attacker).
+    TwoAwayFromThrone,
+    /// OpenTafl's weak king: two hostile squares in line everywhere, on the throne too. A
+    /// hostile corner, and the empty throne when it is hostile, stand in for an attacker.
+    Two,
+    /// OpenTafl's middleweight king (Magpie): every neighbouring square hostile (attackers, a
+    /// hostile corner, the hostile empty throne): four in the open, three on the edge.
+    Surrounded,
+}
+
+impl KingCapture {
+    /// The name as the option table spells it; the family's readings beyond the table's two
+    /// (which presets set, not `setoption`) by their variant names.
+    pub fn name(self) -> &'static str {
+        match self {
+            KingCapture::Original => "Original",
+            KingCapture::English => "English",
+            KingCapture::TwoAwayFromThrone => "TwoAwayFromThrone",
+            KingCapture::Two => "Two",
+            KingCapture::Surrounded => "Surrounded",
+        }
+    }
+}
+
+/// Where the king escapes (docs/rules.md, "Boards of the tafl family").
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Escape {
+    /// Any edge square (Tablut, Tawlbwrdd, Sea Battle).
+    Edge,
+    /// The four corners, which only the king may stop on (Copenhagen, Fetlar, Brandubh).
+    Corner,
+}
+
+/// The shieldwall capture: a row of two or more enemy pieces along an edge, each faced by a
+/// piece of the capturing side on the square inside it, with a capturing piece (or a corner)
+/// at both ends, is taken at once; the king may stand in the row (he is never taken by it) or
+/// be a bracket.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Shieldwall {
+    /// No shieldwall capture.
+    None,
+    /// The moving piece lands on one of the two bracket squares (hnefatafl.org; TaflZero's
+    /// "the move lands on the edge", whose mover is a bracket; OpenTafl's flanking move).
+    Bracket,
+    /// Any move that completes the wall captures, the mover being a bracket or one of the
+    /// pieces in front of the row (OpenTafl's relaxed shieldwall, `swf:n`).
+    Completed,
+}
+
+/// The exit fort: the defenders win when the king, able to move, sits in a fort of defenders
+/// that no attacker can reach or break.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum ExitFort {
+    /// No exit fort.
+    None,
+    /// The king stands on an edge square (aagenielsen.dk, hnefatafl.org, TaflZero).
+    OnEdge,
+    /// The king stands on the edge or the fort's inside reaches it (OpenTafl's edge fort).
+    ReachesEdge,
+}
+
+/// What the repetition of a position does (a position: the placement and the side to move).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Repetition {
+    /// The `RepetitionDraw`-th occurrence draws (Tablut, OpenTafl `tfr:d`).
+    Draw,
+    /// The `RepetitionDraw`-th occurrence is a win for the attackers, whoever made it:
+    /// aagenielsen.dk's "perpetual repetition loses for the defenders" and TaflZero's
+    /// threefold repetition.
+    AttackersWin,
+    /// The `RepetitionDraw`-th occurrence loses for the side whose move made it (OpenTafl
+    /// 0.4.8 with `tfr:w`, as it plays).
+    MakerLoses,
+    /// The `RepetitionDraw`-th occurrence wins for the side whose move made it (OpenTafl 0.4.8
+    /// with `tfr:l`).
+    MakerWins,
+    /// A defender's move whose board (before its captures) equals any earlier board of the
+    /// game, whoever was to move there, is illegal; the attackers may repeat (hnefatafl.org).
+    DefenderMayNotRepeat,
 }
 
 /// The family of rules a game is played under.
@@ -128,7 +214,11 @@ impl fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 /// Every rule option. `Rules::default()` is the reference game.
+///
+/// The family's fields, `escape` to `king_moves_one_square`, are bytes laid out one after the
+/// other (`repr(C)`), so that [`Rules::family_rules`] reads them as one word.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(C)]
 pub struct Rules {
     /// `Ruleset`: Linnaeus (shaped by the options below) or Ashton (which fixes most of them).
     pub ruleset: Ruleset,
@@ -155,6 +245,26 @@ pub struct Rules {
     /// `Encirclement`: the attackers win when no defender can reach an edge square through
     /// empty squares.
     pub encirclement: bool,
+    /// Where the king escapes. With [`Escape::Corner`] the corners are restricted squares.
+    pub escape: Escape,
+    /// Whether the middle square is a throne (restricted to the king, with the throne options
+    /// above); without one (Tawlbwrdd, Sea Battle) it is a square like any other.
+    pub throne: bool,
+    /// The empty corners are hostile to soldiers of both sides (with [`Escape::Corner`]); the
+    /// king capture rules say whether they are to the king.
+    pub corners_hostile: bool,
+    /// The shieldwall capture and its reading.
+    pub shieldwall: Shieldwall,
+    /// The exit fort and its reading.
+    pub exit_fort: ExitFort,
+    /// The attackers win when the king and every defender are enclosed: no path of empty
+    /// squares and defenders leads from the king to the edge, and every defender is on such a
+    /// path (Copenhagen).
+    pub enclosure: bool,
+    /// What repeating a position does (with `RepetitionDraw` its count).
+    pub repetition: Repetition,
+    /// The king moves one square at a time (OpenTafl's Magpie).
+    pub king_moves_one_square: bool,
 }
 
 impl Default for Rules {
@@ -171,6 +281,14 @@ impl Default for Rules {
             repetition_draw: 3,
             move_limit: 200,
             encirclement: false,
+            escape: Escape::Edge,
+            throne: true,
+            corners_hostile: false,
+            shieldwall: Shieldwall::None,
+            exit_fort: ExitFort::None,
+            enclosure: false,
+            repetition: Repetition::Draw,
+            king_moves_one_square: false,
         }
     }
 }
@@ -360,7 +478,7 @@ impl Rules {
         let option = Rules::option(name)?;
         Some(match option.name {
             "Ruleset" => RULESET_VALUES[self.ruleset as usize].to_string(),
-            "KingCapture" => KING_CAPTURE_VALUES[self.king_capture as usize].to_string(),
+            "KingCapture" => self.king_capture.name().to_string(),
             "FirstMove" => FIRST_MOVE_VALUES[self.first_move.index()].to_string(),
             "KingArmed" => self.king_armed.to_string(),
             "ThroneHostile" => self.throne_hostile.to_string(),
@@ -447,6 +565,7 @@ impl Rules {
             repetition_draw: 2,
             move_limit: 0,
             encirclement: false,
+            ..Rules::default()
         }
     }
 
@@ -471,6 +590,38 @@ impl Rules {
     #[inline]
     pub(crate) fn king_passes_throne(&self) -> bool {
         self.throne_passable || self.king_reenters_throne
+    }
+
+    /// Whether these rules use any rule of the wider tafl family that Tablut's options do not
+    /// have (corners, no throne, hostile corners, a king capture other than Tablut's two,
+    /// shieldwall, exit fort, enclosure, a repetition rule other than the draw, a one-square
+    /// king). The board then takes its family code path, which knows every rule; with Tablut's
+    /// rules it takes Tablut's, which knows only those (one predictable branch per call).
+    #[inline(always)]
+    pub fn family_rules(&self) -> bool {
+        // Tablut's values of the family's fields, in their order.
+        const TABLUT: u64 = u64::from_le_bytes([
+            Escape::Edge as u8,
+            true as u8,
+            false as u8,
+            Shieldwall::None as u8,
+            ExitFort::None as u8,
+            false as u8,
+            Repetition::Draw as u8,
+            false as u8,
+        ]);
+        let family = u64::from_le_bytes([
+            self.escape as u8,
+            self.throne as u8,
+            self.corners_hostile as u8,
+            self.shieldwall as u8,
+            self.exit_fort as u8,
+            self.enclosure as u8,
+            self.repetition as u8,
+            self.king_moves_one_square as u8,
+        ]);
+        // Tablut's two king captures are the first two.
+        family != TABLUT || self.king_capture as u8 > KingCapture::English as u8
     }
 }
 
@@ -567,6 +718,339 @@ pub const PRESETS: &[Preset] = &[
         name: "Ashton",
         description: "the Tablut Challenge's rules as its server plays them: camps, defenders first, a draw on the first repetition",
         rules: Rules::ashton,
+    },
+];
+
+/// The board a [`Variant`] is played on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum BoardSize {
+    /// 7×7 ([`crate::geometry::Seven`]).
+    Seven,
+    /// 9×9 ([`crate::geometry::Nine`]).
+    Nine,
+    /// 11×11 ([`crate::geometry::Eleven`]).
+    Eleven,
+}
+
+impl BoardSize {
+    /// Squares along a rank or a file.
+    pub fn side(self) -> usize {
+        match self {
+            BoardSize::Seven => 7,
+            BoardSize::Nine => 9,
+            BoardSize::Eleven => 11,
+        }
+    }
+}
+
+/// A named game of the tafl family as one host or rule page plays it: its board, its start
+/// position and its rules (docs/rules.md, "Presets of the tafl family"; the sources are those
+/// of docs/variants-sources.md). Tablut's readings are the [`PRESETS`].
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    /// A short identifier, lower case: the host and the game, then the board's side
+    /// (`hnefatafl.org-copenhagen-11`), as tests/data/perft/reference.txt names them.
+    pub id: &'static str,
+    /// The name a user reads.
+    pub name: &'static str,
+    /// Where the rules come from, and the host that plays them.
+    pub source: &'static str,
+    /// The board.
+    pub size: BoardSize,
+    /// The start placement as a position string's first field (ranks from the top).
+    pub placement: &'static str,
+    rules: fn() -> Rules,
+}
+
+impl Variant {
+    /// The rules of this variant.
+    pub fn rules(&self) -> Rules {
+        (self.rules)()
+    }
+
+    /// The start position string: the placement, the side that moves first, no plies.
+    pub fn start_fen(&self) -> String {
+        let side = match self.rules().first_move {
+            Side::Attackers => 'b',
+            Side::Defenders => 'w',
+        };
+        format!("{} {side} 0", self.placement)
+    }
+
+    /// The variant with this identifier (case-insensitive).
+    pub fn find(id: &str) -> Option<&'static Variant> {
+        VARIANTS
+            .iter()
+            .find(|v| v.id.eq_ignore_ascii_case(id.trim()))
+    }
+}
+
+/// Tablut's start placement (docs/rules.md).
+const TABLUT_PLACEMENT: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3";
+/// The 11×11 placement of Copenhagen and Fetlar.
+const COPENHAGEN_PLACEMENT: &str =
+    "3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/b4w4b/11/5b5/3bbbbb3";
+/// Brandubh's 7×7 placement (hnefatafl.org's and OpenTafl's alike).
+const BRANDUBH_PLACEMENT: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3";
+/// Tawlbwrdd's 11×11 placement (OpenTafl's).
+const TAWLBWRDD_PLACEMENT: &str =
+    "4bbb4/4b1b4/5b5/5w5/bb2www2bb/b1bwwKwwb1b/bb2www2bb/5w5/5b5/4b1b4/4bbb4";
+
+impl Rules {
+    /// Copenhagen Hnefatafl as aagenielsen.dk publishes it (2024-12-21): corner escape,
+    /// throne and corners for the king alone, corners hostile to all, the throne to attackers
+    /// always and to defenders when empty, an armed king taken by four (or three and the
+    /// throne, never on the edge), the shieldwall, the exit fort, enclosure, and perpetual
+    /// repetition (the third occurrence) lost by the defenders; no move limit.
+    pub fn copenhagen() -> Rules {
+        Rules {
+            king_capture: KingCapture::English,
+            throne_hostile: true,
+            throne_guard_capture: false,
+            repetition_draw: 3,
+            move_limit: 0,
+            escape: Escape::Corner,
+            corners_hostile: true,
+            shieldwall: Shieldwall::Bracket,
+            exit_fort: ExitFort::OnEdge,
+            enclosure: true,
+            repetition: Repetition::AttackersWin,
+            ..Rules::default()
+        }
+    }
+
+    /// hnefatafl.org's Copenhagen: a defender's move may not repeat an earlier board, and the
+    /// game is drawn on the 134th ply (a move made after 132 plies are recorded) unless that
+    /// move wins.
+    pub fn hnefatafl_org_copenhagen() -> Rules {
+        Rules {
+            repetition: Repetition::DefenderMayNotRepeat,
+            move_limit: 134,
+            ..Rules::copenhagen()
+        }
+    }
+
+    /// hnefatafl.org's Brandubh: its Copenhagen on 7×7 with the defenders first, only the king
+    /// crossing the throne, the king taken by four on the throne and by two elsewhere (edge
+    /// too), and no exit fort.
+    pub fn hnefatafl_org_brandubh() -> Rules {
+        Rules {
+            first_move: Side::Defenders,
+            king_capture: KingCapture::TwoAwayFromThrone,
+            throne_passable: false,
+            exit_fort: ExitFort::None,
+            ..Rules::hnefatafl_org_copenhagen()
+        }
+    }
+
+    /// TaflZero's Copenhagen: the third occurrence of a position wins for the attackers
+    /// whoever made it; no move limit.
+    pub fn taflzero_copenhagen() -> Rules {
+        Rules::copenhagen()
+    }
+
+    /// OpenTafl's Fetlar: Copenhagen's squares and king, no shieldwall, no exit fort,
+    /// OpenTafl's encirclement, and a draw on the third repetition.
+    pub fn opentafl_fetlar() -> Rules {
+        Rules {
+            shieldwall: Shieldwall::None,
+            exit_fort: ExitFort::None,
+            enclosure: false,
+            encirclement: true,
+            repetition: Repetition::Draw,
+            ..Rules::copenhagen()
+        }
+    }
+
+    /// OpenTafl's Copenhagen: Fetlar with the shieldwall (a flanking move), the edge fort and
+    /// `tfr:w` as OpenTafl 0.4.8 plays it (the side that makes the third repetition loses).
+    pub fn opentafl_copenhagen() -> Rules {
+        Rules {
+            shieldwall: Shieldwall::Bracket,
+            exit_fort: ExitFort::ReachesEdge,
+            repetition: Repetition::MakerLoses,
+            ..Rules::opentafl_fetlar()
+        }
+    }
+
+    /// OpenTafl's Copenhagen with the relaxed shieldwall (`swf:n`).
+    pub fn opentafl_copenhagen_relaxed() -> Rules {
+        Rules {
+            shieldwall: Shieldwall::Completed,
+            ..Rules::opentafl_copenhagen()
+        }
+    }
+
+    /// OpenTafl's Brandub: corner escape, an armed weak king (two hostile squares, a corner
+    /// among them, everywhere), a throne that is never hostile, no encirclement.
+    pub fn opentafl_brandub() -> Rules {
+        Rules {
+            king_capture: KingCapture::Two,
+            throne_hostile: false,
+            throne_guard_capture: false,
+            move_limit: 0,
+            escape: Escape::Corner,
+            corners_hostile: true,
+            ..Rules::default()
+        }
+    }
+
+    /// OpenTafl's Magpie: Brandub with a middleweight king who moves one square, and Fetlar's
+    /// throne.
+    pub fn opentafl_magpie() -> Rules {
+        Rules {
+            king_capture: KingCapture::Surrounded,
+            king_moves_one_square: true,
+            throne_hostile: true,
+            ..Rules::opentafl_brandub()
+        }
+    }
+
+    /// OpenTafl's Tawlbwrdd: edge escape, no throne and no corners, an armed weak king,
+    /// encirclement.
+    pub fn opentafl_tawlbwrdd() -> Rules {
+        Rules {
+            king_capture: KingCapture::Two,
+            throne_guard_capture: false,
+            move_limit: 0,
+            encirclement: true,
+            throne: false,
+            ..Rules::default()
+        }
+    }
+
+    /// OpenTafl's Sea Battle: edge escape, no throne and no corners, an unarmed strong king,
+    /// encirclement.
+    pub fn opentafl_sea_battle() -> Rules {
+        Rules {
+            king_capture: KingCapture::English,
+            king_armed: false,
+            throne_guard_capture: false,
+            move_limit: 0,
+            encirclement: true,
+            throne: false,
+            ..Rules::default()
+        }
+    }
+
+    /// Saami Tablut as aagenielsen.dk plays it: edge escape, an armed king taken by two away
+    /// from the throne (four on it, three and the throne beside it), the throne for the king
+    /// alone, passable when empty, hostile to attackers always and to defenders when empty.
+    /// Tablut's options express it.
+    pub fn saami_tablut() -> Rules {
+        Rules {
+            throne_hostile: true,
+            throne_guard_capture: false,
+            ..Rules::default()
+        }
+    }
+}
+
+/// Every variant of the tafl family Konakis plays besides Tablut's readings ([`PRESETS`]).
+pub const VARIANTS: &[Variant] = &[
+    Variant {
+        id: "copenhagen-11",
+        name: "Copenhagen Hnefatafl",
+        source: "aagenielsen.dk (rules of 2012, revised 2024-12-21)",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::copenhagen,
+    },
+    Variant {
+        id: "hnefatafl.org-copenhagen-11",
+        name: "Copenhagen (hnefatafl.org)",
+        source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::hnefatafl_org_copenhagen,
+    },
+    Variant {
+        id: "hnefatafl.org-brandubh-7",
+        name: "Brandubh (hnefatafl.org)",
+        source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
+        size: BoardSize::Seven,
+        placement: BRANDUBH_PLACEMENT,
+        rules: Rules::hnefatafl_org_brandubh,
+    },
+    Variant {
+        id: "taflzero-copenhagen-11",
+        name: "Copenhagen (TaflZero)",
+        source: "TaflZero (sovelin/taflzero 41d1957)",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::taflzero_copenhagen,
+    },
+    Variant {
+        id: "opentafl-fetlar-11",
+        name: "Fetlar (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::opentafl_fetlar,
+    },
+    Variant {
+        id: "opentafl-copenhagen-11",
+        name: "Copenhagen (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::opentafl_copenhagen,
+    },
+    Variant {
+        id: "opentafl-copenhagen-relaxed-11",
+        name: "Copenhagen, relaxed shieldwall (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Eleven,
+        placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::opentafl_copenhagen_relaxed,
+    },
+    Variant {
+        id: "opentafl-brandub-7",
+        name: "Brandub (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Seven,
+        placement: BRANDUBH_PLACEMENT,
+        rules: Rules::opentafl_brandub,
+    },
+    Variant {
+        id: "opentafl-magpie-7",
+        name: "Magpie (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Seven,
+        placement: BRANDUBH_PLACEMENT,
+        rules: Rules::opentafl_magpie,
+    },
+    Variant {
+        id: "opentafl-tawlbwrdd-11",
+        name: "Tawlbwrdd (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Eleven,
+        placement: TAWLBWRDD_PLACEMENT,
+        rules: Rules::opentafl_tawlbwrdd,
+    },
+    Variant {
+        id: "opentafl-sea-battle-9",
+        name: "Sea Battle (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Nine,
+        placement: TABLUT_PLACEMENT,
+        rules: Rules::opentafl_sea_battle,
+    },
+    Variant {
+        id: "opentafl-tablut-9",
+        name: "Tablut (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Nine,
+        placement: TABLUT_PLACEMENT,
+        rules: Rules::opentafl,
+    },
+    Variant {
+        id: "saami-tablut-9",
+        name: "Saami Tablut",
+        source: "aagenielsen.dk (Regler for Tablut 9x9)",
+        size: BoardSize::Nine,
+        placement: TABLUT_PLACEMENT,
+        rules: Rules::saami_tablut,
     },
 ];
 

@@ -170,6 +170,8 @@ pub fn illegal_reason(reason: IllegalReason) -> &'static str {
         IllegalReason::Occupied => "occupied",
         IllegalReason::Throne => "throne",
         IllegalReason::Camp => "camp",
+        IllegalReason::Corner => "corner",
+        IllegalReason::Repetition => "repetition",
         IllegalReason::NotStraight => "not-straight",
         IllegalReason::Blocked => "blocked",
     }

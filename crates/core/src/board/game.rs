@@ -3,22 +3,28 @@
 
 use super::{Board, BoardOf, MoveErrorOf, PositionErrorOf};
 use crate::geometry::{Geometry, Nine};
-use crate::rules::{Rules, Ruleset};
+use crate::rules::{Escape, Repetition, Rules, Ruleset};
 use crate::types::{MoveOf, Side};
-use ahash::AHashMap;
+use ahash::{AHashMap, AHashSet};
 use std::fmt;
 
 /// Why a side won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum WinReason {
-    /// The king reached an edge square (defenders win).
+    /// The king reached an edge square, or a corner under corner escape (defenders win).
     KingEscaped,
     /// The king was captured (attackers win).
     KingCaptured,
-    /// No defender can reach the edge (attackers win; `Encirclement` only).
+    /// No defender can reach the edge (attackers win; `Encirclement`), or the king and every
+    /// defender are enclosed (the family's enclosure).
     Encircled,
     /// The side to move had no legal move and lost.
     NoMoves,
+    /// The king sits in an exit fort (defenders win; the family's exit fort).
+    ExitFort,
+    /// A position occurred for the `RepetitionDraw`-th time and the repetition rule gives
+    /// the game to this side (the family's repetition rules).
+    Repetition,
 }
 
 /// Why the game was drawn.
@@ -67,6 +73,8 @@ impl Status {
             Status::Win(_, WinReason::KingCaptured) => "capture",
             Status::Win(_, WinReason::Encircled) => "encirclement",
             Status::Win(_, WinReason::NoMoves) => "no-move",
+            Status::Win(_, WinReason::ExitFort) => "exit-fort",
+            Status::Win(_, WinReason::Repetition) => "repetition",
             Status::Draw(DrawReason::Repetition) => "repetition",
             Status::Draw(DrawReason::MoveLimit) => "move-limit",
         })
@@ -86,6 +94,8 @@ impl fmt::Display for Status {
                         Side::Attackers => "the defenders have no legal move",
                         Side::Defenders => "the attackers have no legal move",
                     },
+                    WinReason::ExitFort => "the king is in an exit fort",
+                    WinReason::Repetition => "the position was repeated",
                 };
                 write!(f, "{side} win: {why}")
             }
@@ -118,6 +128,9 @@ impl<G: Geometry> BoardOf<G> {
     /// assert_eq!(won.to_string(), "defenders win: the king reached the edge");
     /// ```
     pub fn status(&self, rules: &Rules) -> Status {
+        if rules.family_rules() {
+            return self.family_status(rules);
+        }
         match self.king() {
             Some(k) if k.is_edge() => return Status::Win(Side::Defenders, WinReason::KingEscaped),
             None => return Status::Win(Side::Attackers, WinReason::KingCaptured),
@@ -125,6 +138,51 @@ impl<G: Geometry> BoardOf<G> {
         }
         if rules.encirclement && self.is_encircled() {
             return Status::Win(Side::Attackers, WinReason::Encircled);
+        }
+        if !self.has_move(rules) {
+            return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);
+        }
+        if rules.move_limit > 0 && self.plies() >= rules.move_limit {
+            return Status::Draw(DrawReason::MoveLimit);
+        }
+        Status::Ongoing
+    }
+}
+
+impl<G: Geometry> BoardOf<G> {
+    /// The Zobrist key of the placement alone, without the side to move.
+    pub fn placement_key(&self) -> u64 {
+        match self.side_to_move() {
+            Side::Attackers => self.hash(),
+            Side::Defenders => self.hash() ^ G::SIDE_KEY,
+        }
+    }
+
+    /// The placement key of the board after `mv` before its captures (`mv` legal here).
+    pub fn placement_key_after(&self, mv: MoveOf<G>) -> u64 {
+        let piece = self
+            .piece_at(mv.from())
+            .unwrap_or(crate::types::Piece::Attacker);
+        self.placement_key()
+            ^ crate::zobrist::piece_key(piece, mv.from())
+            ^ crate::zobrist::piece_key(piece, mv.to())
+    }
+
+    /// [`BoardOf::status`] under the family's rules: escape and capture, the exit fort,
+    /// enclosure and encirclement, no legal move, the move limit.
+    fn family_status(&self, rules: &Rules) -> Status {
+        let Some(k) = self.king() else {
+            return Status::Win(Side::Attackers, WinReason::KingCaptured);
+        };
+        let escaped = match rules.escape {
+            Escape::Edge => k.is_edge(),
+            Escape::Corner => crate::bitboard::BitboardOf::<G>::raw(G::CORNERS).has(k),
+        };
+        if escaped {
+            return Status::Win(Side::Defenders, WinReason::KingEscaped);
+        }
+        if let Some((side, why)) = self.family_end(rules) {
+            return Status::Win(side, why);
         }
         if !self.has_move(rules) {
             return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);
@@ -206,6 +264,9 @@ pub struct GameOf<G: Geometry> {
     /// How often each key occurs in `keys`, so that judging repetition after a move does not
     /// scan the whole game (a long `position … moves` list would replay in quadratic time).
     counts: AHashMap<u64, u32>,
+    /// The placement keys (without the side to move) of every board so far, for
+    /// [`Repetition::DefenderMayNotRepeat`].
+    placements: AHashSet<u64>,
     status: Status,
 }
 
@@ -243,6 +304,7 @@ impl<G: Geometry> GameOf<G> {
             moves: Vec::new(),
             keys: vec![board.hash()],
             counts: AHashMap::from_iter([(board.hash(), 1)]),
+            placements: AHashSet::from_iter([board.placement_key()]),
             status: Status::Ongoing,
         };
         g.status = g.compute_status();
@@ -309,6 +371,11 @@ impl<G: Geometry> GameOf<G> {
         &self.moves
     }
 
+    /// The placement keys ([`BoardOf::placement_key`]) of every board of the game so far.
+    pub fn placements(&self) -> &AHashSet<u64> {
+        &self.placements
+    }
+
     /// Keys of every position so far, the start position first.
     pub fn keys(&self) -> &[u64] {
         &self.keys
@@ -368,15 +435,51 @@ impl<G: Geometry> GameOf<G> {
     /// all makes no difference, because pieces are only ever removed, so no position before a
     /// capture can occur after it. (The server's optional cap on remembered positions, `-c`, is
     /// unlimited by default and is not modelled.)
+    ///
+    /// The family's repetition rules ([`Repetition`]) give the game to a side instead of
+    /// drawing it; under [`Repetition::DefenderMayNotRepeat`] nothing ends on a repetition,
+    /// and the defenders lose when every move they have would repeat a board.
     fn compute_status(&self) -> Status {
-        match self.board.status(&self.rules) {
-            Status::Ongoing | Status::Draw(_)
+        let to_move = self.board.side_to_move();
+        match (self.board.status(&self.rules), self.rules.repetition) {
+            (Status::Ongoing | Status::Draw(_), Repetition::DefenderMayNotRepeat) => {
+                if to_move == Side::Defenders && self.legal_moves().is_empty() {
+                    Status::Win(Side::Attackers, WinReason::NoMoves)
+                } else {
+                    self.board.status(&self.rules)
+                }
+            }
+            (Status::Ongoing | Status::Draw(_), rule)
                 if self.occurrences() >= self.rules.repetition_draw as usize =>
             {
-                Status::Draw(DrawReason::Repetition)
+                match rule {
+                    Repetition::AttackersWin => Status::Win(Side::Attackers, WinReason::Repetition),
+                    Repetition::MakerLoses => Status::Win(to_move, WinReason::Repetition),
+                    Repetition::MakerWins => Status::Win(to_move.opponent(), WinReason::Repetition),
+                    Repetition::Draw | Repetition::DefenderMayNotRepeat => {
+                        Status::Draw(DrawReason::Repetition)
+                    }
+                }
             }
-            s => s,
+            (s, _) => s,
         }
+    }
+
+    /// Whether `mv` (legal on the board) is refused by [`Repetition::DefenderMayNotRepeat`]:
+    /// a defender's move whose board before its captures is one the game has had.
+    pub fn repeats(&self, mv: MoveOf<G>) -> bool {
+        self.rules.repetition == Repetition::DefenderMayNotRepeat
+            && self.board.side_to_move() == Side::Defenders
+            && self
+                .placements
+                .contains(&self.board.placement_key_after(mv))
+    }
+
+    /// The legal moves in the game: the board's, less those the repetition rule refuses.
+    pub fn legal_moves(&self) -> Vec<MoveOf<G>> {
+        let mut moves: Vec<MoveOf<G>> = self.board.legal_moves(&self.rules).to_vec();
+        moves.retain(|&mv| !self.repeats(mv));
+        moves
     }
 
     /// Plays a legal move and returns the new status; an illegal move, or any move once the
@@ -405,7 +508,17 @@ impl<G: Geometry> GameOf<G> {
                 index: self.moves.len(),
                 error: MoveErrorOf::Illegal(e),
             })?;
+        if self.repeats(mv) {
+            return Err(GameErrorOf::Move {
+                index: self.moves.len(),
+                error: MoveErrorOf::Illegal(super::IllegalMoveOf {
+                    mv,
+                    reason: super::IllegalReason::Repetition,
+                }),
+            });
+        }
         self.board.play(&self.rules, mv);
+        self.placements.insert(self.board.placement_key());
         self.moves.push(mv);
         self.keys.push(self.board.hash());
         *self.counts.entry(self.board.hash()).or_insert(0) += 1;

@@ -4,7 +4,7 @@
 use super::{BoardOf, camps};
 use crate::bitboard::BitboardOf;
 use crate::geometry::{Geometry, Nine};
-use crate::rules::Rules;
+use crate::rules::{Escape, Rules};
 use crate::types::{MoveOf, Side, SquareOf};
 use std::fmt;
 
@@ -51,8 +51,10 @@ impl<G: Geometry> BoardOf<G> {
             IllegalReason::SameSquare
         } else if self.piece_at(mv.to()).is_some() {
             IllegalReason::Occupied
-        } else if mv.to() == SquareOf::THRONE {
+        } else if mv.to() == SquareOf::THRONE && rules.throne {
             IllegalReason::Throne
+        } else if rules.escape == Escape::Corner && G::CORNERS >> mv.to().index() & 1 != 0 {
+            IllegalReason::Corner
         } else if camps::<G>(rules) >> mv.to().index() & 1 != 0
             && G::camp_of(mv.from().index()) >> mv.to().index() & 1 == 0
         {
@@ -82,6 +84,11 @@ pub enum IllegalReason {
     Throne,
     /// The move would enter a camp square from outside that camp (`Ruleset=Ashton`).
     Camp,
+    /// The move would stop a soldier on a corner (corner escape: only the king may).
+    Corner,
+    /// A defender's move that would repeat an earlier board (hnefatafl.org's repetition rule,
+    /// judged by the game, not the board).
+    Repetition,
     /// The two squares share neither a rank nor a file.
     NotStraight,
     /// A piece, the throne or a camp stands in the way.
@@ -118,6 +125,10 @@ impl<G: Geometry> fmt::Display for IllegalMoveOf<G> {
             IllegalReason::Camp => f.write_str(
                 "only a soldier that starts its move in that camp may enter a camp square",
             ),
+            IllegalReason::Corner => f.write_str("only the king may stop on a corner"),
+            IllegalReason::Repetition => {
+                f.write_str("a defender's move may not repeat an earlier board")
+            }
             IllegalReason::NotStraight => f.write_str("pieces move along one rank or file"),
             IllegalReason::Blocked => f.write_str("the path is blocked"),
         }

@@ -37,6 +37,9 @@ impl<G: Geometry> BoardOf<G> {
         if self.is_won(rules) {
             return false;
         }
+        if rules.family_rules() {
+            return self.family_count_moves_of(rules, self.side) > 0;
+        }
         let camps = camps::<G>(rules);
         let movers = match self.side {
             Side::Attackers => self.att,
@@ -52,10 +55,22 @@ impl<G: Geometry> BoardOf<G> {
     /// [`BoardOf::count_moves`], compiled without the camps when `CAMPS` is false.
     #[inline]
     pub(super) fn count_moves_in<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
-        if self.is_won(rules) {
+        if rules.family_rules() {
+            if self.family_is_won(rules) {
+                return 0;
+            }
+            return self.family_count_moves_of(rules, self.side);
+        }
+        self.tablut_count_moves_in::<CAMPS>(rules)
+    }
+
+    /// [`BoardOf::count_moves_in`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_count_moves_in<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
+        if self.tablut_is_won(rules) {
             return 0;
         }
-        self.count_moves_of_in::<CAMPS>(rules, self.side)
+        self.tablut_count_moves_of_in::<CAMPS>(rules, self.side)
     }
 
     /// The number of moves `side` would have here if it were to move (its mobility), counted
@@ -68,6 +83,19 @@ impl<G: Geometry> BoardOf<G> {
     /// [`BoardOf::count_moves_of`], compiled without the camps when `CAMPS` is false.
     #[inline]
     pub(super) fn count_moves_of_in<const CAMPS: bool>(&self, rules: &Rules, side: Side) -> u32 {
+        if rules.family_rules() {
+            return self.family_count_moves_of(rules, side);
+        }
+        self.tablut_count_moves_of_in::<CAMPS>(rules, side)
+    }
+
+    /// [`BoardOf::count_moves_of_in`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_count_moves_of_in<const CAMPS: bool>(
+        &self,
+        rules: &Rules,
+        side: Side,
+    ) -> u32 {
         let (block, block_t) = self.soldier_blockers(rules);
         let (movers, movers_t) = match side {
             Side::Attackers => (self.att, self.att_t),
@@ -98,6 +126,14 @@ impl<G: Geometry> BoardOf<G> {
     /// caller that has [`BoardOf::king_moves`] already.
     #[inline]
     pub fn count_soldier_moves_both(&self, rules: &Rules) -> (u32, u32) {
+        if rules.family_rules() {
+            let king = self.king_moves(rules).len();
+            let defenders = self.family_count_moves_of(rules, Side::Defenders) - king;
+            return (
+                self.family_count_moves_of(rules, Side::Attackers),
+                defenders,
+            );
+        }
         let (block, block_t) = self.soldier_blockers(rules);
         let camps = camps::<G>(rules);
         let (mut a1, mut d1) = count_lines_both::<G>(block, self.att & !camps, self.def & !camps);

@@ -12,6 +12,9 @@
 //! partners whatever stands on them, as is the throne.
 
 mod danger;
+mod family;
+#[cfg(test)]
+mod family_tests;
 mod game;
 mod legal;
 mod lines;
@@ -252,11 +255,21 @@ impl<G: Geometry> BoardOf<G> {
         h
     }
 
-    /// Whether the game is already won on this board: the king stands on an edge square, has
-    /// been captured, or (under `Encirclement`) the defenders are encircled. A won board has
-    /// no legal moves.
+    /// Whether the game is already won on this board: the king stands on an edge square (a
+    /// corner under corner escape), has been captured, or (under `Encirclement`) the defenders
+    /// are encircled; under family rules also an exit fort or enclosure. A won board has no
+    /// legal moves.
     #[inline]
     pub fn is_won(&self, rules: &Rules) -> bool {
+        if rules.family_rules() {
+            return self.family_is_won(rules);
+        }
+        self.tablut_is_won(rules)
+    }
+
+    /// [`BoardOf::is_won`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_is_won(&self, rules: &Rules) -> bool {
         G::king_wins(self.king) || (rules.encirclement && self.is_encircled())
     }
 
@@ -332,6 +345,15 @@ impl<G: Geometry> BoardOf<G> {
     /// game reaches.
     #[inline]
     pub fn play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
+        if rules.family_rules() {
+            return BitboardOf::raw(self.family_play(rules, mv.from().index(), mv.to().index()));
+        }
+        self.tablut_play(rules, mv)
+    }
+
+    /// [`BoardOf::play`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline(always)]
+    pub(super) fn tablut_play(&mut self, rules: &Rules, mv: MoveOf<G>) -> BitboardOf<G> {
         let (from, to) = (mv.from().index(), mv.to().index());
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));

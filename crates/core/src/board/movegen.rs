@@ -86,7 +86,34 @@ impl<G: Geometry> BoardOf<G> {
         rules: &Rules,
         mut f: impl FnMut(SquareOf<G>, BitboardOf<G>),
     ) {
-        if self.is_won(rules) {
+        if rules.family_rules() {
+            if self.family_is_won(rules) {
+                return;
+            }
+            let movers = match self.side {
+                Side::Attackers => self.att,
+                Side::Defenders => self.def | G::bit(self.king as usize),
+            };
+            for from in BitboardOf::<G>::raw(movers) {
+                let dests = self.family_dests(rules, from.index());
+                if dests != 0 {
+                    f(from, BitboardOf::raw(dests));
+                }
+            }
+            return;
+        }
+        self.tablut_for_each_piece_moves_in::<CAMPS>(rules, f);
+    }
+
+    /// [`BoardOf::for_each_piece_moves_in`] under Tablut's rules (not
+    /// [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_for_each_piece_moves_in<const CAMPS: bool>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(SquareOf<G>, BitboardOf<G>),
+    ) {
+        if self.tablut_is_won(rules) {
             return;
         }
         let (block, block_t) = self.soldier_blockers(rules);
@@ -161,6 +188,14 @@ impl<G: Geometry> BoardOf<G> {
     #[inline]
     pub(super) fn can_move(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
         let (from, to) = (mv.from(), mv.to());
+        if rules.family_rules() {
+            let own = match self.side {
+                Side::Attackers => self.att,
+                Side::Defenders => self.def | G::bit(self.king as usize),
+            };
+            return own >> from.index() & 1 != 0
+                && self.family_dests(rules, from.index()) >> to.index() & 1 != 0;
+        }
         let dests = if from.index() == self.king as usize {
             if self.side != Side::Defenders {
                 return false;
@@ -185,6 +220,7 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// The squares the king may move to (he is on the board).
+    /// Under Tablut's rules only: the family's callers ask [`BoardOf::family_dests`].
     #[inline]
     pub(super) fn king_targets(&self, rules: &Rules) -> u128 {
         king_targets_among(
@@ -201,6 +237,8 @@ impl<G: Geometry> BoardOf<G> {
     pub fn king_moves(&self, rules: &Rules) -> BitboardOf<G> {
         if self.king == G::NO_KING {
             BitboardOf::EMPTY
+        } else if rules.family_rules() {
+            BitboardOf::raw(self.family_dests(rules, self.king as usize))
         } else {
             BitboardOf::raw(self.king_targets(rules))
         }
@@ -218,7 +256,7 @@ impl<G: Geometry> BoardOf<G> {
     #[inline]
     pub fn legal_moves_to(&self, rules: &Rules, targets: BitboardOf<G>, list: &mut MoveListOf<G>) {
         let empty_targets = targets.0 & !self.occupied().0;
-        if empty_targets.count_ones() <= FEW_TARGETS {
+        if empty_targets.count_ones() <= FEW_TARGETS && !rules.family_rules() {
             if empty_targets != 0 && !self.is_won(rules) {
                 self.moves_onto(rules, empty_targets, list);
             }
@@ -251,6 +289,15 @@ impl<G: Geometry> BoardOf<G> {
     /// capture at least one enemy soldier. (A king capture is not included.)
     #[inline]
     pub fn capture_targets(&self, rules: &Rules) -> BitboardOf<G> {
+        if rules.family_rules() {
+            return BitboardOf::raw(self.family_capture_targets(rules));
+        }
+        self.tablut_capture_targets(rules)
+    }
+
+    /// [`BoardOf::capture_targets`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_capture_targets(&self, rules: &Rules) -> BitboardOf<G> {
         let on_throne = self.king as usize == G::THRONE;
         let me = self.side;
         let throne_anvil = if on_throne {

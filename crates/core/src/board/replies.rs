@@ -18,6 +18,9 @@ impl<G: Geometry> BoardOf<G> {
     /// two squares, so the opponent's moves after it are the opponent's per-line counts here with
     /// those (at most three) lines counted again. Other moves are played and counted in full.
     pub(crate) fn count_replies(&self, rules: &Rules) -> u64 {
+        if rules.family_rules() {
+            return self.family_count_replies(rules);
+        }
         // Compiled twice, so that rules without camps run none of the camps' code: with the
         // camp checks in its move loop Linnaeus perft(5) was 3-4 % slower.
         if camps::<G>(rules) == 0 {
@@ -29,7 +32,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// [`BoardOf::count_replies`], compiled without the camps when `CAMPS` is false.
     fn count_replies_in<const CAMPS: bool>(&self, rules: &Rules) -> u64 {
-        if self.is_won(rules) {
+        if self.tablut_is_won(rules) {
             return 0;
         }
         let me = self.side;
@@ -77,7 +80,7 @@ impl<G: Geometry> BoardOf<G> {
             }
             Side::Defenders => 0,
         };
-        let captures = self.capture_targets(rules).0 | near_king;
+        let captures = self.tablut_capture_targets(rules).0 | near_king;
         let king = SquareOf::<G>::new(self.king);
         // The king's walls (the throne if he may not cross it, and the camps) and the squares
         // he may stop on, read once from the rules instead of once per move.
@@ -97,7 +100,7 @@ impl<G: Geometry> BoardOf<G> {
             !(1u128 << G::THRONE)
         };
         let mut total = 0u64;
-        self.for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
+        self.tablut_for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
             let is_king = Some(from) == king;
             let full = if rules.encirclement {
                 dests.0
@@ -108,7 +111,7 @@ impl<G: Geometry> BoardOf<G> {
             };
             for to in BitboardOf::<G>::raw(dests.0 & full) {
                 let mut child = *self;
-                child.play(rules, MoveOf::new(from, to));
+                child.tablut_play(rules, MoveOf::new(from, to));
                 total += child.count_moves_out_of_line::<CAMPS>(rules) as u64;
             }
             let (fr, ff) = (from.rank() as usize, from.file() as usize);
@@ -154,7 +157,22 @@ impl<G: Geometry> BoardOf<G> {
     /// although it runs fewer instructions).
     #[inline(never)]
     fn count_moves_out_of_line<const CAMPS: bool>(&self, rules: &Rules) -> u32 {
-        self.count_moves_in::<CAMPS>(rules)
+        self.tablut_count_moves_in::<CAMPS>(rules)
+    }
+
+    /// [`BoardOf::count_replies`] under the family's rules: every move played and its replies
+    /// counted.
+    #[inline(never)]
+    fn family_count_replies(&self, rules: &Rules) -> u64 {
+        let mut total = 0u64;
+        self.for_each_piece_moves(rules, |from, dests| {
+            for to in dests {
+                let mut child = *self;
+                child.play(rules, MoveOf::new(from, to));
+                total += child.count_moves(rules) as u64;
+            }
+        });
+        total
     }
 }
 

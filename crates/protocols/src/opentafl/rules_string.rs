@@ -621,6 +621,9 @@ pub fn format_rules(rules: &Rules, start: &Board, key: StartKey) -> String {
     s.push_str(match rules.king_capture {
         KingCapture::Original => "ks:c ",
         KingCapture::English => "ks:s ",
+        // The family's king captures (crates/core); this 9x9 writer has no use for them yet.
+        KingCapture::TwoAwayFromThrone | KingCapture::Two => "ks:w ",
+        KingCapture::Surrounded => "ks:m ",
     });
     let cenp = if rules.throne_passable {
         ALL_PIECES
