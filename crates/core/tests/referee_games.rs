@@ -11,7 +11,7 @@
 //! moves of the position it was chosen in; `end#N` gives the final position's.
 
 use konakis_core::board::{BoardOf, GameOf, Status};
-use konakis_core::geometry::{Eleven, Geometry, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis_core::rules::{BoardSize, Variant};
 use konakis_core::types::{MoveOf, Side};
 
@@ -118,7 +118,7 @@ fn check(id: &str) -> usize {
         let result = match variant.size {
             BoardSize::Seven => replay::<Seven>(variant, &line),
             BoardSize::Eleven => replay::<Eleven>(variant, &line),
-            BoardSize::Nine => Err("no 9x9 games here".to_string()),
+            BoardSize::Nine => replay::<Nine>(variant, &line),
         };
         let known = KNOWN.iter().any(|&(f, l, _)| f == id && l == n);
         match result {
@@ -152,4 +152,44 @@ fn hnefatafl_org_brandubh_games_replay_move_for_move() {
 #[test]
 fn taflzero_copenhagen_games_replay_move_for_move() {
     assert!(check("taflzero-copenhagen-11") > 5_000);
+}
+
+#[test]
+fn opentafl_sea_battle_games_replay_move_for_move() {
+    assert!(check("opentafl-sea-battle-9") > 1_000);
+}
+
+#[test]
+fn opentafl_fetlar_games_replay_move_for_move() {
+    assert!(check("opentafl-fetlar-11") > 1_000);
+}
+
+#[test]
+fn opentafl_copenhagen_games_replay_move_for_move() {
+    assert!(check("opentafl-copenhagen-11") > 1_000);
+}
+
+#[test]
+fn opentafl_copenhagen_relaxed_shieldwall_games_replay_move_for_move() {
+    assert!(check("opentafl-copenhagen-relaxed-11") > 1_000);
+}
+
+#[test]
+fn opentafl_brandub_games_replay_move_for_move() {
+    assert!(check("opentafl-brandub-7") > 1_000);
+}
+
+#[test]
+fn opentafl_tawlbwrdd_games_replay_move_for_move() {
+    assert!(check("opentafl-tawlbwrdd-11") > 1_000);
+}
+
+#[test]
+fn opentafl_tablut_games_replay_move_for_move() {
+    assert!(check("opentafl-tablut-9") > 1_000);
+}
+
+#[test]
+fn opentafl_magpie_games_replay_move_for_move() {
+    assert!(check("opentafl-magpie-7") > 1_000);
 }
