@@ -895,13 +895,14 @@ impl Rules {
         }
     }
 
-    /// OpenTafl's Magpie: Brandub with a middleweight king who moves one square, and Fetlar's
-    /// throne.
+    /// OpenTafl's Magpie: Brandub with a middleweight king who moves one square. The throne is
+    /// Brandub's, never hostile: OpenTafl's Magpie is its Brandub with those two changes, and so
+    /// plays (tests/data/referees/opentafl-magpie-7.txt), though the rules string it writes
+    /// for Magpie leaves out `cenh` and `cenhe`, whose defaults would make the throne hostile.
     pub fn opentafl_magpie() -> Rules {
         Rules {
             king_capture: KingCapture::Surrounded,
             king_moves_one_square: true,
-            throne_hostile: true,
             ..Rules::opentafl_brandub()
         }
     }
