@@ -32,13 +32,25 @@ impl<G: Geometry> BoardOf<G> {
     /// Whether the side to move has a legal move: `count_moves(rules) > 0`, usually decided
     /// without counting. A soldier outside the camps next to an empty square that is neither
     /// the throne nor a camp can step there; only when no soldier can are the moves counted.
-    #[inline]
+    #[inline(always)]
     pub fn has_move(&self, rules: &Rules) -> bool {
-        if self.is_won(rules) {
-            return false;
-        }
         if rules.family_rules() {
-            return self.family_count_moves_of(rules, self.side) > 0;
+            return self.family_has_move(rules);
+        }
+        self.tablut_has_move(rules)
+    }
+
+    /// [`BoardOf::has_move`] under the family's rules, out of line.
+    #[inline(never)]
+    fn family_has_move(&self, rules: &Rules) -> bool {
+        !self.family_is_won(rules) && self.family_count_moves_of(rules, self.side) > 0
+    }
+
+    /// [`BoardOf::has_move`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    fn tablut_has_move(&self, rules: &Rules) -> bool {
+        if self.tablut_is_won(rules) {
+            return false;
         }
         let camps = camps::<G>(rules);
         let movers = match self.side {
@@ -49,7 +61,7 @@ impl<G: Geometry> BoardOf<G> {
         if BitboardOf::<G>::raw(movers).neighbours().0 & free != 0 {
             return true;
         }
-        self.count_moves_of_in::<true>(rules, self.side) > 0
+        self.tablut_count_moves_of_in::<true>(rules, self.side) > 0
     }
 
     /// [`BoardOf::count_moves`], compiled without the camps when `CAMPS` is false.
