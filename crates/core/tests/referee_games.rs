@@ -10,7 +10,7 @@
 //! written `from-to[xSQ/SQ...]#N`: the move, the squares it captured, and the number of legal
 //! moves of the position it was chosen in; `end#N` gives the final position's.
 
-use konakis_core::board::{BoardOf, GameOf, Status, WinReason};
+use konakis_core::board::{BoardOf, GameOf, NoEscape, Status, WinReason};
 use konakis_core::geometry::{Eleven, Geometry, Seven};
 use konakis_core::rules::{BoardSize, Variant};
 use konakis_core::types::{MoveOf, Side};
@@ -116,24 +116,48 @@ fn check(id: &str) -> usize {
     plies
 }
 
+/// How one game ended here: its number, the final status, and what
+/// [`BoardOf::defenders_cannot_escape`] says of the final board with the king's edge.
+type Ending = (usize, Status, Option<NoEscape>, Option<&'static str>);
+
+/// The final status of a game and the adjudication's view of its final board.
+fn ending<G: Geometry>(n: usize, board: &BoardOf<G>, status: Status) -> Ending {
+    let edge = board.king().and_then(|k| {
+        let (file, rank) = (usize::from(k.file()), usize::from(k.rank()));
+        let last = G::SIDE - 1;
+        match (file, rank) {
+            (0, _) => Some("file a"),
+            (f, _) if f == last => Some("the last file"),
+            (_, 0) => Some("rank 1"),
+            (_, r) if r == last => Some("the last rank"),
+            _ => None,
+        }
+    });
+    (n, status, board.defenders_cannot_escape(), edge)
+}
+
 /// [`check`] for the games of the file `name`.txt, played by the variant `id`: the plies
-/// replayed and the final status of each game Konakis agrees with.
-fn check_file(id: &str, name: &str) -> (usize, Vec<(usize, Status)>) {
+/// replayed and how each game Konakis agrees with ended.
+fn check_file(id: &str, name: &str) -> (usize, Vec<Ending>) {
     let variant = Variant::find(id).unwrap_or_else(|| panic!("no variant {id}"));
     let mut failures = Vec::new();
     let mut plies = 0;
     let mut endings = Vec::new();
     for (n, line) in games_of(name) {
         let result = match variant.size {
-            BoardSize::Seven => replay::<Seven>(variant, &line).map(|(p, _, s)| (p, s)),
-            BoardSize::Eleven => replay::<Eleven>(variant, &line).map(|(p, _, s)| (p, s)),
+            BoardSize::Seven => {
+                replay::<Seven>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
+            BoardSize::Eleven => {
+                replay::<Eleven>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
             BoardSize::Nine => Err("no 9x9 games here".to_string()),
         };
         let known = KNOWN.iter().any(|&(f, l, _)| f == name && l == n);
         match result {
-            Ok((p, status)) if !known => {
+            Ok((p, end)) if !known => {
                 plies += p;
-                endings.push((n, status));
+                endings.push(end);
             }
             Ok(_) => failures.push(format!(
                 "{name}.txt game {n}: now agrees; take it out of KNOWN"
@@ -167,24 +191,44 @@ fn taflzero_copenhagen_games_replay_move_for_move() {
 }
 
 /// Games that hnefatafl.org ends by its "defenders cannot escape" adjudication (every one of
-/// several thousand random games that ended so): Konakis must play each move alike and end
-/// each game there, by that adjudication and no other rule.
+/// several thousand random games that ended so, and games steered towards its other cases):
+/// Konakis must play each move alike and end each game there, by that adjudication and no
+/// other rule; and the games must take in every case of it: the king trapped on each edge,
+/// and the corners closed off with each of the three thresholds.
 #[test]
-fn hnefatafl_org_cannot_escape_games_end_by_the_adjudication() {
+fn hnefatafl_org_cannot_escape_games_end_by_the_adjudication_in_each_of_its_cases() {
     let (plies, endings) = check_file(
         "hnefatafl.org-copenhagen-11",
         "hnefatafl.org-copenhagen-11-cannot-escape",
     );
     assert!(
-        endings.len() >= 60 && plies > 4_000,
+        endings.len() >= 130 && plies > 10_000,
         "{} games",
         endings.len()
     );
-    for (n, status) in endings {
+    let mut cases = std::collections::BTreeMap::new();
+    for (n, status, why, edge) in endings {
         assert_eq!(
             status,
             Status::Win(Side::Attackers, WinReason::CannotEscape),
             "game {n}"
         );
+        let why = why.expect("a reason");
+        let case = match why {
+            NoEscape::KingTrapped => format!("{why:?} on {}", edge.expect("an edge")),
+            _ => format!("{why:?}"),
+        };
+        *cases.entry(case).or_insert(0) += 1;
     }
+    let want = [
+        "ClosedOffOutnumbered",
+        "ClosedOffThreeSquares",
+        "ClosedOffTwoSquares",
+        "KingTrapped on file a",
+        "KingTrapped on rank 1",
+        "KingTrapped on the last file",
+        "KingTrapped on the last rank",
+    ];
+    let got: Vec<&str> = cases.keys().map(|c| c.as_str()).collect();
+    assert_eq!(got, want, "{cases:?}");
 }
