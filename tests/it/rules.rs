@@ -157,6 +157,7 @@ fn all_statuses() -> Vec<Status> {
             WinReason::NoMoves,
             WinReason::ExitFort,
             WinReason::Repetition,
+            WinReason::CannotEscape,
         ] {
             all.push(Status::Win(side, why));
         }

@@ -265,6 +265,11 @@ pub struct Rules {
     pub repetition: Repetition,
     /// The king moves one square at a time (OpenTafl's Magpie).
     pub king_moves_one_square: bool,
+    /// hnefatafl.org's "defenders cannot escape" adjudication: after every move the attackers
+    /// win when the king is trapped against an edge, or when the corners are closed off and
+    /// the defenders have too little left ([`crate::board::NoEscape`]). Read only with
+    /// [`Escape::Corner`] (which makes [`Rules::family_rules`] true).
+    pub cannot_escape: bool,
 }
 
 impl Default for Rules {
@@ -289,6 +294,7 @@ impl Default for Rules {
             enclosure: false,
             repetition: Repetition::Draw,
             king_moves_one_square: false,
+            cannot_escape: false,
         }
     }
 }
@@ -819,13 +825,14 @@ impl Rules {
         }
     }
 
-    /// hnefatafl.org's Copenhagen: a defender's move may not repeat an earlier board, and the
+    /// hnefatafl.org's Copenhagen: a defender's move may not repeat an earlier board, the
     /// game is drawn on the 134th ply (a move made after 132 plies are recorded) unless that
-    /// move wins.
+    /// move wins, and the attackers win when the defenders cannot escape.
     pub fn hnefatafl_org_copenhagen() -> Rules {
         Rules {
             repetition: Repetition::DefenderMayNotRepeat,
             move_limit: 134,
+            cannot_escape: true,
             ..Rules::copenhagen()
         }
     }

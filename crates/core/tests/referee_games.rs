@@ -10,15 +10,15 @@
 //! written `from-to[xSQ/SQ...]#N`: the move, the squares it captured, and the number of legal
 //! moves of the position it was chosen in; `end#N` gives the final position's.
 
-use konakis_core::board::{BoardOf, GameOf, Status};
+use konakis_core::board::{BoardOf, GameOf, NoEscape, Status, WinReason};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis_core::rules::{BoardSize, Variant};
 use konakis_core::types::{MoveOf, Side};
 
-/// The games of the file for `id`: each game's number and line.
-fn games_of(id: &str) -> Vec<(usize, String)> {
+/// The games of the file `name`.txt: each game's number and line.
+fn games_of(name: &str) -> Vec<(usize, String)> {
     let path = format!(
-        "{}/../../tests/data/referees/{id}.txt",
+        "{}/../../tests/data/referees/{name}.txt",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -42,8 +42,12 @@ fn same_ending(status: Status, theirs: &str) -> bool {
     }
 }
 
-/// Replays one game line; the first disagreement, if any.
-fn replay<G: Geometry>(variant: &Variant, line: &str) -> Result<usize, String> {
+/// Replays one game line: the plies replayed and the final board and status, or the first
+/// disagreement.
+fn replay<G: Geometry>(
+    variant: &Variant,
+    line: &str,
+) -> Result<(usize, BoardOf<G>, Status), String> {
     let (head, moves) = line.split_once(": ").ok_or("no ': ' in the line")?;
     let theirs = head.split_whitespace().last().ok_or("no status")?;
     let board = BoardOf::<G>::from_fen(&variant.start_fen()).map_err(|e| e.to_string())?;
@@ -67,7 +71,7 @@ fn replay<G: Geometry>(variant: &Variant, line: &str) -> Result<usize, String> {
         if play == "end" {
             let status = game.status();
             return if same_ending(status, theirs) {
-                Ok(ply)
+                Ok((ply, *game.board(), status))
             } else {
                 Err(format!("the game ends {status:?} here, {theirs} there"))
             };
@@ -101,33 +105,67 @@ fn replay<G: Geometry>(variant: &Variant, line: &str) -> Result<usize, String> {
 }
 
 /// Games where Konakis knowingly differs from the program: the file, the game's number, and why.
-const KNOWN: &[(&str, usize, &str)] = &[(
-    "hnefatafl.org-copenhagen-11",
-    26,
-    "hnefatafl.org's \"defenders cannot escape\" adjudication (docs/rules.md), which Konakis \
-     does not have: the lone king beside the corner k11 is given up for lost there",
-)];
+/// (None now; hnefatafl.org-copenhagen-11.txt game 26, which ends by the "defenders cannot
+/// escape" adjudication, was one until Konakis played it.)
+const KNOWN: &[(&str, usize, &str)] = &[];
 
 /// Replays every game of the file for `id`; returns the plies replayed. Fails on any
 /// disagreement but those in [`KNOWN`], and if one of those no longer disagrees.
 fn check(id: &str) -> usize {
+    let (plies, _) = check_file(id, id);
+    plies
+}
+
+/// How one game ended here: its number, the final status, and what
+/// [`BoardOf::defenders_cannot_escape`] says of the final board with the king's edge.
+type Ending = (usize, Status, Option<NoEscape>, Option<&'static str>);
+
+/// The final status of a game and the adjudication's view of its final board.
+fn ending<G: Geometry>(n: usize, board: &BoardOf<G>, status: Status) -> Ending {
+    let edge = board.king().and_then(|k| {
+        let (file, rank) = (usize::from(k.file()), usize::from(k.rank()));
+        let last = G::SIDE - 1;
+        match (file, rank) {
+            (0, _) => Some("file a"),
+            (f, _) if f == last => Some("the last file"),
+            (_, 0) => Some("rank 1"),
+            (_, r) if r == last => Some("the last rank"),
+            _ => None,
+        }
+    });
+    (n, status, board.defenders_cannot_escape(), edge)
+}
+
+/// [`check`] for the games of the file `name`.txt, played by the variant `id`: the plies
+/// replayed and how each game Konakis agrees with ended.
+fn check_file(id: &str, name: &str) -> (usize, Vec<Ending>) {
     let variant = Variant::find(id).unwrap_or_else(|| panic!("no variant {id}"));
     let mut failures = Vec::new();
     let mut plies = 0;
-    for (n, line) in games_of(id) {
+    let mut endings = Vec::new();
+    for (n, line) in games_of(name) {
         let result = match variant.size {
-            BoardSize::Seven => replay::<Seven>(variant, &line),
-            BoardSize::Eleven => replay::<Eleven>(variant, &line),
-            BoardSize::Nine => replay::<Nine>(variant, &line),
+            BoardSize::Seven => {
+                replay::<Seven>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
+            BoardSize::Eleven => {
+                replay::<Eleven>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
+            BoardSize::Nine => {
+                replay::<Nine>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
         };
-        let known = KNOWN.iter().any(|&(f, l, _)| f == id && l == n);
+        let known = KNOWN.iter().any(|&(f, l, _)| f == name && l == n);
         match result {
-            Ok(p) if !known => plies += p,
+            Ok((p, end)) if !known => {
+                plies += p;
+                endings.push(end);
+            }
             Ok(_) => failures.push(format!(
-                "{id}.txt game {n}: now agrees; take it out of KNOWN"
+                "{name}.txt game {n}: now agrees; take it out of KNOWN"
             )),
             Err(_) if known => {}
-            Err(e) => failures.push(format!("{id}.txt game {n}: {e}")),
+            Err(e) => failures.push(format!("{name}.txt game {n}: {e}")),
         }
     }
     assert!(
@@ -136,7 +174,7 @@ fn check(id: &str) -> usize {
         failures.len(),
         failures.join("\n")
     );
-    plies
+    (plies, endings)
 }
 
 #[test]
@@ -152,6 +190,49 @@ fn hnefatafl_org_brandubh_games_replay_move_for_move() {
 #[test]
 fn taflzero_copenhagen_games_replay_move_for_move() {
     assert!(check("taflzero-copenhagen-11") > 5_000);
+}
+
+/// Games that hnefatafl.org ends by its "defenders cannot escape" adjudication (every one of
+/// several thousand random games that ended so, and games steered towards its other cases):
+/// Konakis must play each move alike and end each game there, by that adjudication and no
+/// other rule; and the games must take in every case of it: the king trapped on each edge,
+/// and the corners closed off with each of the three thresholds.
+#[test]
+fn hnefatafl_org_cannot_escape_games_end_by_the_adjudication_in_each_of_its_cases() {
+    let (plies, endings) = check_file(
+        "hnefatafl.org-copenhagen-11",
+        "hnefatafl.org-copenhagen-11-cannot-escape",
+    );
+    assert!(
+        endings.len() >= 130 && plies > 10_000,
+        "{} games",
+        endings.len()
+    );
+    let mut cases = std::collections::BTreeMap::new();
+    for (n, status, why, edge) in endings {
+        assert_eq!(
+            status,
+            Status::Win(Side::Attackers, WinReason::CannotEscape),
+            "game {n}"
+        );
+        let why = why.expect("a reason");
+        let case = match why {
+            NoEscape::KingTrapped => format!("{why:?} on {}", edge.expect("an edge")),
+            _ => format!("{why:?}"),
+        };
+        *cases.entry(case).or_insert(0) += 1;
+    }
+    let want = [
+        "ClosedOffOutnumbered",
+        "ClosedOffThreeSquares",
+        "ClosedOffTwoSquares",
+        "KingTrapped on file a",
+        "KingTrapped on rank 1",
+        "KingTrapped on the last file",
+        "KingTrapped on the last rank",
+    ];
+    let got: Vec<&str> = cases.keys().map(|c| c.as_str()).collect();
+    assert_eq!(got, want, "{cases:?}");
 }
 
 #[test]

@@ -25,6 +25,9 @@ pub enum WinReason {
     /// A position occurred for the `RepetitionDraw`-th time and the repetition rule gives
     /// the game to this side (the family's repetition rules).
     Repetition,
+    /// The defenders cannot escape (attackers win; hnefatafl.org's adjudication,
+    /// [`crate::rules::Rules::cannot_escape`]).
+    CannotEscape,
 }
 
 /// Why the game was drawn.
@@ -56,7 +59,8 @@ impl Status {
 
 impl Status {
     /// How the game ended, in one word for programs (match JSON, the browser API): `escape`,
-    /// `capture`, `encirclement`, `no-move`, `repetition` or `move-limit`; `None` while it goes
+    /// `capture`, `encirclement`, `no-move`, `exit-fort`, `repetition`, `cannot-escape` or
+    /// `move-limit`; `None` while it goes
     /// on.
     ///
     /// ```
@@ -75,6 +79,7 @@ impl Status {
             Status::Win(_, WinReason::NoMoves) => "no-move",
             Status::Win(_, WinReason::ExitFort) => "exit-fort",
             Status::Win(_, WinReason::Repetition) => "repetition",
+            Status::Win(_, WinReason::CannotEscape) => "cannot-escape",
             Status::Draw(DrawReason::Repetition) => "repetition",
             Status::Draw(DrawReason::MoveLimit) => "move-limit",
         })
@@ -96,6 +101,7 @@ impl fmt::Display for Status {
                     },
                     WinReason::ExitFort => "the king is in an exit fort",
                     WinReason::Repetition => "the position was repeated",
+                    WinReason::CannotEscape => "the defenders cannot escape",
                 };
                 write!(f, "{side} win: {why}")
             }
@@ -169,7 +175,8 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// [`BoardOf::status`] under the family's rules: escape and capture, the exit fort,
-    /// enclosure and encirclement, no legal move, the move limit.
+    /// enclosure and encirclement, hnefatafl.org's "defenders cannot escape", no legal move,
+    /// the move limit.
     fn family_status(&self, rules: &Rules) -> Status {
         let Some(k) = self.king() else {
             return Status::Win(Side::Attackers, WinReason::KingCaptured);
@@ -183,6 +190,11 @@ impl<G: Geometry> BoardOf<G> {
         }
         if let Some((side, why)) = self.family_end(rules) {
             return Status::Win(side, why);
+        }
+        let limit_reached = rules.move_limit > 0 && self.plies() >= rules.move_limit;
+        // hnefatafl.org judges it after its wins and its ply limit, before "no legal move".
+        if rules.cannot_escape && !limit_reached && self.defenders_cannot_escape().is_some() {
+            return Status::Win(Side::Attackers, WinReason::CannotEscape);
         }
         if !self.has_move(rules) {
             return Status::Win(self.side_to_move().opponent(), WinReason::NoMoves);

@@ -12,6 +12,7 @@
 //! partners whatever stands on them, as is the throne.
 
 mod danger;
+mod escape;
 mod family;
 #[cfg(test)]
 mod family_tests;
@@ -27,6 +28,7 @@ mod sizes;
 mod tables;
 mod text;
 
+pub use escape::NoEscape;
 pub use game::{DrawReason, Game, GameError, GameErrorOf, GameOf, Status, WinReason};
 pub use legal::{IllegalMove, IllegalMoveOf, IllegalReason};
 pub use movegen::{MAX_MOVES, MoveList, MoveListOf};
