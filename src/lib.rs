@@ -79,7 +79,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use konakis_core::{board, perft, rules, types, zobrist};
+pub use konakis_core::{board, geometry, perft, rules, types, zobrist};
 /// The engine session every front-end works through, and its companion types.
 pub use konakis_engine::{
     Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced,

@@ -11,6 +11,7 @@
 use konakis::board::Board;
 use konakis::challenge::state::{self, MoveMessage, State};
 use konakis::challenge::wire;
+use konakis::geometry::Nine;
 use konakis::opentafl::command::{self as otep, HostCommand};
 use konakis::opentafl::notation::{self, OtMove};
 use konakis::opentafl::otg;
@@ -341,7 +342,7 @@ pub fn otep_line(data: &[u8]) {
             );
         }
         Ok(HostCommand::OpponentMove { mv, text, board }) => {
-            assert_eq!(mv, notation::parse_move(&text).ok().map(|m| m.mv));
+            assert_eq!(mv, notation::parse_move::<Nine>(&text).ok().map(|m| m.mv));
             check_record(&board, Side::Attackers);
         }
         Ok(HostCommand::Confirm(board) | HostCommand::Position(board)) => {
@@ -396,7 +397,7 @@ pub fn position_record(data: &[u8]) {
         Side::Defenders
     };
     let input = text(rest);
-    match notation::parse_position_record(&input, side) {
+    match notation::parse_position_record::<Nine>(&input, side) {
         Ok(board) => {
             assert_eq!(board.side_to_move(), side);
             check_record(&board, side);
@@ -430,12 +431,12 @@ fn ot_move_text(m: &OtMove) -> String {
 pub fn otg(data: &[u8]) {
     let input = text(data);
     for token in input.split_whitespace().take(64) {
-        if let Ok(m) = notation::parse_move(token) {
+        if let Ok(m) = notation::parse_move::<Nine>(token) {
             let written = ot_move_text(&m);
             assert_eq!(notation::parse_move(&written).ok(), Some(m), "{token:?}");
         }
     }
-    let games = match otg::parse_otg(&input) {
+    let games = match otg::parse_otg::<Nine>(&input) {
         Ok(games) => games,
         Err(e) => {
             assert_log_line("otg", &input, e);

@@ -11,7 +11,7 @@ use crate::common::process::Process;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
-use konakis::opentafl::otg::{parse_otg, replay, result_tag, turns};
+use konakis::opentafl::otg::{OtgGame, parse_otg, replay, result_tag, turns};
 use konakis::opentafl::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
 use konakis::{Board, Game, Move, Rules, Side, Status, WinReason};
 use rand::rngs::StdRng;
@@ -746,7 +746,8 @@ fn match_records_replay_with_their_results() {
             String::from_utf8_lossy(&out.stderr)
         );
         let text = std::fs::read_to_string(&otg).unwrap();
-        assert_eq!(parse_otg(&text).unwrap().len(), 4);
+        let games: Vec<OtgGame> = parse_otg(&text).unwrap();
+        assert_eq!(games.len(), 4);
         let out = Command::new(konakis)
             .arg("replay")
             .arg(&otg)

@@ -9,23 +9,36 @@
 //! Several games may follow one another in a file (the match runner appends them): a tag line
 //! after turns starts the next game.
 
-use super::notation::{self, NotationError, OtMove, full_move};
+use super::notation::{self, NotationErrorOf, OtMoveOf, full_move};
 use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
-use konakis_core::board::{Board, Game, GameError, IllegalMove, Status};
+use konakis_core::board::{Board, BoardOf, Game, GameError, IllegalMove, Status};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::{Rules, RulesError};
-use konakis_core::types::{Move, Piece, Side, Square};
+use konakis_core::types::{Move, MoveOf, Piece, Side, Square};
 use std::fmt::{self, Write};
 
-/// One game of an `.otg` file.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct OtgGame {
+/// One game of an `.otg` file, its moves read for a board of size `G`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OtgGameOf<G: Geometry> {
     /// Tags in file order.
     pub tags: Vec<(String, String)>,
     /// The moves, in order.
-    pub moves: Vec<OtMove>,
+    pub moves: Vec<OtMoveOf<G>>,
 }
 
-impl OtgGame {
+/// One game of an `.otg` file of Tablut.
+pub type OtgGame = OtgGameOf<Nine>;
+
+impl<G: Geometry> Default for OtgGameOf<G> {
+    fn default() -> Self {
+        OtgGameOf {
+            tags: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+impl<G: Geometry> OtgGameOf<G> {
     /// The value of tag `key`, if present.
     pub fn tag(&self, key: &str) -> Option<&str> {
         self.tags
@@ -54,10 +67,11 @@ fn tag_key_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
-/// Reads every game of an `.otg` file. Errors give the line and the text at fault.
-pub fn parse_otg(text: &str) -> Result<Vec<OtgGame>, NotationError> {
+/// Reads every game of an `.otg` file, its moves as squares of a board of size `G` (the
+/// `rules` tag's `dim`). Errors give the line and the text at fault.
+pub fn parse_otg<G: Geometry>(text: &str) -> Result<Vec<OtgGameOf<G>>, NotationErrorOf<G>> {
     let mut games = Vec::new();
-    let mut game = OtgGame::default();
+    let mut game = OtgGameOf::default();
     let mut in_comment = false;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -85,7 +99,7 @@ pub fn parse_otg(text: &str) -> Result<Vec<OtgGame>, NotationError> {
             {
                 continue;
             }
-            let mv = notation::parse_move(token).map_err(|e| NotationError::Line {
+            let mv = notation::parse_move(token).map_err(|e| NotationErrorOf::Line {
                 line: i + 1,
                 error: Box::new(e),
             })?;
@@ -115,7 +129,7 @@ pub fn tag_value(value: &str) -> String {
 
 /// The numbered turns of a game from `start`: `1. d1-d2 f5-f8 ` per line, the first move of
 /// each turn by the side to move in `start`. The moves must be legal.
-pub fn turns(start: &Board, rules: &Rules, moves: &[Move]) -> String {
+pub fn turns<G: Geometry>(start: &BoardOf<G>, rules: &Rules, moves: &[MoveOf<G>]) -> String {
     let mut s = String::new();
     let mut board = *start;
     for (turn, pair) in moves.chunks(2).enumerate() {
@@ -156,10 +170,10 @@ pub fn comment_text(text: &str) -> String {
 /// comment line `[first move's comment|second move's comment]`, as OpenTafl writes its clock
 /// comments and reads back a comment per move. `comments[i]` is the i-th move's (made safe by
 /// [`comment_text`]); a turn whose comments are all missing or empty gets no comment line.
-pub fn commented_turns(
-    start: &Board,
+pub fn commented_turns<G: Geometry>(
+    start: &BoardOf<G>,
     rules: &Rules,
-    moves: &[Move],
+    moves: &[MoveOf<G>],
     comments: &[String],
 ) -> String {
     let mut s = String::new();
@@ -324,6 +338,7 @@ pub fn write_game_record(game: &Game, tags: &[(&str, &str)]) -> Result<String, T
 ///
 /// ```
 /// use konakis_core::{Board, Move, Rules};
+/// use konakis_core::geometry::Nine;
 /// use konakis_protocols::opentafl::otg::{Tag, parse_otg, write_commented_record};
 /// let rules = Rules::default();
 /// let start = Board::start(&rules);
@@ -331,7 +346,7 @@ pub fn write_game_record(game: &Game, tags: &[(&str, &str)]) -> Result<String, T
 /// let notes = ["best".to_string(), "mistake: 12 points".to_string()];
 /// let text = write_commented_record(&start, &rules, &moves, &[Tag::Rules], &notes);
 /// assert!(text.ends_with("\n\n1. d1-d3 e4-d4 \n[best|mistake; 12 points]\n\n"));
-/// assert_eq!(parse_otg(&text).unwrap()[0].moves.len(), 2);
+/// assert_eq!(parse_otg::<Nine>(&text).unwrap()[0].moves.len(), 2);
 /// ```
 pub fn write_commented_record(
     start: &Board,
@@ -671,7 +686,7 @@ mod tests {
         let mut game = Game::new(Rules::default(), Board::start(&Rules::default()));
         game.play(Move::parse("d1d3").unwrap()).unwrap();
         let text = write_game_record(&game, &[("event", "club"), ("date", "2026.12.03")]).unwrap();
-        let keys: Vec<String> = parse_otg(&text).unwrap()[0]
+        let keys: Vec<String> = parse_otg::<Nine>(&text).unwrap()[0]
             .tags
             .iter()
             .map(|(k, _)| k.clone())
@@ -689,7 +704,10 @@ mod tests {
             ]
         );
         assert_eq!(
-            replay(&parse_otg(&text).unwrap()[0]).unwrap().game.moves(),
+            replay(&parse_otg::<Nine>(&text).unwrap()[0])
+                .unwrap()
+                .game
+                .moves(),
             game.moves()
         );
         assert_eq!(
@@ -706,7 +724,7 @@ mod tests {
     fn tags_and_turns_are_read_and_comments_skipped() {
         let text = "[date:2026.11.29]\n[rules:dim:9 esc:e cor: start:/9/]\n\n\
                     1. d1-d2 f5-f8 \n[0 5/3 0i |0 1/3 0i ]\n\n2. e8-c8 Ke5-f5 \n";
-        let games = parse_otg(text).unwrap();
+        let games = parse_otg::<Nine>(text).unwrap();
         assert_eq!(games.len(), 1);
         let g = &games[0];
         assert_eq!(g.tag("date"), Some("2026.11.29"));
@@ -719,7 +737,7 @@ mod tests {
     #[test]
     fn a_tag_after_turns_starts_the_next_game() {
         let text = "[result:1]\n\n1. d1-d2 \n\n[result:0]\n\n1. e8-c8 \n";
-        let games = parse_otg(text).unwrap();
+        let games = parse_otg::<Nine>(text).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].tag("result"), Some("0"));
         assert_eq!(games[1].moves.len(), 1);
@@ -727,7 +745,7 @@ mod tests {
 
     #[test]
     fn bad_moves_name_their_line() {
-        let e = parse_otg("[result:1]\n\n1. d1-d2 zz \n").unwrap_err();
+        let e = parse_otg::<Nine>("[result:1]\n\n1. d1-d2 zz \n").unwrap_err();
         assert!(e.to_string().starts_with("line 3:"), "{e}");
     }
 
@@ -752,5 +770,89 @@ mod tests {
     #[test]
     fn tag_values_cannot_break_the_layout() {
         assert_eq!(tag_value("a[b]c|d\ne"), "a(b)c/d e");
+    }
+
+    #[test]
+    fn turns_of_an_eleven_by_eleven_game_are_written_and_read_back() {
+        use konakis_core::board::COPENHAGEN_FEN;
+        use konakis_core::geometry::Eleven;
+        let rules = Rules::opentafl();
+        let start = BoardOf::<Eleven>::from_fen(COPENHAGEN_FEN).unwrap();
+        let moves: Vec<MoveOf<Eleven>> = ["a4c4", "d6d10", "a8c8", "d10d9"]
+            .iter()
+            .map(|m| MoveOf::parse(m).unwrap())
+            .collect();
+        let text = turns(&start, &rules, &moves);
+        assert_eq!(text, "1. a4-c4 d6-d10 \n2. a8-c8 d10-d9 \n");
+        let games = parse_otg::<Eleven>(&format!("[rules:dim:11]\n\n{text}")).unwrap();
+        let read: Vec<MoveOf<Eleven>> = games[0].moves.iter().map(|m| m.mv).collect();
+        assert_eq!(read, moves);
+        // The same text read for a 9x9 board stops at the first rank of two digits.
+        let e = parse_otg::<Nine>(&text).unwrap_err();
+        assert!(e.to_string().starts_with("line 1:"), "{e}");
+    }
+
+    /// Follows an OpenTafl record of size `G` square by square, without rules: from the start
+    /// record of its rules tag, every move must start on a piece of the side to move (the sides
+    /// taking turns), a `K` move on the king, pass and stop on empty squares, and capture only
+    /// enemy pieces. A record read with its ranks or files the wrong way round fails at once.
+    /// Returns the moves followed.
+    fn follow_record<G: Geometry>(text: &str) -> usize {
+        use konakis_core::types::Direction;
+        let game = &parse_otg::<G>(text).unwrap()[0];
+        let rules = game.tag("rules").unwrap();
+        let start = rules
+            .split_whitespace()
+            .find_map(|kv| kv.strip_prefix("start:"))
+            .unwrap();
+        let board = notation::parse_position_record::<G>(start, Side::Attackers).unwrap();
+        let mut cells: Vec<Option<Piece>> = konakis_core::types::SquareOf::<G>::all()
+            .map(|sq| board.piece_at(sq))
+            .collect();
+        let mut to_move = None;
+        for m in &game.moves {
+            let (from, to) = (m.mv.from(), m.mv.to());
+            let piece = cells[from.index()].unwrap_or_else(|| panic!("{m:?}: {from} is empty"));
+            assert_eq!(to_move.unwrap_or(piece.side()), piece.side(), "{m:?}");
+            to_move = Some(piece.side().opponent());
+            if m.king {
+                assert_eq!(piece, Piece::King, "{m:?}");
+            }
+            let step = (
+                (i16::from(to.file()) - i16::from(from.file())).signum() as i8,
+                (i16::from(to.rank()) - i16::from(from.rank())).signum() as i8,
+            );
+            let dir = Direction::ALL
+                .into_iter()
+                .find(|d| d.delta() == step)
+                .unwrap();
+            let mut sq = from;
+            while sq != to {
+                sq = sq.step(dir).unwrap();
+                assert_eq!(cells[sq.index()], None, "{m:?}: {sq} is taken");
+            }
+            for c in &m.captures {
+                let taken = cells[c.square.index()].take();
+                assert!(
+                    taken.is_some_and(|p| p.side() != piece.side()),
+                    "{m:?}: {} holds {taken:?}",
+                    c.square
+                );
+            }
+            cells[to.index()] = cells[from.index()].take();
+        }
+        game.moves.len()
+    }
+
+    #[test]
+    fn opentafls_own_records_of_brandub_and_copenhagen_are_followed_move_by_move() {
+        use konakis_core::geometry::{Eleven, Seven};
+        let brandub = include_str!("../../../../tests/data/opentafl/brandub-triathlon-2015.otg");
+        let copenhagen =
+            include_str!("../../../../tests/data/opentafl/copenhagen-grandmasters-2015.otg");
+        assert_eq!(follow_record::<Seven>(brandub), 20);
+        assert_eq!(follow_record::<Eleven>(copenhagen), 68);
+        // Neither reads as a record of another size.
+        assert!(parse_otg::<Nine>(copenhagen).is_err());
     }
 }

@@ -30,6 +30,7 @@ use crate::matches::config::{EngineSpec, MatchConfig, MoveLimits, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
 use konakis_core::board::{Board, Game};
+use konakis_core::geometry::Nine;
 use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};
 use konakis_protocols::opentafl::notation::{self, full_move, position_record, simple_move};
@@ -283,7 +284,7 @@ impl Player for OtepPlayer {
                     let given = words.next().unwrap_or("");
                     // The referee reads `d1d3` and `d1-d3`; a move in full notation is cut
                     // down to its squares, anything else goes to the referee as it came.
-                    let text = match notation::parse_move(given) {
+                    let text = match notation::parse_move::<Nine>(given) {
                         Ok(m) => m.mv.to_string(),
                         Err(_) => given.to_string(),
                     };
