@@ -287,9 +287,10 @@ fn dim_of(pairs: &[(&str, &str)]) -> Result<(usize, String), RulesStringError> {
         .find(|(k, _)| *k == "dim")
         .map(|(_, v)| *v)
         .unwrap_or_default();
-    value.parse::<usize>().map(|n| (n, value.to_string())).map_err(|_| {
-        RulesStringError::Malformed(Malformation::DimNotNumber(excerpt(value)))
-    })
+    value
+        .parse::<usize>()
+        .map(|n| (n, value.to_string()))
+        .map_err(|_| RulesStringError::Malformed(Malformation::DimNotNumber(excerpt(value))))
 }
 
 /// A start position on one of the boards Konakis plays, as a rules string gives it.
@@ -600,10 +601,7 @@ fn read_throne<'a, G: Geometry>(
             return Err(RulesStringError::unsupported(
                 "cen",
                 value,
-                format!(
-                    "Konakis' throne is {} alone",
-                    square_name::<G>(G::THRONE)
-                ),
+                format!("Konakis' throne is {} alone", square_name::<G>(G::THRONE)),
             ));
         }
         _ => rules.throne = true,
@@ -834,8 +832,8 @@ fn read_pair<G: Geometry>(
         }
         // Properties of fort squares, which the game does not have (a non-empty afor or dfor
         // is refused), and of passing or re-entering a corner, which no piece can do.
-        "corp" | "corre" | "aforp" | "afors" | "aforh" | "aforre" | "dforp" | "dfors"
-        | "dforh" | "dforre" => {
+        "corp" | "corre" | "aforp" | "afors" | "aforh" | "aforre" | "dforp" | "dfors" | "dforh"
+        | "dforre" => {
             piece_list(key, value)?;
         }
         // Corner and throne properties: read together by read_corners and read_throne.
@@ -1010,7 +1008,13 @@ pub fn format_rules_of<G: Geometry>(
     let yn = |b: bool| if b { 'y' } else { 'n' };
     let name: String = name
         .chars()
-        .map(|c| if c.is_ascii_graphic() && c != ':' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_graphic() && c != ':' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let mut s = String::with_capacity(300);
     s.push_str(&format!("dim:{} name:{name} ", G::SIDE));
@@ -1415,7 +1419,10 @@ mod tests {
     fn written_strings_count_in_konakis_as_opentafl_counts_them() {
         let text = include_str!("../../../../tests/data/opentafl/rules-strings-perft.txt");
         let mut ids = std::collections::BTreeSet::new();
-        for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
             let mut fields = line.splitn(4, ' ');
             let (Some(id), Some(depth), Some(count), Some(string)) =
                 (fields.next(), fields.next(), fields.next(), fields.next())
@@ -1438,15 +1445,30 @@ mod tests {
                 "{id}"
             );
             let read = parse_any_rules(string).unwrap_or_else(|e| panic!("{id}: {e}"));
-            assert_eq!(read.rules, Rules { move_limit: 0, ..rules }, "{id}");
+            assert_eq!(
+                read.rules,
+                Rules {
+                    move_limit: 0,
+                    ..rules
+                },
+                "{id}"
+            );
             assert_eq!(read.start, start, "{id}");
-            assert_eq!(sized_perft(&start, &rules, depth), count, "{id} depth {depth}");
+            assert_eq!(
+                sized_perft(&start, &rules, depth),
+                count,
+                "{id} depth {depth}"
+            );
             ids.insert(id);
         }
         // Every preset OpenTafl can express is in the file.
-        for id in VARIANTS.iter().map(|v| (v.id, v.rules())).chain(
-            PRESETS.iter().map(|p| (p.id, p.rules())),
-        ).filter(|(_, r)| check_expressible(r).is_ok()).map(|(id, _)| id) {
+        for id in VARIANTS
+            .iter()
+            .map(|v| (v.id, v.rules()))
+            .chain(PRESETS.iter().map(|p| (p.id, p.rules())))
+            .filter(|(_, r)| check_expressible(r).is_ok())
+            .map(|(id, _)| id)
+        {
             assert!(ids.contains(id), "{id} has no line");
         }
     }
@@ -1485,10 +1507,7 @@ mod tests {
             exit_fort: ExitFort::ReachesEdge,
             ..no_fort
         };
-        assert_eq!(
-            check_expressible(&enclosure),
-            Err(Inexpressible::Enclosure)
-        );
+        assert_eq!(check_expressible(&enclosure), Err(Inexpressible::Enclosure));
         let brandubh = Rules {
             repetition: Repetition::Draw,
             ..Rules::hnefatafl_org_brandubh()
@@ -1608,9 +1627,18 @@ mod tests {
             ("ks:w cenhe:K", "cenhe:K"),
             ("ks:m cenhe:tT", "cenhe:tT"),
             ("spd:1", "spd:1"),
-            ("spd:2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,", "spd:2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,"),
-            ("spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,2,-1,-1,", "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,2,-1,-1,"),
-            ("spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,", "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,"),
+            (
+                "spd:2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,",
+                "spd:2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,",
+            ),
+            (
+                "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,2,-1,-1,",
+                "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,2,-1,-1,",
+            ),
+            (
+                "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,",
+                "spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,",
+            ),
             ("cen:d3,", "cen:d3,"),
             ("dfor:d2,", "dfor:d2,"),
             ("ber:m", "ber:m"),
@@ -1635,7 +1663,14 @@ mod tests {
         let two = parse_any_rules(&format!("dim:7 spd:1,1 tfr:i start:{BRANDUB}")).unwrap();
         assert!(!two.rules.king_moves_one_square);
         assert_eq!(two.rules.repetition, Repetition::Draw);
-        for bad in ["spd:1,2,3", "spd:x", "esc:x", "tfr:q", "efe:maybe", "cor:z9"] {
+        for bad in [
+            "spd:1,2,3",
+            "spd:x",
+            "esc:x",
+            "tfr:q",
+            "efe:maybe",
+            "cor:z9",
+        ] {
             let text = format!("dim:7 {bad} start:{BRANDUB}");
             assert!(
                 matches!(parse_any_rules(&text), Err(RulesStringError::Malformed(_))),
