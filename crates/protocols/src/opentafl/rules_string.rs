@@ -1,30 +1,36 @@
 //! OpenTafl's rules strings, read into [`Rules`] and a start position, and written from them
-//! (docs/rules.md, "OpenTafl's rules strings", has the table for users).
+//! (docs/rules.md, "OpenTafl's rules strings", has the table for users; docs/variants-sources.md
+//! every field of OpenTafl 0.4.8's strings).
 //!
 //! A rules string is a list of `key:value` pairs separated by spaces, `dim:` first and the
-//! start position (`start:`, rank 1 first, or `starti:`, rank 9 first) last. Keys left out take
-//! OpenTafl's defaults, which are those of a corner-escape game: a string that leaves out `esc`
-//! or `cor` describes a game Konakis does not play.
+//! start position (`start:`, rank 1 first, or `starti:`, the top rank first) last. Keys left
+//! out take OpenTafl's defaults, which are those of a corner-escape game with a throne.
 //!
-//! The reader accepts exactly the games Konakis plays: 9×9, edge escape, no corner squares or
-//! forts, a throne on e5 that only the king may ever stop on, `t`/`T`/`K` pieces only. Every
-//! other key or value is refused with an error that names it, so that an engine never plays
-//! under rules it does not know. Keys that cannot change a game without the pieces or squares
-//! they are about (knight and commander jumps, corner and fort properties when there are no
-//! corners or forts) are accepted.
+//! [`parse_any_rules`] reads every field on 7×7, 9×9 and 11×11 boards into the tafl family's
+//! [`Rules`] and a [`SizedBoard`]; [`parse_rules`] is the same on 9×9 alone. Every key or value
+//! the rules cannot say is refused with an error that names it and why, so that an engine never
+//! plays under rules it does not know. Keys that cannot change a game without the pieces or
+//! squares they are about (knight and commander jumps, fort properties when there are no
+//! forts, throne properties without a throne, passing a corner) are read for form only.
 //!
 //! The mapping onto [`Rules`]:
 //!
 //! | keys | option |
 //! |---|---|
-//! | `ks:c` / `ks:s` (or `y`) | `KingCapture=Original` / `English` |
+//! | `esc:e` / `c` with `cor:` / the four corners | `escape` Edge / Corner |
+//! | `corh` holding `t` and `T` / neither (`K` alike, but for the strong king) | `corners_hostile` |
+//! | `cen:` / the middle square | `throne` false / true |
+//! | `ks:c` / `s` (or `y`) / `w` (or `n`) / `m` | `KingCapture` Original / English / Two / Surrounded |
 //! | `atkf:y` / `n` | `FirstMove=Attackers` / `Defenders` |
 //! | `ka:y` / `n` | `KingArmed` |
 //! | `cenhe` holding `t` and `T` / neither | `ThroneHostile` true / false |
 //! | `cens` and `cenre` both holding `K` | `KingReentersThrone` |
 //! | `cenp` holding `t`, `T`, `K` / neither soldier | `ThronePassable` true / false |
 //! | `linc:y` / `n` | `ThroneGuardCapture` |
-//! | `tfr:d` | `RepetitionDraw=3` |
+//! | `sw:s` with `swf:y` / `n` | `shieldwall` Bracket / Completed |
+//! | `efe:y` | `exit_fort` ReachesEdge |
+//! | `tfr:d` (or `i`) / `w` / `l` | `repetition` Draw / MakerLoses / MakerWins, `RepetitionDraw=3` |
+//! | `spd` with the defending king's entry `1` | `king_moves_one_square` |
 //! | `surf:y` / `n` | `Encirclement` |
 //!
 //! OpenTafl has no move limit, so a parsed string gives `MoveLimit=0`: an engine that stopped
