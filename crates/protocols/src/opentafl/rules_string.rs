@@ -1696,4 +1696,103 @@ mod tests {
             Err(RulesStringError::Malformed(Malformation::Start(_)))
         ));
     }
+
+    /// Random strings made of every key's values, good and bad, on every size: each is read or
+    /// refused with one printable ASCII line, never a panic, and what is read is rules OpenTafl
+    /// can express, written back to the same rules and start.
+    #[test]
+    fn random_strings_of_every_field_are_read_and_written_back_or_refused_in_one_line() {
+        const VALUES: &[(&str, &[&str])] = &[
+            ("esc", &["e", "c", "x"]),
+            ("surf", &["y", "n"]),
+            ("atkf", &["y", "n"]),
+            ("tfr", &["d", "w", "l", "i", "q"]),
+            ("ka", &["y", "n", "a", "h"]),
+            ("ks", &["s", "y", "c", "w", "n", "m", "z"]),
+            ("kj", &["n", "j", "c", "r"]),
+            ("nj", &["n", "j", "c", "r", "q"]),
+            (
+                "cor",
+                &[
+                    "",
+                    "default",
+                    "a1,",
+                    "a1,g1,a7,g7,",
+                    "a1,k1,a11,k11,",
+                    "a1,i1,a9,i9,",
+                ],
+            ),
+            ("cen", &["", "default", "d4,", "e5,", "f6,", "zz"]),
+            ("afor", &["", "a4,"]),
+            (
+                "spd",
+                &["-1", "1", "1,1", "-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1,"],
+            ),
+            ("cenp", &["", "K", "tcnkTCNK", "tT", "x"]),
+            ("cens", &["", "K", "tK"]),
+            ("cenre", &["", "K", "tcnkTCNK"]),
+            ("cenh", &["", "tcnk", "T"]),
+            ("cenhe", &["", "K", "tT", "tcnkTCNK", "t"]),
+            ("cors", &["", "K", "TK"]),
+            ("corh", &["", "K", "tT", "tcnkTCNK", "t"]),
+            ("corp", &["", "K"]),
+            ("sw", &["n", "s", "w"]),
+            ("swf", &["y", "n"]),
+            ("efe", &["y", "n"]),
+            ("linc", &["y", "n"]),
+            ("ber", &["n", "c"]),
+        ];
+        const STARTS: &[(&str, &str)] = &[
+            ("7", "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"),
+            ("9", START),
+            (
+                "11",
+                "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+            ),
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let (mut read, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let (dim, start) = STARTS[next(STARTS.len())];
+            let mut text = format!("dim:{dim} ");
+            for (key, values) in VALUES {
+                if next(3) == 0 {
+                    text.push_str(&format!("{key}:{} ", values[next(values.len())]));
+                }
+            }
+            text.push_str(&format!("start:{start}"));
+            match parse_any_rules(&text) {
+                Ok(r) => {
+                    read += 1;
+                    assert!(check_expressible(&r.rules).is_ok(), "{text}");
+                    for key in [StartKey::Start, StartKey::StartI] {
+                        let written = r.start.format_rules(&r.rules, "x", key);
+                        let back = parse_any_rules(&written)
+                            .unwrap_or_else(|e| panic!("{text} -> {written}: {e}"));
+                        assert_eq!(back.rules, r.rules, "{text} -> {written}");
+                        assert_eq!(back.start, r.start, "{text} -> {written}");
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    let line = e.to_string();
+                    assert!(
+                        line.is_ascii() && !line.chars().any(|c| c.is_ascii_control()),
+                        "{line:?}"
+                    );
+                }
+            }
+        }
+        // Both outcomes are common, so both were tried.
+        assert!(
+            read > 500 && refused > 500,
+            "{read} read, {refused} refused"
+        );
+    }
 }
