@@ -17,6 +17,9 @@ A program whose variables are unset is skipped, and said to be. Options:
   --max-depth N   only lines of depth N or less
   --program P     only lines counted by P (hnefatafl-copenhagen, opentafl, taflzero)
   --print         print each recounted line in the file's format instead of comparing
+  --rules-strings recount tests/data/opentafl/rules-strings-perft.txt instead: Konakis' OpenTafl
+                  rules strings (VARIANT DEPTH COUNT STRING), each counted by OpenTafl from the
+                  string itself
 
 Exit status: 0 when every count that was rerun agrees, 1 when one differs or a program fails,
 2 on bad arguments or a line of the file that does not parse.
@@ -30,6 +33,9 @@ import tempfile
 from pathlib import Path
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft" / "reference.txt"
+RULES_STRINGS = (
+    Path(__file__).resolve().parent.parent / "tests" / "data" / "opentafl" / "rules-strings-perft.txt"
+)
 
 # Each variant: the program that counts it and how that program names it.
 HNEFATAFL_SIZES = {
@@ -68,7 +74,20 @@ def read_reference(path):
         if len(fields) != 4 or not fields[1].isdigit() or not fields[2].isdigit():
             raise ValueError(f"{path}:{number}: expected VARIANT DEPTH COUNT PROGRAM, got {text!r}")
         variant, depth, count, program = fields[0], int(fields[1]), int(fields[2]), fields[3]
-        lines.append((number, variant, depth, count, program))
+        lines.append((number, variant, depth, count, program, None))
+    return lines
+
+
+def read_rules_strings(path):
+    """Lines VARIANT DEPTH COUNT RULES-STRING, all counted by OpenTafl from the string."""
+    lines = []
+    for number, text in enumerate(path.read_text().splitlines(), 1):
+        if not text.strip() or text.startswith("#"):
+            continue
+        fields = text.split(" ", 3)
+        if len(fields) != 4 or not fields[1].isdigit() or not fields[2].isdigit():
+            raise ValueError(f"{path}:{number}: expected VARIANT DEPTH COUNT STRING, got {text!r}")
+        lines.append((number, fields[0], int(fields[1]), int(fields[2]), "opentafl", fields[3]))
     return lines
 
 
@@ -103,20 +122,23 @@ def opentafl_rules(folder, key):
     raise RuntimeError(f"no rules with {key} in {conf}")
 
 
-def count(variant, depth, program):
+def count(variant, depth, program, rules=None):
     if program == "hnefatafl-copenhagen":
         if variant not in HNEFATAFL_SIZES:
             raise ValueError(f"hnefatafl-copenhagen does not count {variant}")
         binary = env("HNEFATAFL_PERFT")
         return last_count(run([binary, HNEFATAFL_SIZES[variant], str(depth)]), binary)
     if program == "opentafl":
-        if variant not in OPENTAFL_VARIANTS:
+        if rules is None and variant not in OPENTAFL_VARIANTS:
             raise ValueError(f"OpenTafl does not count {variant}")
         folder = env("OPENTAFL_DIR")
         classes = env("OPENTAFL_PERFT_CLASSES")
-        which = OPENTAFL_VARIANTS[variant]
-        if not which.isdigit():
-            which = opentafl_rules(folder, which)
+        if rules is not None:
+            which = rules
+        else:
+            which = OPENTAFL_VARIANTS[variant]
+            if not which.isdigit():
+                which = opentafl_rules(folder, which)
         classpath = os.pathsep.join([str(Path(folder) / "OpenTafl.jar"), classes])
         java = os.environ.get("JAVA", "java")
         # OpenTafl may write logs beside itself; a scratch folder keeps them out of the way.
@@ -136,24 +158,30 @@ def main():
     parser.add_argument("--max-depth", type=int)
     parser.add_argument("--program")
     parser.add_argument("--print", action="store_true", dest="print_lines")
-    parser.add_argument("--file", type=Path, default=REFERENCE)
+    parser.add_argument("--file", type=Path)
+    parser.add_argument("--rules-strings", action="store_true")
     args = parser.parse_args()
 
     try:
-        lines = read_reference(args.file)
+        if args.rules_strings:
+            args.file = args.file or RULES_STRINGS
+            lines = read_rules_strings(args.file)
+        else:
+            args.file = args.file or REFERENCE
+            lines = read_reference(args.file)
     except (OSError, ValueError) as error:
         print(error, file=sys.stderr)
         return 2
 
     agreed = differed = failed = 0
     skipped = set()
-    for number, variant, depth, want, program in lines:
+    for number, variant, depth, want, program, rules in lines:
         if args.max_depth is not None and depth > args.max_depth:
             continue
         if args.program and program != args.program:
             continue
         try:
-            got = count(variant, depth, program)
+            got = count(variant, depth, program, rules)
         except Skip as why:
             skipped.add(f"{program} ({why})")
             continue
@@ -165,7 +193,7 @@ def main():
             failed += 1
             continue
         if args.print_lines:
-            print(f"{variant} {depth} {got} {program}", flush=True)
+            print(f"{variant} {depth} {got} {rules if rules else program}", flush=True)
         elif got == want:
             print(f"agrees  {variant} {depth} {got} ({program})", flush=True)
             agreed += 1

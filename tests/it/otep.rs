@@ -343,10 +343,12 @@ fn status_and_analysis_scores_are_absolute_as_opentafls_ai_gives_them() {
     }
 }
 
-/// OpenTafl's Tablut is played exactly; Sea Battle (no throne) and Foteviken Tablut (forts)
-/// are refused, naming the key, by the library and by `konakis otep`, which then never moves.
+/// OpenTafl's Tablut is played exactly, read into its preset; Sea Battle (no throne, an
+/// unarmed king) is read into its preset but refused by `konakis otep`, whose search plays
+/// Tablut's rules only; Foteviken Tablut (forts) is refused, naming the key, by the library and
+/// by `konakis otep`, which then never moves.
 #[test]
-fn the_three_rules_strings() {
+fn the_three_rules_strings_tablut_played_sea_battle_read_foteviken_refused() {
     let _serial = serial();
     let strings = rules_strings();
     assert_eq!(strings.len(), 3);
@@ -363,29 +365,45 @@ fn the_three_rules_strings() {
     assert!(r.rules.throne_passable && r.rules.throne_guard_capture);
     assert!(r.rules.king_armed && r.rules.encirclement);
     assert_eq!(r.rules.first_move, Side::Attackers);
-    for (text, key) in [(&strings[0], "cen:"), (&strings[2], "afor:")] {
-        match parse_rules(text) {
-            Err(RulesStringError::Unsupported { key_value, .. }) => {
-                assert!(key_value.starts_with(key), "{key_value}")
-            }
-            other => panic!("{text}: {other:?}"),
+
+    let sea_battle = parse_rules(&strings[0]).unwrap();
+    assert_eq!(sea_battle.rules, Rules::opentafl_sea_battle());
+    let mut otep = Otep::start(&["--max-time", "100"]);
+    otep.send(&format!("rules {}", strings[0]));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(
+        line.starts_with("error -1 unsupported rule: Sea Battle is not Tablut"),
+        "{line}"
+    );
+    otep.send("clock 30000 30000 0 0 0");
+    otep.send("play attackers");
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("error -1 unsupported rule"), "{line}");
+    otep.send("goodbye");
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
+
+    let (text, key) = (&strings[2], "afor:");
+    match parse_rules(text) {
+        Err(RulesStringError::Unsupported { key_value, .. }) => {
+            assert!(key_value.starts_with(key), "{key_value}")
         }
-        let mut otep = Otep::start(&[]);
-        otep.send(&format!("rules {text}"));
-        let line = otep.next(Duration::from_secs(5));
-        assert!(
-            line.starts_with(&format!("error -1 unsupported rule: {key}")),
-            "{line}"
-        );
-        otep.send("clock 30000 30000 0 0 0");
-        otep.send("play attackers");
-        let line = otep.next(Duration::from_secs(5));
-        assert!(line.starts_with("error -1 unsupported rule"), "{line}");
-        otep.send("opponent-move d1-d2 /4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
-        otep.send("play defenders");
-        let rest = otep.quiet(Duration::from_millis(500));
-        assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+        other => panic!("{text}: {other:?}"),
     }
+    let mut otep = Otep::start(&[]);
+    otep.send(&format!("rules {text}"));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(
+        line.starts_with(&format!("error -1 unsupported rule: {key}")),
+        "{line}"
+    );
+    otep.send("clock 30000 30000 0 0 0");
+    otep.send("play attackers");
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("error -1 unsupported rule"), "{line}");
+    otep.send("opponent-move d1-d2 /4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
+    otep.send("play defenders");
+    let rest = otep.quiet(Duration::from_millis(500));
+    assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
 }
 
 /// Random legal games: every position's record reads back to the same board, and the games

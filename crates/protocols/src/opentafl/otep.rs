@@ -367,6 +367,18 @@ impl Session {
         self.clock_fresh = false;
         *self.answered() = None;
         match parse_rules(text) {
+            // The rules crate plays the tafl family, but the search still reads Tablut's
+            // throne and king (the king-danger and king-line views): it plays Tablut's rules
+            // only, until it learns the family's.
+            Ok(parsed) if parsed.rules.family_rules() => {
+                let msg = format!(
+                    "unsupported rule: {} is not Tablut (Konakis' rules play it, its search \
+                     plays Tablut's rules only, for now)",
+                    parsed.name.as_deref().unwrap_or("this game")
+                );
+                self.out.line(&format!("error -1 {msg}"));
+                self.rules = RulesState::Refused(msg);
+            }
             Ok(parsed) => {
                 self.engine.set_rules(parsed.rules, parsed.start);
                 self.rules = RulesState::Known(parsed.rules);
