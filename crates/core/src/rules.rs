@@ -215,11 +215,34 @@ impl std::error::Error for RulesError {}
 
 /// Every rule option. `Rules::default()` is the reference game.
 ///
-/// The family's fields, `escape` to `king_moves_one_square`, are bytes laid out one after the
-/// other (`repr(C)`), so that [`Rules::family_rules`] reads them as one word.
+/// The family's fields, `escape` to `king_moves_one_square`, are the first eight bytes
+/// (`repr(C, align(8))`), so that [`Rules::family_rules`] reads them as one aligned word: in
+/// the middle of the struct, the word straddled the two stores that copy a `Rules`, and every
+/// check of a copy waited for both (Tablut's search ran 4-6 % fewer nodes a second with the
+/// same instructions).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(C)]
+#[repr(C, align(8))]
 pub struct Rules {
+    /// Where the king escapes. With [`Escape::Corner`] the corners are restricted squares.
+    pub escape: Escape,
+    /// Whether the middle square is a throne (restricted to the king, with the throne options
+    /// above); without one (Tawlbwrdd, Sea Battle) it is a square like any other.
+    pub throne: bool,
+    /// The empty corners are hostile to soldiers of both sides (with [`Escape::Corner`]); the
+    /// king capture rules say whether they are to the king.
+    pub corners_hostile: bool,
+    /// The shieldwall capture and its reading.
+    pub shieldwall: Shieldwall,
+    /// The exit fort and its reading.
+    pub exit_fort: ExitFort,
+    /// The attackers win when the king and every defender are enclosed: no path of empty
+    /// squares and defenders leads from the king to the edge, and every defender is on such a
+    /// path (Copenhagen).
+    pub enclosure: bool,
+    /// What repeating a position does (with `RepetitionDraw` its count).
+    pub repetition: Repetition,
+    /// The king moves one square at a time (OpenTafl's Magpie).
+    pub king_moves_one_square: bool,
     /// `Ruleset`: Linnaeus (shaped by the options below) or Ashton (which fixes most of them).
     pub ruleset: Ruleset,
     /// `KingCapture`: how the king is captured away from the throne.
@@ -245,26 +268,6 @@ pub struct Rules {
     /// `Encirclement`: the attackers win when no defender can reach an edge square through
     /// empty squares.
     pub encirclement: bool,
-    /// Where the king escapes. With [`Escape::Corner`] the corners are restricted squares.
-    pub escape: Escape,
-    /// Whether the middle square is a throne (restricted to the king, with the throne options
-    /// above); without one (Tawlbwrdd, Sea Battle) it is a square like any other.
-    pub throne: bool,
-    /// The empty corners are hostile to soldiers of both sides (with [`Escape::Corner`]); the
-    /// king capture rules say whether they are to the king.
-    pub corners_hostile: bool,
-    /// The shieldwall capture and its reading.
-    pub shieldwall: Shieldwall,
-    /// The exit fort and its reading.
-    pub exit_fort: ExitFort,
-    /// The attackers win when the king and every defender are enclosed: no path of empty
-    /// squares and defenders leads from the king to the edge, and every defender is on such a
-    /// path (Copenhagen).
-    pub enclosure: bool,
-    /// What repeating a position does (with `RepetitionDraw` its count).
-    pub repetition: Repetition,
-    /// The king moves one square at a time (OpenTafl's Magpie).
-    pub king_moves_one_square: bool,
     /// hnefatafl.org's "defenders cannot escape" adjudication: after every move the attackers
     /// win when the king is trapped against an edge, or when the corners are closed off and
     /// the defenders have too little left ([`crate::board::NoEscape`]). Read only with
