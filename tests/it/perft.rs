@@ -121,3 +121,35 @@ fn the_perft_command_refuses_depths_beyond_its_cap_with_the_cap_in_the_message()
     let (code, err) = perft_command("2");
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// `konakis perft --variant` counts a game of the family on its own board, with its
+/// repetition rule: hnefatafl.org's Copenhagen to depth 4 as hnefatafl-copenhagen counts it
+/// (tests/data/perft/reference.txt; without the rule that a defender may not repeat a board it
+/// would be TaflZero's 50,456,804), split by the 116 first moves; an unknown id is refused with
+/// the ids there are.
+#[test]
+fn the_perft_command_counts_a_variant_on_its_board_with_its_repetition_rule() {
+    use crate::common::matches::{run, text};
+    let out = run(&["perft", "4", "--variant", "hnefatafl.org-copenhagen-11"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.last(), Some(&"Nodes searched: 50450144"), "{stdout}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        116
+    );
+    assert!(stdout.contains("d11d10: "), "{stdout}");
+    let out = run(&["perft", "3", "--variant", "taflzero-copenhagen-11"]);
+    assert!(text(&out.stdout).ends_with("Nodes searched: 806344\n"));
+    let out = run(&["perft", "2", "--variant", "copenhagen-13"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: no variant 'copenhagen-13' (variants: copenhagen-11, "),
+        "{err}"
+    );
+}

@@ -100,6 +100,22 @@ pub fn perft_game<G: Geometry>(game: &GameOf<G>, depth: u32) -> u64 {
     )
 }
 
+/// [`perft_game`] split by the game's first move: each legal move of the game (those its
+/// repetition rule allows) with the leaves below it, in generation order.
+pub fn divide_game<G: Geometry>(game: &GameOf<G>, depth: u32) -> Vec<(MoveOf<G>, u64)> {
+    let mut split = Vec::new();
+    if depth == 0 || game.status().is_over() {
+        return split;
+    }
+    for mv in game.legal_moves() {
+        let mut child = game.clone();
+        if child.play(mv).is_ok() {
+            split.push((mv, perft_game(&child, depth - 1)));
+        }
+    }
+    split
+}
+
 /// [`perft_game`] under [`Repetition::DefenderMayNotRepeat`]: `seen` holds the placements of the
 /// game, `line` those of the boards played since.
 fn perft_no_repeat<G: Geometry>(
