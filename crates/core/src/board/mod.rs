@@ -629,12 +629,47 @@ mod tests {
         captured
     }
 
+    /// Twenty random games of up to 200 plies from `start` under `rules`, steered towards
+    /// captures: every legal move of every position is played both ways, which must leave the
+    /// same board and take the same pieces; `seen(board, after, taken)` sees each.
+    fn random_capture_games<G: Geometry>(
+        start: &BoardOf<G>,
+        rules: &Rules,
+        rng: &mut StdRng,
+        mut seen: impl FnMut(&BoardOf<G>, &BoardOf<G>, u128),
+    ) {
+        for _ in 0..20 {
+            let mut board = *start;
+            for _ in 0..200 {
+                let moves = board.legal_moves(rules);
+                if moves.is_empty() {
+                    break;
+                }
+                let mut chosen = None;
+                for &m in &moves {
+                    let (mut fast, mut slow) = (board, board);
+                    let got = fast.play(rules, m);
+                    let expected = play_one_direction_at_a_time(&mut slow, rules, m);
+                    assert_eq!(got.0, expected, "{} {m}", board.to_fen());
+                    assert_eq!(fast, slow, "{} {m}", board.to_fen());
+                    seen(&board, &fast, expected);
+                    if expected != 0 && rng.random_bool(0.5) {
+                        chosen = Some(m);
+                    }
+                }
+                let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
+                board.play(rules, m);
+            }
+        }
+    }
+
     /// The captures of all four directions at once are those found one direction at a time on
     /// the other sizes too: random games from Brandubh's and Copenhagen's set-ups, steered
     /// towards captures, under the rule options that apply to every size.
     fn captures_agree_on<G: Geometry>(start: &str, seed: u64) -> (u32, usize) {
         let mut rng = StdRng::seed_from_u64(seed);
         let (mut taken, mut kings) = (0, 0);
+        let start = BoardOf::<G>::from_fen(start).unwrap();
         for variant in 0..5 {
             let mut rules = Rules::default();
             match variant {
@@ -644,30 +679,10 @@ mod tests {
                 4 => rules.king_capture = KingCapture::English,
                 _ => {}
             }
-            for _ in 0..20 {
-                let mut board = BoardOf::<G>::from_fen(start).unwrap();
-                for _ in 0..200 {
-                    let moves = board.legal_moves(&rules);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mut chosen = None;
-                    for &m in &moves {
-                        let (mut fast, mut slow) = (board, board);
-                        let got = fast.play(&rules, m);
-                        let expected = play_one_direction_at_a_time(&mut slow, &rules, m);
-                        assert_eq!(got.0, expected, "{} {m}", board.to_fen());
-                        assert_eq!(fast, slow, "{} {m}", board.to_fen());
-                        taken += expected.count_ones();
-                        kings += usize::from(board.king().is_some() && fast.king().is_none());
-                        if expected != 0 && rng.random_bool(0.5) {
-                            chosen = Some(m);
-                        }
-                    }
-                    let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
-                    board.play(&rules, m);
-                }
-            }
+            random_capture_games(&start, &rules, &mut rng, |board, after, expected| {
+                taken += expected.count_ones();
+                kings += usize::from(board.king().is_some() && after.king().is_none());
+            });
         }
         (taken, kings)
     }
@@ -698,36 +713,16 @@ mod tests {
                     3 => rules.throne_guard_capture = !rules.throne_guard_capture,
                     _ => {}
                 }
-                for _ in 0..20 {
-                    let mut board = Board::start(&rules);
-                    for _ in 0..200 {
-                        let moves = board.legal_moves(&rules);
-                        if moves.is_empty() {
-                            break;
-                        }
-                        let mut chosen = None;
-                        for &m in &moves {
-                            let (mut fast, mut slow) = (board, board);
-                            let taken = fast.play(&rules, m);
-                            let expected = play_one_direction_at_a_time(&mut slow, &rules, m);
-                            assert_eq!(taken.0, expected, "{} {m}", board.to_fen());
-                            assert_eq!(fast, slow, "{} {m}", board.to_fen());
-                            assert_eq!(fast.hash(), fast.compute_hash());
-                            moves_played += 1;
-                            soldiers_taken += expected.count_ones();
-                            if board.king == Square::THRONE.index() as u8 {
-                                guards_taken += (expected & THRONE_RING).count_ones();
-                            }
-                            kings_taken +=
-                                usize::from(board.king().is_some() && fast.king().is_none());
-                            if expected != 0 && rng.random_bool(0.5) {
-                                chosen = Some(m);
-                            }
-                        }
-                        let m = chosen.unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
-                        board.play(&rules, m);
+                let start = Board::start(&rules);
+                random_capture_games(&start, &rules, &mut rng, |board, after, expected| {
+                    assert_eq!(after.hash(), after.compute_hash());
+                    moves_played += 1;
+                    soldiers_taken += expected.count_ones();
+                    if board.king == Square::THRONE.index() as u8 {
+                        guards_taken += (expected & THRONE_RING).count_ones();
                     }
-                }
+                    kings_taken += usize::from(board.king().is_some() && after.king().is_none());
+                });
             }
         }
         assert!(
