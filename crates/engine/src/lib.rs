@@ -51,14 +51,17 @@ pub mod bench;
 pub mod clock;
 mod engine;
 pub mod eval;
+pub mod family_eval;
 pub mod network;
 pub mod options;
 pub mod review;
 pub mod search;
+mod size;
 pub mod skill;
 pub mod tactics;
 mod trace;
 pub mod wdl;
 
 pub use engine::{Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced};
+pub use size::Size;
 pub use trace::{EvalTrace, NetworkEval};

@@ -25,6 +25,9 @@ impl<G: Geometry> BoardOf<G> {
     /// attacker (or, under Ashton, is a camp square).
     #[inline]
     pub fn king_capture_squares(&self, rules: &Rules) -> BitboardOf<G> {
+        if rules.family_rules() {
+            return self.family_king_capture_squares();
+        }
         // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
         let neighbours = G::king_neighbours(self.king as usize);
         if neighbours == 0 {
@@ -59,7 +62,56 @@ impl<G: Geometry> BoardOf<G> {
         if squares.is_empty() {
             return squares;
         }
+        if rules.family_rules() {
+            return self.family_king_capture_threats(rules, squares);
+        }
         self.threats_and_paths::<false>(rules, squares).0
+    }
+
+    /// [`BoardOf::king_capture_squares`] under the family's rules: every empty square beside
+    /// the king, on the edge too (where the family's kings are not safe), a superset that
+    /// [`BoardOf::king_capture_threats`] tests move by move.
+    #[inline(never)]
+    fn family_king_capture_squares(&self) -> BitboardOf<G> {
+        if self.king == G::NO_KING {
+            return BitboardOf::EMPTY;
+        }
+        BitboardOf::raw(G::around(self.king as usize) & !(self.att | self.def))
+    }
+
+    /// [`BoardOf::king_capture_threats`] under the family's rules, whose king captures have
+    /// no short form here: each of the capture `squares` an attacker can reach with a legal
+    /// move is tried, and kept where that move takes the king.
+    #[inline(never)]
+    fn family_king_capture_threats(&self, rules: &Rules, squares: BitboardOf<G>) -> BitboardOf<G> {
+        let mut as_attackers = *self;
+        as_attackers.side = Side::Attackers;
+        let occ = self.att | self.def | G::bit(self.king as usize);
+        let mut threats = BitboardOf::EMPTY;
+        for s in squares {
+            for d in 0..4 {
+                let mut sq = s.index();
+                let from = loop {
+                    sq = G::neighbour(sq, d) as usize;
+                    if sq == G::NO_KING as usize || occ & G::bit(sq) != 0 {
+                        break sq;
+                    }
+                };
+                if from == G::NO_KING as usize || self.att & G::bit(from) == 0 {
+                    continue;
+                }
+                let mv = MoveOf::new(SquareOf::from_index(from), s);
+                if as_attackers.is_legal(rules, mv) {
+                    let mut child = as_attackers;
+                    child.play(rules, mv);
+                    if child.king().is_none() {
+                        threats.set(s);
+                        break;
+                    }
+                }
+            }
+        }
+        threats
     }
 
     /// The squares where a defender arriving stops at least one of the
@@ -71,9 +123,15 @@ impl<G: Geometry> BoardOf<G> {
     /// is compiled in the crate that calls it, where it may otherwise be inlined.
     #[inline(never)]
     pub fn king_threat_blocks(&self, rules: &Rules) -> BitboardOf<G> {
-        let squares = self.king_capture_squares(rules);
+        let mut squares = self.king_capture_squares(rules);
         if squares.is_empty() {
             return squares;
+        }
+        if rules.family_rules() {
+            squares = self.family_king_capture_threats(rules, squares);
+            if squares.is_empty() {
+                return squares;
+            }
         }
         let (threats, paths) = self.threats_and_paths::<true>(rules, squares);
         // No defender may stop on the throne.
@@ -403,5 +461,77 @@ mod tests {
             Bitboard::from_square(e4)
         );
         assert!(!board.king_in_danger(&Rules::default()));
+    }
+
+    /// Under every preset of the family, on its own board, the king's capture threats are
+    /// exactly the squares where one of the attackers' legal moves takes him (every move
+    /// tried), and the blocks hold them: random games steered towards the king.
+    #[test]
+    fn family_king_threats_are_the_squares_where_an_attackers_move_takes_the_king() {
+        use crate::geometry::{Eleven, Seven};
+        use crate::rules::{BoardSize, VARIANTS};
+        fn check<G: Geometry>(variant: &crate::rules::Variant, rng: &mut StdRng) -> usize {
+            let rules = variant.rules();
+            let start = BoardOf::<G>::from_fen(&variant.start_fen()).unwrap();
+            let mut found = 0;
+            for _ in 0..40 {
+                let mut board = start;
+                for _ in 0..160 {
+                    let moves = board.legal_moves(&rules);
+                    let Some(k) = board.king().filter(|_| !moves.is_empty()) else {
+                        break;
+                    };
+                    let mut as_attackers = board;
+                    as_attackers.side = Side::Attackers;
+                    let mut expected = BitboardOf::<G>::EMPTY;
+                    for m in as_attackers.legal_moves(&rules) {
+                        let mut child = as_attackers;
+                        child.play(&rules, m);
+                        if child.king().is_none() {
+                            expected.set(m.to());
+                        }
+                    }
+                    let fen = board.to_fen();
+                    assert_eq!(
+                        board.king_capture_threats(&rules),
+                        expected,
+                        "{} {fen}",
+                        variant.id
+                    );
+                    assert_eq!(board.king_in_danger(&rules), !expected.is_empty());
+                    assert_eq!(
+                        board.king_threat_blocks(&rules) & expected,
+                        expected,
+                        "{} {fen}",
+                        variant.id
+                    );
+                    found += expected.len() as usize;
+                    let near: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            m.to().file().abs_diff(k.file()) <= 2
+                                && m.to().rank().abs_diff(k.rank()) <= 2
+                        })
+                        .collect();
+                    let m = if !near.is_empty() && rng.random_bool(0.6) {
+                        near[rng.random_range(0..near.len())]
+                    } else {
+                        moves[rng.random_range(0..moves.len())]
+                    };
+                    board.play(&rules, m);
+                }
+            }
+            found
+        }
+        let mut rng = StdRng::seed_from_u64(45);
+        for variant in VARIANTS.iter().filter(|v| v.rules().family_rules()) {
+            let found = match variant.size {
+                BoardSize::Seven => check::<Seven>(variant, &mut rng),
+                BoardSize::Nine => check::<Nine>(variant, &mut rng),
+                BoardSize::Eleven => check::<Eleven>(variant, &mut rng),
+            };
+            assert!(found > 20, "{}: {found} threats", variant.id);
+        }
     }
 }

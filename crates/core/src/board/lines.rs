@@ -1,42 +1,64 @@
-//! The king's lines as a search looks at them: the paths of his open lines to the edge, the
-//! squares an attackers' move may use without endangering him, the moves that could open a
-//! line for him or threaten him, and the defenders' parries of a threatened capture. These
-//! are the rules' own views ([`Board::king_moves`], [`Board::king_in_danger`]), not a
-//! simplification of them.
+//! The king's lines as a search looks at them: the paths of his open lines to the squares where
+//! he escapes, the squares an attackers' move may use without endangering him, the moves that
+//! could open a line for him or threaten him, and the defenders' parries of a threatened
+//! capture. These are the rules' own views ([`BoardOf::king_moves`],
+//! [`BoardOf::king_in_danger`]), not a simplification of them, on every board and under the
+//! family's rules too (where a view has no cheap exact form there, it is the safe one: no
+//! square calm, every move a possible threat).
 
-use super::{Board, MoveList};
-use crate::bitboard::Bitboard;
-use crate::rules::Rules;
-use crate::types::{Direction, Move, Side, Square};
+use super::{BoardOf, MoveListOf};
+use crate::bitboard::BitboardOf;
+use crate::geometry::Geometry;
+use crate::rules::{Escape, Rules};
+use crate::types::{Direction, MoveOf, Side, SquareOf};
 
-impl Board {
-    /// The squares between the king and the edge along each line on which he can reach the
-    /// edge now ([`Board::king_moves`]: camps and a throne he may not cross wall a line), the
+impl<G: Geometry> BoardOf<G> {
+    /// The squares on which the king wins by arriving: the edge, or the corners under corner
+    /// escape.
+    #[inline(always)]
+    pub fn escape_squares(rules: &Rules) -> BitboardOf<G> {
+        if rules.family_rules() && rules.escape == Escape::Corner {
+            BitboardOf::raw(G::CORNERS)
+        } else {
+            BitboardOf::EDGE
+        }
+    }
+
+    /// The [`BoardOf::escape_squares`] the king reaches with one move: his moves that win at
+    /// once. Empty when he has none (or is captured).
+    #[inline]
+    pub fn king_escapes(&self, rules: &Rules) -> BitboardOf<G> {
+        self.king_moves(rules) & Self::escape_squares(rules)
+    }
+
+    /// The squares between the king and the edge (the corners under corner escape) along each
+    /// line on which he can reach it now ([`BoardOf::king_moves`]: camps and a throne he may not cross wall a line), the
     /// edge squares included: where a piece must stand to stop his escape. Empty when he
     /// reaches no edge square (or is captured).
-    pub fn escape_paths(&self, rules: &Rules) -> Bitboard {
+    pub fn escape_paths(&self, rules: &Rules) -> BitboardOf<G> {
         let Some(k) = self.king() else {
-            return Bitboard::EMPTY;
+            return BitboardOf::EMPTY;
         };
         let reach = self.king_moves(rules);
-        if (reach & Bitboard::EDGE).is_empty() {
-            return Bitboard::EMPTY;
+        let escapes = Self::escape_squares(rules);
+        if (reach & escapes).is_empty() {
+            return BitboardOf::EMPTY;
         }
         // He may cross the empty throne where he may not stop on it.
-        let crossable = if rules.king_passes_throne() && !self.occupied().has(Square::THRONE) {
-            reach | Bitboard::from_square(Square::THRONE)
+        let crossable = if rules.king_passes_throne() && !self.occupied().has(SquareOf::THRONE) {
+            reach | BitboardOf::from_square(SquareOf::THRONE)
         } else {
             reach
         };
-        let mut paths = Bitboard::EMPTY;
+        let mut paths = BitboardOf::EMPTY;
         for d in Direction::ALL {
-            let mut ray = Bitboard::EMPTY;
+            let mut ray = BitboardOf::EMPTY;
             let mut sq = k;
             while let Some(n) = sq.step(d).filter(|&n| crossable.has(n)) {
                 ray.set(n);
                 sq = n;
             }
-            if sq.is_edge() && reach.has(sq) {
+            if escapes.has(sq) && reach.has(sq) {
                 paths |= ray;
             }
         }
@@ -46,24 +68,27 @@ impl Board {
     /// The squares an attackers' move that captures nothing may leave and reach without
     /// putting the king in danger, for sure: all but the king's neighbours when no square
     /// beside him would complete a capture (those squares are fixed by what stands beside him,
-    /// and nothing beside him changes), none otherwise, and none on a defenders' move.
+    /// and nothing beside him changes), none otherwise, and none on a defenders' move. None
+    /// under the family's rules either, where a quiet move far from the king may still win (an
+    /// enclosure) or capture (a shieldwall).
     #[inline]
-    pub fn calm_squares(&self, rules: &Rules) -> Bitboard {
+    pub fn calm_squares(&self, rules: &Rules) -> BitboardOf<G> {
         match self.king() {
             Some(k)
                 if self.side_to_move() == Side::Attackers
+                    && !rules.family_rules()
                     && self.king_capture_squares(rules).is_empty() =>
             {
-                !Bitboard::around(k)
+                !BitboardOf::around(k)
             }
-            _ => Bitboard::EMPTY,
+            _ => BitboardOf::EMPTY,
         }
     }
 
     /// Is `sq` the king's square or on his rank or file? Only a move from such a square can
     /// open a line for him without capturing.
     #[inline]
-    pub fn on_king_lines(&self, sq: Square) -> bool {
+    pub fn on_king_lines(&self, sq: SquareOf<G>) -> bool {
         self.king()
             .is_some_and(|k| k.file() == sq.file() || k.rank() == sq.rank())
     }
@@ -71,27 +96,32 @@ impl Board {
     /// Could the attackers' move `mv` create a threat to capture the king? Only a move from or
     /// to a rank or file through a square next to the king can: it arrives beside him, or on a
     /// line to the square that would complete the capture, or leaves such a line or square
-    /// open. (A cheap filter; [`Board::king_in_danger`] after the move decides.)
+    /// open. (A cheap filter; [`BoardOf::king_in_danger`] after the move decides.) Under the
+    /// family's rules any move may: a quiet move far from the king may still win there.
     #[inline]
-    pub fn may_threaten_king(&self, mv: Move) -> bool {
+    pub fn may_threaten_king(&self, rules: &Rules, mv: MoveOf<G>) -> bool {
         let Some(k) = self.king() else {
             return false;
         };
-        let near =
-            |sq: Square| sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1;
+        if rules.family_rules() {
+            return true;
+        }
+        let near = |sq: SquareOf<G>| {
+            sq.file().abs_diff(k.file()) <= 1 || sq.rank().abs_diff(k.rank()) <= 1
+        };
         near(mv.from()) || near(mv.to())
     }
 
     /// The defenders' moves that stop every capture of the king threatened here, appended to
     /// `moves`. Every parry moves the king, captures, or stands in the way: those moves are
     /// tried, and kept where the threat is gone.
-    pub fn parries(&self, rules: &Rules, moves: &mut MoveList) {
+    pub fn parries(&self, rules: &Rules, moves: &mut MoveListOf<G>) {
         let first = moves.len();
         let targets = self.king_threat_blocks(rules) | self.capture_targets(rules);
         self.legal_moves_to(rules, targets, moves);
         if let Some(k) = self.king() {
             let king_targets = self.king_moves(rules) - targets;
-            moves.extend(king_targets.map(|to| Move::new(k, to)));
+            moves.extend(king_targets.map(|to| MoveOf::new(k, to)));
         }
         let mut keep = first;
         for j in first..moves.len() {
@@ -113,7 +143,7 @@ impl Board {
             return true;
         };
         let mut found = false;
-        let mut parry = |m: Move| {
+        let mut parry = |m: MoveOf<G>| {
             let mut child = *self;
             child.play(rules, m);
             if child.king_in_danger(rules) {
@@ -122,7 +152,7 @@ impl Board {
             std::mem::replace(&mut found, true)
         };
         for to in self.king_moves(rules) {
-            if parry(Move::new(k, to)) {
+            if parry(MoveOf::new(k, to)) {
                 return false;
             }
         }
@@ -134,7 +164,7 @@ impl Board {
                 return;
             }
             for to in dests & targets {
-                if parry(Move::new(from, to)) {
+                if parry(MoveOf::new(from, to)) {
                     second = true;
                     return;
                 }
@@ -147,7 +177,9 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::bitboard::Bitboard;
+    use crate::board::Board;
+    use crate::types::{Move, Square};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

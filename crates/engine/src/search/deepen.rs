@@ -16,8 +16,9 @@ use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
     Shared, SmpMode,
 };
-use konakis_core::board::Game;
-use konakis_core::types::Move;
+use crate::Size;
+use konakis_core::board::GameOf;
+use konakis_core::types::MoveOf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -29,22 +30,22 @@ const HELPER_WINDOW: i32 = 40;
 
 /// What a search runs with.
 #[derive(Clone, Copy)]
-pub(crate) struct RunContext<'a> {
-    pub(crate) shared: &'a Arc<Shared>,
+pub(crate) struct RunContext<'a, G: Size> {
+    pub(crate) shared: &'a Arc<Shared<G>>,
     pub(crate) settings: &'a Settings,
-    pub(crate) crew: &'a Arc<Crew>,
+    pub(crate) crew: &'a Arc<Crew<G>>,
 }
 
 /// The search proper, on the calling thread as the main thread: iterative deepening, with
 /// the pool's helpers beside it (Lazy SMP, or the parallel root search) when `threads > 1`.
 /// Returns the best move and the move expected in reply.
-pub(crate) fn run(
-    context: &RunContext,
-    game: &Game,
-    limits: &Limits,
+pub(crate) fn run<G: Size>(
+    context: &RunContext<'_, G>,
+    game: &GameOf<G>,
+    limits: &Limits<G>,
     cancel: Cancel,
-    report: &mut (dyn FnMut(Report) + Send),
-) -> (Option<Move>, Option<Move>) {
+    report: &mut (dyn FnMut(Report<G>) + Send),
+) -> (Option<MoveOf<G>>, Option<MoveOf<G>>) {
     let board = *game.board();
     let rules = *game.rules();
     let status = game.status();
@@ -90,7 +91,7 @@ pub(crate) fn run(
     // With Lazy SMP helpers, an iteration a helper finishes first is taken over (one line
     // only), and the deepest thread answers.
     w.adopt = helpers && !split && settings.multipv <= 1;
-    let finish = |w: &mut Worker, searched| {
+    let finish = |w: &mut Worker<'_, G>, searched| {
         // Under `infinite` or `ponder` the answer, and so the helpers, wait for `stop`.
         shared.wait_for_stop(limits, cancel);
         shared.stop.store(true, Ordering::SeqCst);
@@ -102,7 +103,7 @@ pub(crate) fn run(
         let searched = iterate(&mut w, &root, settings.multipv, Some(&split), 1);
         finish(&mut w, searched)
     } else {
-        let job: Job = {
+        let job: Job<G> = {
             let root = Arc::clone(&root);
             Arc::new(move |index, state| {
                 let mut w = root.worker(state);
@@ -132,7 +133,10 @@ pub(crate) fn run(
 /// The line of the helper whose completed iteration beats the main thread's: deeper, or as
 /// deep with a higher score (as Stockfish's `get_best_thread` did before it voted); `None`
 /// if no helper's does.
-fn deeper_helper_line(crew: &Crew, main: &Worker) -> Option<(i32, i32, Vec<Move>)> {
+fn deeper_helper_line<G: Size>(
+    crew: &Crew<G>,
+    main: &Worker<'_, G>,
+) -> Option<(i32, i32, Vec<MoveOf<G>>)> {
     let mut best = (main.completed.depth, main.completed.score, None);
     crew.each_helper(|_, state| {
         let line = &state.completed;
@@ -148,7 +152,7 @@ fn deeper_helper_line(crew: &Crew, main: &Worker) -> Option<(i32, i32, Vec<Move>
 
 /// Reports `lines` (score and moves, best first) as the iteration of `depth` (main thread
 /// only).
-fn report_lines(w: &mut Worker, depth: i32, lines: &[(i32, Vec<Move>)]) {
+fn report_lines<G: Size>(w: &mut Worker<'_, G>, depth: i32, lines: &[(i32, Vec<MoveOf<G>>)]) {
     if w.sink.is_none() {
         return;
     }
@@ -176,21 +180,21 @@ fn report_lines(w: &mut Worker, depth: i32, lines: &[(i32, Vec<Move>)]) {
 /// over what helpers finish first; a helper publishes each iteration it completes. Every
 /// thread records its deepest completed iteration in `w.completed`. With `split` the
 /// iterations are the parallel root search's. Returns the best move and the expected reply.
-fn iterate(
-    w: &mut Worker,
-    root: &Root,
+fn iterate<G: Size>(
+    w: &mut Worker<'_, G>,
+    root: &Root<G>,
     multipv: usize,
-    split: Option<&RootSplit>,
+    split: Option<&RootSplit<'_, G>>,
     first_depth: i32,
-) -> (Option<Move>, Option<Move>) {
+) -> (Option<MoveOf<G>>, Option<MoveOf<G>>) {
     let (board, limits, shared) = (&root.board, &root.limits, w.shared);
-    let mut best: Option<Move> = Some(root.moves[0]);
-    let mut ponder: Option<Move> = None;
+    let mut best: Option<MoveOf<G>> = Some(root.moves[0]);
+    let mut ponder: Option<MoveOf<G>> = None;
     let mut prev_score = 0;
     let mut time = TimeManager::default();
     let multipv = multipv.clamp(1, root.moves.len());
     // Root moves, best first, for the parallel root search.
-    let mut order: Vec<Move> = match split {
+    let mut order: Vec<MoveOf<G>> = match split {
         Some(_) => root.moves.clone(),
         None => Vec::new(),
     };
@@ -322,8 +326,10 @@ fn iterate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::worker::ThreadState;
+    /// The size these tests play on.
+    type ThreadState = crate::search::worker::ThreadState<konakis_core::geometry::Nine>;
     use konakis_core::rules::Rules;
+    use konakis_core::types::Move;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).expect("a move")

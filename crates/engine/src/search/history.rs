@@ -3,40 +3,37 @@
 //! to square, rewarded when a move cuts off and lowered for the moves tried before it.
 
 use super::MAX_PLY;
-use konakis_core::geometry::SQUARES;
-use konakis_core::types::{Move, Side};
-
-/// Entries of the history table: by side, from square and to square.
-pub(crate) const HISTORY_SIZE: usize = 2 * SQUARES * SQUARES;
+use konakis_core::geometry::Geometry;
+use konakis_core::types::{MoveOf, Side};
 
 /// The killers and the quiet history of one thread.
-pub(crate) struct Histories {
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+pub(crate) struct Histories<G: Geometry> {
+    killers: [[Option<MoveOf<G>>; 2]; MAX_PLY + 1],
     quiet: Vec<i32>,
 }
 
 #[inline]
-fn index(side: Side, mv: Move) -> usize {
-    (side.index() * SQUARES + mv.from().index()) * SQUARES + mv.to().index()
+fn index<G: Geometry>(side: Side, mv: MoveOf<G>) -> usize {
+    (side.index() * G::SQUARES + mv.from().index()) * G::SQUARES + mv.to().index()
 }
 
-impl Histories {
-    pub(crate) fn new() -> Histories {
+impl<G: Geometry> Histories<G> {
+    pub(crate) fn new() -> Histories<G> {
         Histories {
             killers: [[None; 2]; MAX_PLY + 1],
-            quiet: vec![0; HISTORY_SIZE],
+            quiet: vec![0; 2 * G::SQUARES * G::SQUARES],
         }
     }
 
     /// The killer moves of `ply`, the most recent first.
     #[inline]
-    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+    pub(crate) fn killers(&self, ply: usize) -> [Option<MoveOf<G>>; 2] {
         self.killers[ply]
     }
 
     /// The history score of the quiet move `mv` of `side`.
     #[inline]
-    pub(crate) fn quiet(&self, side: Side, mv: Move) -> i32 {
+    pub(crate) fn quiet(&self, side: Side, mv: MoveOf<G>) -> i32 {
         self.quiet[index(side, mv)]
     }
 
@@ -46,10 +43,10 @@ impl Histories {
     pub(crate) fn reward_quiet(
         &mut self,
         side: Side,
-        mv: Move,
+        mv: MoveOf<G>,
         depth: i32,
         ply: usize,
-        tried: impl IntoIterator<Item = Move>,
+        tried: impl IntoIterator<Item = MoveOf<G>>,
     ) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];

@@ -14,10 +14,11 @@
 //! a node when tried (docs/strength.md).
 
 use super::history::Histories;
-use konakis_core::Bitboard;
-use konakis_core::board::{Board, MAX_MOVES, MoveList};
+use konakis_core::BitboardOf;
+use konakis_core::board::{BoardOf, MoveListOf};
+use konakis_core::geometry::{Geometry, MAX_SIDE, max_moves};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Side, Square};
+use konakis_core::types::{MoveOf, Side, SquareOf};
 use std::cmp::Reverse;
 
 /// Ordering scores. The table's move and the urgent moves come before the killers; attackers'
@@ -30,8 +31,8 @@ const NEAR_KING_BONUS: i32 = 100;
 const BLOCK_SCORE: i32 = 1 << 27;
 const KILLER_SCORE: i32 = 1 << 26;
 const APPROACH_SCORE: i32 = 1 << 24;
-/// At most this many pieces of one side have a move (16 attackers; 8 defenders and the king).
-const MAX_MOVERS: usize = 16;
+/// Room for the moves of any position on any board: the bound for the widest board.
+const MAX_MOVES: usize = max_moves(MAX_SIDE);
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -46,9 +47,9 @@ enum Stage {
 }
 
 #[derive(Clone, Copy, Default)]
-struct Scored {
+struct Scored<G: Geometry> {
     score: i32,
-    mv: Move,
+    mv: MoveOf<G>,
 }
 
 /// The moves of a quiescence node, by what threatens there. Each is handed out in the order
@@ -69,8 +70,8 @@ pub(crate) enum Quiescence {
 
 /// A move handed out by the picker.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Picked {
-    pub(crate) mv: Move,
+pub(crate) struct Picked<G: Geometry> {
+    pub(crate) mv: MoveOf<G>,
     /// Ordered as a quiet move (by history): neither the table's move, a capture, a block, a
     /// killer nor the king's walk to the edge. Only these are reduced, pruned late and
     /// rewarded as quiet moves.
@@ -79,60 +80,63 @@ pub(crate) struct Picked {
 
 /// The move picker of one node. A thread keeps one per ply and [`reset`](MovePicker::reset)s
 /// it for each node, so that its lists are not set up anew each time.
-pub(crate) struct MovePicker {
+pub(crate) struct MovePicker<G: Geometry> {
     stage: Stage,
     ply: usize,
-    tt_move: Option<Move>,
+    tt_move: Option<MoveOf<G>>,
     /// Attackers facing a king who sees the edge: their blocks of his lines are urgent.
     escape: bool,
     /// The king's square while he can be taken next move: all his moves are urgent.
-    danger_king: Option<Square>,
-    captures: Bitboard,
-    blocks: Bitboard,
+    danger_king: Option<SquareOf<G>>,
+    captures: BitboardOf<G>,
+    blocks: BitboardOf<G>,
     /// `captures | blocks`: the squares of the urgent stage.
-    early: Bitboard,
+    early: BitboardOf<G>,
+    /// The squares where the king escapes ([`BoardOf::escape_squares`]).
+    escapes: BitboardOf<G>,
     /// Each moving piece's destinations, found once for the urgent and the quiet stages.
-    dests: [(Square, Bitboard); MAX_MOVERS],
+    dests: Vec<(SquareOf<G>, BitboardOf<G>)>,
     movers: usize,
     /// The moves so far; those before `cur` were handed out, in order.
-    list: [Scored; MAX_MOVES],
+    list: [Scored<G>; MAX_MOVES],
     len: usize,
     cur: usize,
     /// A quiescence node's moves; those before `cur` were handed out.
-    quiescence: MoveList,
+    quiescence: MoveListOf<G>,
     /// The squares of a quiescence node's moves still to generate once `quiescence` is
     /// handed out.
-    later: Bitboard,
+    later: BitboardOf<G>,
 }
 
-impl MovePicker {
-    pub(crate) fn new() -> MovePicker {
+impl<G: Geometry> MovePicker<G> {
+    pub(crate) fn new() -> MovePicker<G> {
         MovePicker {
             stage: Stage::Done,
             ply: 0,
             tt_move: None,
             escape: false,
             danger_king: None,
-            captures: Bitboard::EMPTY,
-            blocks: Bitboard::EMPTY,
-            early: Bitboard::EMPTY,
-            dests: [(Square::THRONE, Bitboard::EMPTY); MAX_MOVERS],
+            captures: BitboardOf::EMPTY,
+            blocks: BitboardOf::EMPTY,
+            early: BitboardOf::EMPTY,
+            escapes: BitboardOf::EMPTY,
+            dests: vec![(SquareOf::THRONE, BitboardOf::EMPTY); G::SQUARES],
             movers: 0,
             list: [Scored::default(); MAX_MOVES],
             len: 0,
             cur: 0,
-            quiescence: MoveList::new(),
-            later: Bitboard::EMPTY,
+            quiescence: MoveListOf::<G>::new(),
+            later: BitboardOf::EMPTY,
         }
     }
 
     /// Starts the picker on a quiescence node of `board` (the game not won) with the moves of
     /// `kind`.
-    pub(crate) fn start_quiescence(&mut self, board: &Board, rules: &Rules, kind: Quiescence) {
+    pub(crate) fn start_quiescence(&mut self, board: &BoardOf<G>, rules: &Rules, kind: Quiescence) {
         let moves = &mut self.quiescence;
         moves.clear();
         self.cur = 0;
-        self.later = Bitboard::EMPTY;
+        self.later = BitboardOf::EMPTY;
         match kind {
             Quiescence::Captures => {
                 board.legal_moves_to(rules, board.capture_targets(rules), moves);
@@ -156,11 +160,12 @@ impl MovePicker {
             }
             Quiescence::Answers => {
                 // Only a block or the capture of a piece beside the king stops him.
-                let king_ring = board.king().map_or(Bitboard::EMPTY, Bitboard::around);
+                let king_ring = board.king().map_or(BitboardOf::EMPTY, BitboardOf::around);
                 let targets =
                     board.escape_paths(rules) | (board.capture_targets(rules) & king_ring);
-                board.legal_moves_to(rules, targets & Bitboard::EDGE, moves);
-                self.later = targets - Bitboard::EDGE;
+                let escapes = BoardOf::escape_squares(rules);
+                board.legal_moves_to(rules, targets & escapes, moves);
+                self.later = targets - escapes;
             }
         }
     }
@@ -168,12 +173,16 @@ impl MovePicker {
     /// The next move of the quiescence node started by [`MovePicker::start_quiescence`] on
     /// `board`, or `None` when it has no more.
     #[inline]
-    pub(crate) fn next_quiescence(&mut self, board: &Board, rules: &Rules) -> Option<Move> {
+    pub(crate) fn next_quiescence(
+        &mut self,
+        board: &BoardOf<G>,
+        rules: &Rules,
+    ) -> Option<MoveOf<G>> {
         if self.cur == self.quiescence.len() {
             if self.later.is_empty() {
                 return None;
             }
-            let later = std::mem::replace(&mut self.later, Bitboard::EMPTY);
+            let later = std::mem::replace(&mut self.later, BitboardOf::EMPTY);
             board.legal_moves_to(rules, later, &mut self.quiescence);
             if self.cur == self.quiescence.len() {
                 return None;
@@ -189,9 +198,9 @@ impl MovePicker {
     /// be taken next move.
     pub(crate) fn reset(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         ply: usize,
-        tt_move: Option<Move>,
+        tt_move: Option<MoveOf<G>>,
         escape: bool,
         in_danger: bool,
     ) {
@@ -206,7 +215,7 @@ impl MovePicker {
     }
 
     /// The moves handed out before the last one.
-    pub(crate) fn tried(&self) -> impl Iterator<Item = Move> + '_ {
+    pub(crate) fn tried(&self) -> impl Iterator<Item = MoveOf<G>> + '_ {
         self.list[..self.cur.saturating_sub(1)].iter().map(|s| s.mv)
     }
 
@@ -215,11 +224,11 @@ impl MovePicker {
     #[inline]
     pub(crate) fn next(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         rules: &Rules,
-        histories: &Histories,
-        allow: impl Fn(Move) -> bool,
-    ) -> Option<Picked> {
+        histories: &Histories<G>,
+        allow: impl Fn(MoveOf<G>) -> bool,
+    ) -> Option<Picked<G>> {
         // Most moves are quiet ones, already in order.
         if self.stage == Stage::Quiets && self.cur < self.len {
             return Some(self.hand_out());
@@ -230,11 +239,11 @@ impl MovePicker {
     /// [`MovePicker::next`] outside the quiet stage.
     fn next_stage(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         rules: &Rules,
-        histories: &Histories,
-        allow: impl Fn(Move) -> bool,
-    ) -> Option<Picked> {
+        histories: &Histories<G>,
+        allow: impl Fn(MoveOf<G>) -> bool,
+    ) -> Option<Picked<G>> {
         loop {
             match self.stage {
                 Stage::Quiets => {
@@ -292,7 +301,7 @@ impl MovePicker {
 
     /// Hands out the move at `cur`.
     #[inline]
-    fn hand_out(&mut self) -> Picked {
+    fn hand_out(&mut self) -> Picked<G> {
         let Scored { score, mv } = self.list[self.cur];
         self.cur += 1;
         Picked {
@@ -302,7 +311,7 @@ impl MovePicker {
     }
 
     #[inline]
-    fn push(&mut self, score: i32, mv: Move) {
+    fn push(&mut self, score: i32, mv: MoveOf<G>) {
         self.list[self.len] = Scored { score, mv };
         self.len += 1;
     }
@@ -322,25 +331,25 @@ impl MovePicker {
     /// Could `m` be a move not tried yet outside the urgent stage: not to one of its squares,
     /// not a move of a king in danger, not the table's move?
     #[inline]
-    fn untried(&self, m: Move) -> bool {
+    fn untried(&self, m: MoveOf<G>) -> bool {
         !self.early.has(m.to()) && self.danger_king != Some(m.from()) && Some(m) != self.tt_move
     }
 
     /// The ordering score of an urgent move.
     fn score(
         &self,
-        board: &Board,
-        histories: &Histories,
-        killers: [Option<Move>; 2],
-        mv: Move,
+        board: &BoardOf<G>,
+        histories: &Histories<G>,
+        killers: [Option<MoveOf<G>>; 2],
+        mv: MoveOf<G>,
     ) -> i32 {
         let to = mv.to();
         let is_king = board.king() == Some(mv.from());
-        if is_king && to.is_edge() {
+        if is_king && self.escapes.has(to) {
             return ESCAPE_SCORE;
         }
         if self.captures.has(to) {
-            let near_king = board.king().is_some_and(|k| Bitboard::around(k).has(to));
+            let near_king = board.king().is_some_and(|k| BitboardOf::around(k).has(to));
             return CAPTURE_SCORE + if near_king { NEAR_KING_BONUS } else { 0 };
         }
         if self.blocks.has(to)
@@ -359,18 +368,19 @@ impl MovePicker {
 
     fn generate_urgent(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         rules: &Rules,
-        histories: &Histories,
-        allow: &impl Fn(Move) -> bool,
+        histories: &Histories<G>,
+        allow: &impl Fn(MoveOf<G>) -> bool,
     ) {
         self.captures = board.capture_targets(rules);
+        self.escapes = BoardOf::escape_squares(rules);
         self.blocks = if self.escape {
             board.escape_paths(rules)
         } else if self.danger_king.is_some() {
             board.king_threat_blocks(rules)
         } else {
-            Bitboard::EMPTY
+            BitboardOf::EMPTY
         };
         self.early = self.captures | self.blocks;
         let dests = &mut self.dests;
@@ -384,12 +394,12 @@ impl MovePicker {
         for d in 0..movers {
             let (from, to) = self.dests[d];
             let targets = if self.danger_king == Some(from) {
-                Bitboard::FULL
+                BitboardOf::FULL
             } else {
                 self.early
             };
             for to in to & targets {
-                let m = Move::new(from, to);
+                let m = MoveOf::new(from, to);
                 if Some(m) != self.tt_move && allow(m) {
                     let score = self.score(board, histories, killers, m);
                     self.push(score, m);
@@ -400,10 +410,10 @@ impl MovePicker {
 
     fn generate_quiets(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         rules: &Rules,
-        histories: &Histories,
-        allow: &impl Fn(Move) -> bool,
+        histories: &Histories<G>,
+        allow: &impl Fn(MoveOf<G>) -> bool,
     ) {
         // The moves already handed out that a quiet move can repeat: the table's move and the
         // killers, all ending off the urgent stage's squares.
@@ -419,7 +429,7 @@ impl MovePicker {
         let approaches = if side == Side::Attackers {
             board.king_threat_approaches(rules)
         } else {
-            Bitboard::EMPTY
+            BitboardOf::EMPTY
         };
         let king = board.king();
         let first = self.len;
@@ -429,11 +439,11 @@ impl MovePicker {
                 continue;
             }
             for to in to - self.early {
-                let m = Move::new(from, to);
+                let m = MoveOf::new(from, to);
                 if tried.contains(&Some(m)) || !allow(m) {
                     continue;
                 }
-                let score = if king == Some(from) && to.is_edge() {
+                let score = if king == Some(from) && self.escapes.has(to) {
                     ESCAPE_SCORE
                 } else {
                     let h = histories.quiet(side, m);
@@ -452,7 +462,7 @@ impl MovePicker {
 
     /// Is `m` to a square outside the urgent stage and not a move of a king in danger?
     #[inline]
-    fn untried_square(&self, m: Move) -> bool {
+    fn untried_square(&self, m: MoveOf<G>) -> bool {
         !self.early.has(m.to()) && self.danger_king != Some(m.from())
     }
 }
@@ -460,6 +470,12 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// The size these tests play on.
+    type MovePicker = super::MovePicker<konakis_core::geometry::Nine>;
+    use konakis_core::Bitboard;
+    use konakis_core::board::Board;
+    use konakis_core::board::MoveList;
+    use konakis_core::types::Move;
 
     /// The positions along 200 games of pseudo-random moves from the start (the same on each
     /// run) under `rules`.

@@ -12,6 +12,7 @@
 //! thread's (or, for `go`, the main search thread's, where the platform has threads).
 
 use super::worker::ThreadState;
+use crate::Size;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -29,7 +30,7 @@ const HELPER_ROOM_BYTES: usize = 96 << 20;
 
 /// A job for the helpers: called on each with the helper's number (1 for the first; the
 /// main thread is 0) and its state, it gives the state back.
-pub(crate) type Job = Arc<dyn Fn(usize, ThreadState) -> ThreadState + Send + Sync>;
+pub(crate) type Job<G> = Arc<dyn Fn(usize, ThreadState<G>) -> ThreadState<G> + Send + Sync>;
 
 /// Locks `m`, whether or not a thread panicked while holding it (what it guards stays valid:
 /// a thread's state is taken out while it searches, not changed in place).
@@ -39,11 +40,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The threads of one `Threads` setting: the state of each (the main thread's first) and the
 /// helpers that run jobs.
-pub(crate) struct Crew {
+pub(crate) struct Crew<G: Size> {
     /// Each thread's state, the main thread's at 0; `None` before the thread's first search
     /// (and while it searches: the searching thread holds it).
-    states: Vec<Mutex<Option<ThreadState>>>,
-    control: Mutex<Control>,
+    states: Vec<Mutex<Option<ThreadState<G>>>>,
+    control: Mutex<Control<G>>,
     /// Wakes the helpers for a job, or to end.
     wake: Condvar,
     /// Tells the thread that posted a job that the helpers have finished it.
@@ -54,10 +55,10 @@ pub(crate) struct Crew {
 }
 
 /// What the helpers are told and tell, under one lock.
-struct Control {
+struct Control<G: Size> {
     /// Counts the jobs posted: a helper runs the job when this moves past what it has seen.
     generation: u64,
-    job: Option<Job>,
+    job: Option<Job<G>>,
     /// Helpers started.
     running: usize,
     /// Helpers still at the job.
@@ -68,9 +69,9 @@ struct Control {
     panicked: bool,
 }
 
-impl Crew {
+impl<G: Size> Crew<G> {
     /// The states of `threads` threads (at least one, the main thread's), none started yet.
-    pub(crate) fn new(threads: usize) -> Crew {
+    pub(crate) fn new(threads: usize) -> Crew<G> {
         Crew {
             states: (0..threads.max(1)).map(|_| Mutex::new(None)).collect(),
             control: Mutex::new(Control {
@@ -98,7 +99,7 @@ impl Crew {
     /// helper starts and then fails to allocate: each helper's state is made here, before its
     /// thread starts, as the room for it is checked. Returns the threads that now search, the
     /// main thread included.
-    pub(crate) fn start_helpers(self: &Arc<Crew>) -> usize {
+    pub(crate) fn start_helpers(self: &Arc<Crew<G>>) -> usize {
         let wanted = if cfg!(feature = "threads") {
             self.states.len() - 1
         } else {
@@ -175,7 +176,7 @@ impl Crew {
 
     /// Runs `job` on every helper and `main` on the calling thread, and returns `main`'s
     /// answer once the helpers have finished too. Panics if a helper's job panicked.
-    pub(crate) fn run<R>(&self, job: Job, main: impl FnOnce() -> R) -> R {
+    pub(crate) fn run<R>(&self, job: Job<G>, main: impl FnOnce() -> R) -> R {
         {
             let mut control = self.wait_idle(lock(&self.control));
             control.job = Some(job);
@@ -194,7 +195,7 @@ impl Crew {
     }
 
     /// Waits until no helper is at a job.
-    fn wait_idle<'a>(&self, mut control: MutexGuard<'a, Control>) -> MutexGuard<'a, Control> {
+    fn wait_idle<'a>(&self, mut control: MutexGuard<'a, Control<G>>) -> MutexGuard<'a, Control<G>> {
         while control.busy > 0 {
             control = self
                 .done
@@ -206,17 +207,17 @@ impl Crew {
 
     /// Takes the state of thread `index` for a search: its own, or a new one before the main
     /// thread's first search (or after a panic lost a thread's).
-    pub(crate) fn take_state(&self, index: usize) -> ThreadState {
+    pub(crate) fn take_state(&self, index: usize) -> ThreadState<G> {
         lock(&self.states[index]).take().unwrap_or_default()
     }
 
     /// Gives the state of thread `index` back after a search.
-    pub(crate) fn put_state(&self, index: usize, state: ThreadState) {
+    pub(crate) fn put_state(&self, index: usize, state: ThreadState<G>) {
         *lock(&self.states[index]) = Some(state);
     }
 
     /// Calls `f` with the number and state of each helper that has one.
-    pub(crate) fn each_helper(&self, mut f: impl FnMut(usize, &ThreadState)) {
+    pub(crate) fn each_helper(&self, mut f: impl FnMut(usize, &ThreadState<G>)) {
         for (index, state) in self.states.iter().enumerate().skip(1) {
             if let Some(state) = lock(state).as_ref() {
                 f(index, state);

@@ -11,20 +11,21 @@ use super::MAX_PLY;
 use super::pool::{Crew, Job};
 use super::root::Root;
 use super::worker::Worker;
-use konakis_core::types::Move;
+use crate::Size;
+use konakis_core::types::MoveOf;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The parallel root search of one search.
-pub(crate) struct RootSplit<'a> {
-    crew: &'a Crew,
-    root: &'a Arc<Root>,
+pub(crate) struct RootSplit<'a, G: Size> {
+    crew: &'a Crew<G>,
+    root: &'a Arc<Root<G>>,
 }
 
 /// The root moves after the first of one split search, as the threads take them.
-struct Rest {
-    root: Arc<Root>,
-    moves: Vec<Move>,
+struct Rest<G: Size> {
+    root: Arc<Root<G>>,
+    moves: Vec<MoveOf<G>>,
     depth: i32,
     beta: i32,
     /// The index of the next move to take.
@@ -32,11 +33,11 @@ struct Rest {
     /// The best score so far, the null window's.
     bound: AtomicI32,
     /// The best score so far and its line.
-    best: Mutex<(i32, Vec<Move>)>,
+    best: Mutex<(i32, Vec<MoveOf<G>>)>,
 }
 
-impl<'a> RootSplit<'a> {
-    pub(crate) fn new(crew: &'a Crew, root: &'a Arc<Root>) -> RootSplit<'a> {
+impl<'a, G: Size> RootSplit<'a, G> {
+    pub(crate) fn new(crew: &'a Crew<G>, root: &'a Arc<Root<G>>) -> RootSplit<'a, G> {
         RootSplit { crew, root }
     }
 
@@ -45,8 +46,8 @@ impl<'a> RootSplit<'a> {
     /// the first move, then takes its share of the others.
     pub(crate) fn search(
         &self,
-        main: &mut Worker,
-        order: &[Move],
+        main: &mut Worker<'_, G>,
+        order: &[MoveOf<G>],
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -66,7 +67,7 @@ impl<'a> RootSplit<'a> {
             bound: AtomicI32::new(score.max(alpha)),
             best: Mutex::new((score, line_buffer(main.pv()))),
         });
-        let job: Job = {
+        let job: Job<G> = {
             let rest = Arc::clone(&rest);
             Arc::new(move |_, state| {
                 let mut w = rest.root.worker(state);
@@ -85,15 +86,15 @@ impl<'a> RootSplit<'a> {
 
 /// `line` in a buffer with room for any line, so that a helper copying a line into it
 /// allocates nothing.
-fn line_buffer(line: &[Move]) -> Vec<Move> {
+fn line_buffer<G: Size>(line: &[MoveOf<G>]) -> Vec<MoveOf<G>> {
     let mut buffer = Vec::with_capacity(MAX_PLY + 1);
     buffer.extend_from_slice(line);
     buffer
 }
 
-impl Rest {
+impl<G: Size> Rest<G> {
     /// Takes the next move not yet taken and searches it, until none is left.
-    fn search(&self, w: &mut Worker) {
+    fn search(&self, w: &mut Worker<'_, G>) {
         let board = &self.root.board;
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);

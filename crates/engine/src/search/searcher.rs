@@ -13,9 +13,11 @@ use super::task::Task;
 use super::time;
 use super::tt::TranspositionTable;
 use super::{Cancel, Limits, Report, SearchError, Settings, Shared};
+use crate::Size;
 use crate::clock::Instant;
 use crate::network::{self, LoadedNet};
-use konakis_core::board::Game;
+use konakis_core::board::GameOf;
+use konakis_core::geometry::Nine;
 use konakis_core::rules::Rules;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -23,12 +25,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
 /// The searcher: owns the table and the threads, and runs one search at a time.
-pub struct Searcher {
-    shared: Arc<Shared>,
+pub struct Searcher<G: Size = Nine> {
+    shared: Arc<Shared<G>>,
     settings: Settings,
     /// The threads of `settings.threads`: each one's state (its quiet history carried
     /// between the searches of one game), and the helpers, started at the first search.
-    crew: Arc<Crew>,
+    crew: Arc<Crew<G>>,
     /// The main search thread of [`Searcher::go`], started at the first `go`.
     thread: Option<SearchThread>,
     /// What tells that the search of the last `go` has ended (it closes then).
@@ -38,21 +40,21 @@ pub struct Searcher {
     loaded: Option<LoadedNet>,
 }
 
-impl Default for Searcher {
-    fn default() -> Searcher {
+impl<G: Size> Default for Searcher<G> {
+    fn default() -> Searcher<G> {
         Searcher::new(Settings::default())
     }
 }
 
-impl Searcher {
+impl<G: Size> Searcher<G> {
     /// A new searcher. Panics if the table's memory cannot be had: for tests and tools with a
     /// small fixed table; front-ends use [`Searcher::try_new`].
-    pub fn new(settings: Settings) -> Searcher {
+    pub fn new(settings: Settings) -> Searcher<G> {
         Searcher::try_new(settings).expect("memory for the transposition table")
     }
 
     /// A new searcher, or [`SearchError::Memory`] if the table's memory cannot be had.
-    pub fn try_new(settings: Settings) -> Result<Searcher, SearchError> {
+    pub fn try_new(settings: Settings) -> Result<Searcher<G>, SearchError> {
         Ok(Searcher {
             shared: Arc::new(Shared::with_table(TranspositionTable::try_new(
                 settings.hash_mib,
@@ -168,7 +170,7 @@ impl Searcher {
     /// Checks a request and readies the shared state for a search of `game` under `limits`
     /// (flags, clock budget), marking the searcher busy; returns what the search runs with.
     /// Nothing changes if it is refused.
-    fn prepare(&mut self, game: &Game, limits: &Limits) -> Result<Task, SearchError> {
+    fn prepare(&mut self, game: &GameOf<G>, limits: &Limits<G>) -> Result<Task<G>, SearchError> {
         if self.is_searching() {
             return Err(SearchError::Busy);
         }
@@ -221,9 +223,9 @@ impl Searcher {
     /// [`Report::BestMove`].
     pub fn go(
         &mut self,
-        game: &Game,
-        limits: Limits,
-        report: impl FnMut(Report) + Send + 'static,
+        game: &GameOf<G>,
+        limits: Limits<G>,
+        report: impl FnMut(Report<G>) + Send + 'static,
     ) -> Result<(), SearchError> {
         if self.thread.is_none() {
             let started = SearchThread::start().map_err(|reason| SearchError::Thread { reason })?;
@@ -270,14 +272,14 @@ impl Searcher {
     /// [`Signal::PonderHit`]).
     pub fn search(
         &mut self,
-        game: &Game,
-        limits: Limits,
+        game: &GameOf<G>,
+        limits: Limits<G>,
         cancel: Cancel,
-        mut report: impl FnMut(Report) + Send,
-    ) -> Result<Report, SearchError> {
+        mut report: impl FnMut(Report<G>) + Send,
+    ) -> Result<Report<G>, SearchError> {
         let task = self.prepare(game, &limits)?;
         let mut last = None;
-        task.run(game, &limits, cancel, &mut |r: Report| {
+        task.run(game, &limits, cancel, &mut |r: Report<G>| {
             if matches!(r, Report::BestMove { .. }) {
                 last = Some(r.clone());
             }
@@ -312,9 +314,12 @@ impl Searcher {
     #[cfg(test)]
     pub fn search_sync(
         &mut self,
-        game: &Game,
-        limits: Limits,
-    ) -> (Option<konakis_core::types::Move>, Option<super::Info>) {
+        game: &GameOf<G>,
+        limits: Limits<G>,
+    ) -> (
+        Option<konakis_core::types::MoveOf<G>>,
+        Option<super::Info<G>>,
+    ) {
         let mut outcome = super::SearchOutcome::default();
         match self.search(game, limits, Cancel::Never, |r| outcome.take(&r)) {
             Ok(_) => (outcome.best, outcome.info),
@@ -323,7 +328,7 @@ impl Searcher {
     }
 }
 
-impl Drop for Searcher {
+impl<G: Size> Drop for Searcher<G> {
     /// Stops the search, if one runs, and ends the threads.
     fn drop(&mut self) {
         self.stop();
@@ -338,8 +343,13 @@ impl Drop for Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// The size these tests play on.
+    type Searcher = super::Searcher<konakis_core::geometry::Nine>;
+    /// The size these tests play on.
+    type Limits = crate::search::Limits<konakis_core::geometry::Nine>;
     use crate::network::EvalMode;
     use crate::search::SmpMode;
+    use konakis_core::board::Game;
 
     /// A random network of `rules`' family that a search can use.
     fn random_net(rules: &Rules, seed: u64) -> LoadedNet {
@@ -494,7 +504,10 @@ mod tests {
             .map(|t| searcher.crew.quiet_history(t).expect("a state"))
             .collect();
         for (t, h) in first.iter().enumerate() {
-            assert_eq!(h.len(), crate::search::history::HISTORY_SIZE);
+            assert_eq!(
+                h.len(),
+                2 * konakis_core::geometry::SQUARES * konakis_core::geometry::SQUARES
+            );
             assert!(h.iter().any(|&v| v != 0), "thread {t} rewarded quiet moves");
         }
         // The second search starts from the first one's history (halved at each iteration):

@@ -5,14 +5,15 @@
 use super::time::Budget;
 use super::tt::TranspositionTable;
 use super::{Cancel, Limits, MAX_PLY, Signal};
+use crate::Size;
 use crate::clock::Instant;
 use crate::network::Net;
-use konakis_core::types::Move;
+use konakis_core::types::MoveOf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 /// State all search threads share.
-pub(crate) struct Shared {
+pub(crate) struct Shared<G: Size> {
     pub(crate) tt: TranspositionTable,
     pub(crate) stop: AtomicBool,
     pub(crate) pondering: AtomicBool,
@@ -28,18 +29,18 @@ pub(crate) struct Shared {
     /// none), and its score and principal variation in `helper_line`. The main thread takes it
     /// over instead of finishing the same depth itself.
     pub(crate) helper_depth: AtomicI32,
-    pub(crate) helper_line: Mutex<(i32, Vec<Move>)>,
+    pub(crate) helper_line: Mutex<(i32, Vec<MoveOf<G>>)>,
     /// The network that evaluates in this search; `None` for the classical evaluation.
     pub(crate) net: Mutex<Option<Net>>,
 }
 
-impl Shared {
+impl<G: Size> Shared<G> {
     #[cfg(test)]
-    pub(super) fn new(hash_mib: usize) -> Shared {
+    pub(super) fn new(hash_mib: usize) -> Shared<G> {
         Shared::with_table(TranspositionTable::new(hash_mib))
     }
 
-    pub(super) fn with_table(tt: TranspositionTable) -> Shared {
+    pub(super) fn with_table(tt: TranspositionTable) -> Shared<G> {
         Shared {
             tt,
             stop: AtomicBool::new(false),
@@ -57,7 +58,7 @@ impl Shared {
     }
 
     /// Records a helper's completed iteration if it is deeper than any before.
-    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: &[Move]) {
+    pub(super) fn publish_helper_line(&self, depth: i32, score: i32, pv: &[MoveOf<G>]) {
         if pv.is_empty() {
             return;
         }
@@ -72,7 +73,7 @@ impl Shared {
     }
 
     /// The deepest helper iteration, if it reached `depth`: its depth, score and line.
-    pub(super) fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<Move>)> {
+    pub(super) fn helper_line_from(&self, depth: i32) -> Option<(i32, i32, Vec<MoveOf<G>>)> {
         let line = self.helper_line.lock().ok()?;
         let d = self.helper_depth.load(Ordering::Acquire);
         (d >= depth).then(|| (d, line.0, line.1.clone()))
@@ -95,7 +96,7 @@ impl Shared {
 
     /// Under `infinite` or `ponder`, waits for `stop` (or the ponderhit that makes the search
     /// a timed one), asking `cancel` the while; returns at once otherwise.
-    pub(super) fn wait_for_stop(&self, limits: &Limits, cancel: Cancel) {
+    pub(super) fn wait_for_stop(&self, limits: &Limits<G>, cancel: Cancel) {
         while (limits.infinite || self.pondering.load(Ordering::SeqCst))
             && !self.stop.load(Ordering::SeqCst)
             && !self.cancelled(cancel)
@@ -135,6 +136,7 @@ impl Shared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use konakis_core::types::Move;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).expect("a move")

@@ -7,29 +7,30 @@
 use super::deepen::{RunContext, run};
 use super::pool::Crew;
 use super::{Cancel, Limits, Report, Settings, Shared};
+use crate::Size;
 use crate::skill;
-use konakis_core::board::Game;
+use konakis_core::board::GameOf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Everything one search needs from the searcher, to run on whichever thread.
-pub(super) struct Task {
-    pub(super) shared: Arc<Shared>,
+pub(super) struct Task<G: Size> {
+    pub(super) shared: Arc<Shared<G>>,
     pub(super) settings: Settings,
     /// The threads: the main thread's state and the helpers.
-    pub(super) crew: Arc<Crew>,
+    pub(super) crew: Arc<Crew<G>>,
     /// Whether the searcher is busy; cleared when the answer goes out.
     pub(super) running: Arc<AtomicBool>,
 }
 
-impl Task {
+impl<G: Size> Task<G> {
     /// The search, the wait for `stop` that `infinite` and `ponder` ask for, and the answer.
     pub(super) fn run(
         self,
-        game: &Game,
-        limits: &Limits,
+        game: &GameOf<G>,
+        limits: &Limits<G>,
         cancel: Cancel,
-        report: &mut (dyn FnMut(Report) + Send),
+        report: &mut (dyn FnMut(Report<G>) + Send),
     ) {
         let shared = &self.shared;
         let context = RunContext {

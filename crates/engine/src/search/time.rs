@@ -2,6 +2,7 @@
 //! the search deepens, whether to start another iteration ([`TimeManager`]).
 
 use super::Limits;
+use crate::Size;
 use konakis_core::types::Side;
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ const DEFAULT_MOVES_TO_GO: u64 = 25;
 
 /// The budget for `side` to move under `limits`, keeping `overhead_ms` per move in reserve for
 /// communication. `None` when the search is not timed (depth, nodes, mate or infinite).
-pub fn budget(limits: &Limits, side: Side, overhead_ms: u64) -> Option<Budget> {
+pub fn budget<G: Size>(limits: &Limits<G>, side: Side, overhead_ms: u64) -> Option<Budget> {
     if let Some(mt) = limits.movetime {
         // The overhead is kept in reserve, but never more than half the time given.
         let t = Duration::from_millis(mt.saturating_sub(overhead_ms.min(mt / 2)).max(1));
@@ -120,6 +121,8 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// The size these tests play on.
+    type Limits = crate::search::Limits<konakis_core::geometry::Nine>;
 
     /// A manager after `iterations`, each given as (same best move, score drop).
     fn after(iterations: &[(bool, i32)]) -> TimeManager {

@@ -6,7 +6,8 @@
 //! Entries come in buckets of four (64 bytes, one cache line); a new entry replaces the same
 //! position's entry, else the bucket's least valuable entry (shallow, or from an old search).
 
-use konakis_core::types::Move;
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::MoveOf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a stored score relates to the true score.
@@ -22,9 +23,9 @@ pub enum Bound {
 
 /// What the table remembers about a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Entry {
+pub struct Entry<G: Geometry = Nine> {
     /// Best or refutation move, if any.
-    pub mv: Option<Move>,
+    pub mv: Option<MoveOf<G>>,
     /// Score, with wins and losses relative to this position (see [`score_to_tt`]).
     pub score: i16,
     /// Static evaluation of the position.
@@ -37,7 +38,7 @@ pub struct Entry {
     pub age: u8,
 }
 
-impl Entry {
+impl<G: Geometry> Entry<G> {
     /// Packs into 64 bits: move 16, score 16, eval 16, depth 8, bound 2, age 6.
     pub fn pack(self) -> u64 {
         let mv = self.mv.map_or(0, |m| m.raw()) as u64;
@@ -49,7 +50,7 @@ impl Entry {
     }
 
     /// Unpacks [`Entry::pack`]; `None` for an empty slot (bound bits zero).
-    pub fn unpack(data: u64) -> Option<Entry> {
+    pub fn unpack(data: u64) -> Option<Entry<G>> {
         let bound = match (data >> 56) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -57,7 +58,7 @@ impl Entry {
             _ => return None,
         };
         Some(Entry {
-            mv: Move::from_raw(data as u16).filter(|m| m.raw() != 0),
+            mv: MoveOf::from_raw(data as u16).filter(|m| m.raw() != 0),
             score: (data >> 16) as u16 as i16,
             eval: (data >> 32) as u16 as i16,
             depth: (data >> 48) as u8,
@@ -159,7 +160,7 @@ impl TranspositionTable {
 
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe<G: Geometry>(&self, key: u64) -> Option<Entry<G>> {
         for s in self.bucket(key) {
             let data = s.data.load(Ordering::Relaxed);
             if s.check.load(Ordering::Relaxed) ^ data == key {
@@ -171,7 +172,7 @@ impl TranspositionTable {
 
     /// Stores an entry for `key` (the age is set here).
     #[inline]
-    pub fn store(&self, key: u64, mut entry: Entry) {
+    pub fn store<G: Geometry>(&self, key: u64, mut entry: Entry<G>) {
         let age = self.age();
         entry.age = age;
         let bucket = self.bucket(key);
@@ -209,7 +210,7 @@ impl TranspositionTable {
         let used = self
             .slots()
             .take(n)
-            .filter_map(|s| Entry::unpack(s.data.load(Ordering::Relaxed)))
+            .filter_map(|s| Entry::<Nine>::unpack(s.data.load(Ordering::Relaxed)))
             .filter(|e| e.age == age)
             .count();
         (used * 1000 / n) as u32
@@ -244,7 +245,10 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// The size these tests play on.
+    type Entry = super::Entry<konakis_core::geometry::Nine>;
     use crate::search::{MATE, MATE_BOUND};
+    use konakis_core::types::Move;
 
     fn sample(depth: u8, score: i16) -> Entry {
         Entry {
@@ -287,13 +291,13 @@ mod tests {
     fn probe_finds_stored_and_rejects_foreign_keys() {
         let tt = TranspositionTable::new(1);
         tt.store(42, sample(5, 17));
-        assert_eq!(tt.probe(42).unwrap().score, 17);
-        assert_eq!(tt.probe(43), None);
+        assert_eq!(tt.probe::<Nine>(42).unwrap().score, 17);
+        assert_eq!(tt.probe::<Nine>(43), None);
         // a different key mapping to the same bucket
         let other = 42 + (tt.mask as u64 + 1);
-        assert_eq!(tt.probe(other), None);
+        assert_eq!(tt.probe::<Nine>(other), None);
         tt.clear();
-        assert_eq!(tt.probe(42), None);
+        assert_eq!(tt.probe::<Nine>(42), None);
     }
 
     #[test]
@@ -305,18 +309,18 @@ mod tests {
         }
         // bucket full: a fifth position replaces the shallowest (depth 10)
         tt.store(7 + 4 * stride, sample(1, 0));
-        assert_eq!(tt.probe(7), None);
-        assert!(tt.probe(7 + 3 * stride).is_some());
+        assert_eq!(tt.probe::<Nine>(7), None);
+        assert!(tt.probe::<Nine>(7 + 3 * stride).is_some());
         // After three new searches, a fresh shallow entry outranks old deep ones.
         for _ in 0..3 {
             tt.new_search();
         }
         tt.store(7 + 5 * stride, sample(1, 0)); // replaces the old depth-1 entry
-        assert_eq!(tt.probe(7 + 4 * stride), None);
+        assert_eq!(tt.probe::<Nine>(7 + 4 * stride), None);
         tt.store(7 + 6 * stride, sample(1, 0)); // replaces the old depth-11 entry
-        assert_eq!(tt.probe(7 + stride), None);
-        assert!(tt.probe(7 + 5 * stride).is_some());
-        assert!(tt.probe(7 + 6 * stride).is_some());
+        assert_eq!(tt.probe::<Nine>(7 + stride), None);
+        assert!(tt.probe::<Nine>(7 + 5 * stride).is_some());
+        assert!(tt.probe::<Nine>(7 + 6 * stride).is_some());
     }
 
     #[test]

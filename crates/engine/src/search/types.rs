@@ -2,8 +2,9 @@
 //! reports ([`Report`], [`Info`], [`Score`]), how a caller stops it ([`Cancel`], [`Signal`]),
 //! why the searcher refuses ([`SearchError`]) and what a search ended with ([`SearchOutcome`]).
 
-use konakis_core::board::{Game, Status};
-use konakis_core::types::{Move, Side};
+use konakis_core::board::{GameOf, Status};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{MoveOf, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The score of a win on the spot; a win `n` plies away scores `MATE - n`.
@@ -59,7 +60,7 @@ impl std::error::Error for SearchError {}
 /// What `go` asks for. Times are in milliseconds; `w` is the defenders' clock, `b` the
 /// attackers'.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct Limits<G: Geometry = Nine> {
     /// Search to this depth.
     pub depth: Option<u32>,
     /// Search about this many nodes.
@@ -83,14 +84,15 @@ pub struct Limits {
     /// Search for a win in this many moves.
     pub mate: Option<u32>,
     /// Only these root moves.
-    pub searchmoves: Vec<Move>,
+    pub searchmoves: Vec<MoveOf<G>>,
 }
 
-impl Limits {
+impl<G: Geometry> Limits<G> {
     /// The moves a search of `game` chooses among: its legal moves, only those of
     /// `searchmoves` if any are given.
-    pub(crate) fn root_moves(&self, game: &Game) -> Vec<Move> {
-        let mut moves = game.board().legal_moves(game.rules()).to_vec();
+    pub(crate) fn root_moves(&self, game: &GameOf<G>) -> Vec<MoveOf<G>> {
+        // The game's moves, which leave out a move its repetition rule forbids.
+        let mut moves = game.legal_moves();
         if !self.searchmoves.is_empty() {
             moves.retain(|m| self.searchmoves.contains(m));
         }
@@ -153,7 +155,7 @@ pub enum ScoreBound {
 
 /// One line of search progress.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Info {
+pub struct Info<G: Geometry = Nine> {
     /// Iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -173,20 +175,20 @@ pub struct Info {
     /// Permille of the table in use.
     pub hashfull: u32,
     /// Principal variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<MoveOf<G>>,
 }
 
 /// What a search reports.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Report {
+pub enum Report<G: Geometry = Nine> {
     /// A finished (or failed-high/low) iteration.
-    Info(Info),
+    Info(Info<G>),
     /// The root move being searched (sent after the first second).
     CurrMove {
         /// Iteration depth.
         depth: u32,
         /// The move.
-        mv: Move,
+        mv: MoveOf<G>,
         /// Its number, from 1.
         number: u32,
     },
@@ -203,9 +205,9 @@ pub enum Report {
     /// The result; exactly one per `go`, always the last report.
     BestMove {
         /// The move to play; `None` when the game is over.
-        best: Option<Move>,
+        best: Option<MoveOf<G>>,
         /// The expected reply.
-        ponder: Option<Move>,
+        ponder: Option<MoveOf<G>>,
     },
 }
 
@@ -257,20 +259,20 @@ impl Cancel<'_> {
 
 /// What a search ended with, gathered from its reports.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchOutcome {
+pub struct SearchOutcome<G: Geometry = Nine> {
     /// The move to play; `None` when the game is over (or no answer came).
-    pub best: Option<Move>,
+    pub best: Option<MoveOf<G>>,
     /// The expected reply.
-    pub ponder: Option<Move>,
+    pub ponder: Option<MoveOf<G>>,
     /// The last report of the first line (`multipv` 1), if an iteration finished.
-    pub info: Option<Info>,
+    pub info: Option<Info<G>>,
     /// Whether the [`Report::BestMove`] came.
     pub answered: bool,
 }
 
-impl SearchOutcome {
+impl<G: Geometry> SearchOutcome<G> {
     /// Takes in one report.
-    pub fn take(&mut self, report: &Report) {
+    pub fn take(&mut self, report: &Report<G>) {
         match report {
             Report::Info(i) if i.multipv == 1 => self.info = Some(i.clone()),
             Report::BestMove { best, ponder } => {

@@ -10,12 +10,13 @@ use super::movepick::{MovePicker, Picked};
 use super::parameters::{FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_DEPTH, lmp_count, lmr};
 use super::tt::{Bound, Entry, score_from_tt, score_to_tt};
 use super::{Cancel, INFINITE, MATE, MATE_BOUND, MAX_PLY, Shared};
+use crate::Size;
 use crate::clock::Instant;
 use ahash::AHashMap;
-use konakis_core::Bitboard;
-use konakis_core::board::{Board, MoveList};
+use konakis_core::BitboardOf;
+use konakis_core::board::{BoardOf, MoveListOf};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Side};
+use konakis_core::types::{MoveOf, Side};
 use std::sync::atomic::Ordering;
 
 mod evaluate;
@@ -34,18 +35,18 @@ const MAX_QUIESCENCE_PLIES: usize = 16;
 
 /// One thread's search: the thread's [`ThreadState`], taken over for a search, with what the
 /// search lends it (the shared state, the report sink, the caller's [`Cancel`]).
-pub(crate) struct Worker<'a> {
-    pub(crate) shared: &'a Shared,
+pub(crate) struct Worker<'a, G: Size> {
+    pub(crate) shared: &'a Shared<G>,
     pub(crate) rules: Rules,
     /// How often each position occurred in the game before the root (root included).
     game_counts: AHashMap<u64, u32>,
     /// Keys of the positions on the current path, root at index 0.
     path: Vec<u64>,
     /// Killers and the history of quiet moves.
-    histories: Histories,
+    histories: Histories<G>,
     /// The move picker of each ply.
-    pickers: Vec<MovePicker>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
+    pickers: Vec<MovePicker<G>>,
+    pv: Vec<[MoveOf<G>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Nodes searched by this thread.
     pub(crate) nodes: u64,
@@ -54,15 +55,15 @@ pub(crate) struct Worker<'a> {
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     /// Root moves to leave out (MultiPV lines already found).
-    pub(crate) excluded: Vec<Move>,
+    pub(crate) excluded: Vec<MoveOf<G>>,
     /// Root moves allowed (`searchmoves`); empty for all.
-    pub(crate) root_moves: Vec<Move>,
+    pub(crate) root_moves: Vec<MoveOf<G>>,
     /// When the search started (the shared time limits count from here).
     start: Instant,
     /// Depth of the current iteration.
     root_depth: i32,
     /// Where the main thread sends its reports.
-    pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report) + Send)>,
+    pub(crate) sink: Option<&'a mut (dyn FnMut(super::Report<G>) + Send)>,
     /// Node limit, if any (for this thread).
     pub(crate) node_limit: Option<u64>,
     /// What the caller says to stop the search (for a search on the caller's thread).
@@ -80,7 +81,7 @@ pub(crate) struct Worker<'a> {
     danger_memo: (u64, bool),
     /// The last position's key and the edge squares its king reaches (see
     /// [`Worker::king_exits`]).
-    exits_memo: (u64, Bitboard),
+    exits_memo: (u64, BitboardOf<G>),
     /// A filter over the keys of `game_counts`: bit `key % 256` is set for each. A position
     /// whose bit is clear occurred nowhere in the game, and the map is not asked.
     game_filter: [u64; 4],
@@ -89,15 +90,15 @@ pub(crate) struct Worker<'a> {
     /// The state's number of the search it was readied for.
     search: u64,
     /// The lines of the current iteration.
-    pub(crate) lines: Lines,
+    pub(crate) lines: Lines<G>,
     /// The deepest iteration this thread completed in the search.
-    pub(crate) completed: Completed,
+    pub(crate) completed: Completed<G>,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, G: Size> Worker<'a, G> {
     /// A worker for `rules` on the thread whose state is `state`, readied for the search
     /// ([`ThreadState::prepare`]).
-    pub(crate) fn new(shared: &'a Shared, rules: Rules, state: ThreadState) -> Worker<'a> {
+    pub(crate) fn new(shared: &'a Shared<G>, rules: Rules, state: ThreadState<G>) -> Worker<'a, G> {
         let ThreadState {
             search,
             histories,
@@ -143,7 +144,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             eval_cache,
             danger_memo: (0, false),
-            exits_memo: (0, Bitboard::EMPTY),
+            exits_memo: (0, BitboardOf::EMPTY),
             net,
             search,
             lines,
@@ -152,7 +153,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Gives the thread's state back (its nodes flushed to the shared counter first).
-    pub(crate) fn into_state(mut self) -> ThreadState {
+    pub(crate) fn into_state(mut self) -> ThreadState<G> {
         self.flush_nodes();
         ThreadState {
             search: self.search,
@@ -174,7 +175,7 @@ impl<'a> Worker<'a> {
     /// [`Board::king_in_danger`], remembered for the last position asked: an attackers' move
     /// is tested for the threat, and then the defenders' node after it asks again.
     #[inline(always)]
-    fn king_in_danger(&mut self, board: &Board) -> bool {
+    fn king_in_danger(&mut self, board: &BoardOf<G>) -> bool {
         let key = board.hash();
         if self.danger_memo.0 != key {
             self.danger_memo = (key, board.king_in_danger(&self.rules));
@@ -186,10 +187,10 @@ impl<'a> Worker<'a> {
     /// the last position asked: a defenders' move is tested for the threat, and then the
     /// attackers' node after it asks again.
     #[inline(always)]
-    fn king_exits(&mut self, board: &Board) -> Bitboard {
+    fn king_exits(&mut self, board: &BoardOf<G>) -> BitboardOf<G> {
         let key = board.hash();
         if self.exits_memo.0 != key {
-            self.exits_memo = (key, board.king_moves(&self.rules) & Bitboard::EDGE);
+            self.exits_memo = (key, board.king_escapes(&self.rules));
         }
         self.exits_memo.1
     }
@@ -203,8 +204,8 @@ impl<'a> Worker<'a> {
     #[inline]
     fn threat_and_extension(
         &mut self,
-        board: &Board,
-        child: &Board,
+        board: &BoardOf<G>,
+        child: &BoardOf<G>,
         ply: usize,
         calm: bool,
     ) -> (bool, i32) {
@@ -232,12 +233,12 @@ impl<'a> Worker<'a> {
     }
 
     /// The principal variation of the last root search.
-    pub(crate) fn pv(&self) -> &[Move] {
+    pub(crate) fn pv(&self) -> &[MoveOf<G>] {
         &self.pv[0][..self.pv_len[0]]
     }
 
     /// Makes `line` the principal variation of the last root search.
-    pub(crate) fn set_pv(&mut self, line: &[Move]) {
+    pub(crate) fn set_pv(&mut self, line: &[MoveOf<G>]) {
         self.pv[0][..line.len()].copy_from_slice(line);
         self.pv_len[0] = line.len();
     }
@@ -298,7 +299,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Sends a report, if this worker reports.
-    pub(crate) fn emit(&mut self, report: super::Report) {
+    pub(crate) fn emit(&mut self, report: super::Report<G>) {
         if let Some(sink) = self.sink.as_mut() {
             sink(report);
         }
@@ -319,7 +320,7 @@ impl<'a> Worker<'a> {
 
     /// Is the position at `ply` (key already pushed on the path) drawn by repetition or the
     /// move limit?
-    fn is_draw(&self, board: &Board, ply: usize) -> bool {
+    fn is_draw(&self, board: &BoardOf<G>, ply: usize) -> bool {
         if self.rules.move_limit > 0 && board.plies() >= self.rules.move_limit {
             return true;
         }
@@ -344,7 +345,13 @@ impl<'a> Worker<'a> {
     }
 
     /// Root search with a window; returns the score, the PV is in `pv()`.
-    pub(crate) fn search_root(&mut self, board: &Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn search_root(
+        &mut self,
+        board: &BoardOf<G>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.path.clear();
         self.path.push(board.hash());
         self.seldepth = 0;
@@ -357,8 +364,8 @@ impl<'a> Worker<'a> {
     /// returns its score; its principal variation, the move first, is then [`Worker::pv`].
     pub(crate) fn search_root_move(
         &mut self,
-        board: &Board,
-        mv: Move,
+        board: &BoardOf<G>,
+        mv: MoveOf<G>,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -385,7 +392,7 @@ impl<'a> Worker<'a> {
 
     fn search(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         mut alpha: i32,
         mut beta: i32,
         depth: i32,
@@ -427,14 +434,14 @@ impl<'a> Worker<'a> {
             && ply > 0
             && let (Some(k), Some(to)) = (board.king(), exits.first())
         {
-            self.end_pv(ply, Move::new(k, to));
+            self.end_pv(ply, MoveOf::new(k, to));
             return MATE - ply as i32 - 1;
         }
         let in_danger = side == Side::Defenders && self.king_in_danger(board);
         if side == Side::Attackers && ply > 0 {
             let threats = board.king_capture_threats(&rules);
             if !threats.is_empty() {
-                let mut moves = MoveList::new();
+                let mut moves = MoveListOf::<G>::new();
                 board.legal_moves_to(&rules, threats, &mut moves);
                 let rules = self.rules;
                 if let Some(&m) = moves.iter().find(|&&m| {
@@ -490,7 +497,7 @@ impl<'a> Worker<'a> {
                 let mut null = *board;
                 null.pass();
                 let r = 3 + depth / 4;
-                self.net_enter(ply + 1, board, &null, None, Bitboard::EMPTY);
+                self.net_enter(ply + 1, board, &null, None, BitboardOf::EMPTY);
                 self.path.push(null.hash());
                 let s = -self.search(&null, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.path.pop();
@@ -514,7 +521,7 @@ impl<'a> Worker<'a> {
         let mut i = 0;
         loop {
             let (root_moves, excluded) = (&self.root_moves, &self.excluded);
-            let allow = |m: Move| {
+            let allow = |m: MoveOf<G>| {
                 ply > 0
                     || ((root_moves.is_empty() || root_moves.contains(&m))
                         && !excluded.contains(&m))
@@ -548,7 +555,7 @@ impl<'a> Worker<'a> {
             };
             if late
                 && if side == Side::Attackers {
-                    calm_move || !board.may_threaten_king(mv)
+                    calm_move || !board.may_threaten_king(&rules, mv)
                 } else {
                     !board.on_king_lines(mv.from())
                 }
@@ -650,7 +657,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Ends the principal variation at `ply` with the winning move `mv`.
-    fn end_pv(&mut self, ply: usize, mv: Move) {
+    fn end_pv(&mut self, ply: usize, mv: MoveOf<G>) {
         self.pv[ply][ply] = mv;
         self.pv_len[ply] = ply + 1;
     }

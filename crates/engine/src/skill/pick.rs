@@ -3,10 +3,11 @@
 //! search reports.
 
 use super::{BLIND_LOSS, GLANCE_CAPTURE, GLANCE_PARRY, LEVELS, LevelLimits, PARRY_LEVEL, Skill};
+use crate::Size;
 use crate::search::{Info, Limits, MATE, MATE_BOUND, Score};
-use konakis_core::board::{Board, Game};
+use konakis_core::board::{BoardOf, GameOf};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Square};
+use konakis_core::types::{MoveOf, SquareOf};
 
 /// SplitMix64: small, fast, and its stream is fixed here, so that a seed means the same moves
 /// in every build.
@@ -69,7 +70,7 @@ impl Plan {
     /// The plan for a search of the position with Zobrist key `key` under `skill`, or `None`
     /// when this move is played at full strength (level 20, or a `go mate` search, which asks
     /// for analysis, not play).
-    pub fn new(skill: &Skill, limits: &Limits, key: u64) -> Option<Plan> {
+    pub fn new<G: Size>(skill: &Skill, limits: &Limits<G>, key: u64) -> Option<Plan> {
         let strength = skill.strength()?;
         if limits.mate.is_some() {
             return None;
@@ -94,7 +95,7 @@ impl Plan {
     }
 
     /// The `go` limits capped at the level's depth and nodes.
-    pub fn limits(&self, limits: &Limits) -> Limits {
+    pub fn limits<G: Size>(&self, limits: &Limits<G>) -> Limits<G> {
         let mut capped = limits.clone();
         capped.depth = Some(
             limits
@@ -116,12 +117,12 @@ impl Plan {
 
     /// The move to play and its expected reply, from the search's `lines`; `None` if there
     /// are none.
-    pub fn choose(&mut self, lines: &Lines) -> Option<(Move, Option<Move>)> {
+    pub fn choose<G: Size>(&mut self, lines: &Lines<G>) -> Option<(MoveOf<G>, Option<MoveOf<G>>)> {
         let lines = lines.best_set();
         // A level with a narrow attention sees only the lines of the pieces it looks at,
         // forced wins included.
         let seen = self.attend(lines);
-        let looked: Vec<&(i32, Vec<Move>)> = lines
+        let looked: Vec<&(i32, Vec<MoveOf<G>>)> = lines
             .iter()
             .filter(|l| seen.is_empty() || seen.contains(&l.1[0].from()))
             .collect();
@@ -131,7 +132,7 @@ impl Plan {
             // resistance when every line loses.
             *looked.iter().find(|l| l.0 == top)?
         } else {
-            let mut best: Option<(i64, &(i32, Vec<Move>))> = None;
+            let mut best: Option<(i64, &(i32, Vec<MoveOf<G>>))> = None;
             // Below PARRY_LEVEL a forced loss is only a bad move among others.
             let floor = if self.level < PARRY_LEVEL {
                 -BLIND_LOSS
@@ -154,15 +155,18 @@ impl Plan {
 impl Plan {
     /// The squares of the pieces the level looks at, drawn from those that move in `lines`
     /// (empty: all of them).
-    fn attend(&mut self, lines: &[(i32, Vec<Move>)]) -> Vec<Square> {
+    fn attend<G: Size>(&mut self, lines: &[(i32, Vec<MoveOf<G>>)]) -> Vec<SquareOf<G>> {
         self.draw_pieces(lines.iter().filter_map(|l| l.1.first()))
     }
 
     /// The level's [`LevelLimits::attention`] pieces, drawn at random from those that make
     /// `moves` (empty: all of them, when the level looks at every piece or at least as many
     /// as there are).
-    fn draw_pieces<'a>(&mut self, moves: impl Iterator<Item = &'a Move>) -> Vec<Square> {
-        let mut pieces: Vec<Square> = Vec::new();
+    fn draw_pieces<'a, G: Size>(
+        &mut self,
+        moves: impl Iterator<Item = &'a MoveOf<G>>,
+    ) -> Vec<SquareOf<G>> {
+        let mut pieces: Vec<SquareOf<G>> = Vec::new();
         for m in moves {
             if !pieces.contains(&m.from()) {
                 pieces.push(m.from());
@@ -184,7 +188,11 @@ impl Plan {
 
 /// A move of `moves` that wins on the spot (an escape, a king capture, an encirclement): every
 /// level plays it without searching.
-pub fn winning_move(board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
+pub fn winning_move<G: Size>(
+    board: &BoardOf<G>,
+    rules: &Rules,
+    moves: &[MoveOf<G>],
+) -> Option<MoveOf<G>> {
     moves.iter().copied().find(|&m| {
         let mut after = *board;
         after.play(rules, m);
@@ -194,7 +202,7 @@ pub fn winning_move(board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move
 
 /// Whether the opponent of the side to move on `board` could win on the spot were it its
 /// turn ([`winning_move`]): a king escape or capture threatened for the next move.
-fn threatened(board: &Board, rules: &Rules) -> bool {
+fn threatened<G: Size>(board: &BoardOf<G>, rules: &Rules) -> bool {
     let mut theirs = *board;
     theirs.set_side_to_move(board.side_to_move().opponent());
     let replies = theirs.legal_moves(rules);
@@ -203,7 +211,7 @@ fn threatened(board: &Board, rules: &Rules) -> bool {
 
 /// Whether the last move of `game` let a win on the spot pass: the side that made it could
 /// have won instead.
-fn let_pass(game: &Game) -> bool {
+fn let_pass<G: Size>(game: &GameOf<G>) -> bool {
     let Some((_, earlier)) = game.moves().split_last() else {
         return false;
     };
@@ -216,7 +224,7 @@ fn let_pass(game: &Game) -> bool {
 }
 
 /// The moves of `moves` after which the opponent cannot win on the spot ([`winning_move`]).
-fn safe_moves(board: &Board, rules: &Rules, moves: &[Move]) -> Vec<Move> {
+fn safe_moves<G: Size>(board: &BoardOf<G>, rules: &Rules, moves: &[MoveOf<G>]) -> Vec<MoveOf<G>> {
     moves
         .iter()
         .copied()
@@ -245,7 +253,7 @@ impl Plan {
     /// its pieces ([`LevelLimits::attention`] of them), drawn at random among those it kept: a
     /// capture that piece can make is seen at [`GLANCE_CAPTURE`] of its moves and played, else
     /// the piece makes one of its moves at random.
-    pub fn glance(&mut self, game: &Game, moves: &[Move]) -> Option<Move> {
+    pub fn glance<G: Size>(&mut self, game: &GameOf<G>, moves: &[MoveOf<G>]) -> Option<MoveOf<G>> {
         let (board, rules) = (game.board(), game.rules());
         let mut pool = moves.to_vec();
         if threatened(board, rules) && (let_pass(game) || self.rng.unit() < GLANCE_PARRY) {
@@ -258,7 +266,7 @@ impl Plan {
         if !seen.is_empty() {
             pool.retain(|m| seen.contains(&m.from()));
         }
-        let captures: Vec<Move> = pool
+        let captures: Vec<MoveOf<G>> = pool
             .iter()
             .copied()
             .filter(|&m| {
@@ -278,7 +286,12 @@ impl Plan {
     /// A move for when the search finished no line at all (its node cap fell inside the
     /// first one): a random move of `moves` after which the opponent cannot win on the spot,
     /// if there is one, else any.
-    pub fn fallback(&mut self, board: &Board, rules: &Rules, moves: &[Move]) -> Option<Move> {
+    pub fn fallback<G: Size>(
+        &mut self,
+        board: &BoardOf<G>,
+        rules: &Rules,
+        moves: &[MoveOf<G>],
+    ) -> Option<MoveOf<G>> {
         let safe = safe_moves(board, rules, moves);
         let pool = if safe.is_empty() { moves } else { &safe };
         if pool.is_empty() {
@@ -291,16 +304,16 @@ impl Plan {
 /// The lines a search reports, gathered iteration by iteration: the lines of the last
 /// iteration that finished all of them are what a level chooses among.
 #[derive(Clone, Debug, Default)]
-pub struct Lines {
+pub struct Lines<G: Size> {
     /// The last iteration with the most lines: `(score, line)`, internal scores.
-    done: Vec<(i32, Vec<Move>)>,
+    done: Vec<(i32, Vec<MoveOf<G>>)>,
     /// The lines of the iteration being reported.
-    current: Vec<(i32, Vec<Move>)>,
+    current: Vec<(i32, Vec<MoveOf<G>>)>,
 }
 
-impl Lines {
+impl<G: Size> Lines<G> {
     /// Takes in one `info` report.
-    pub fn take(&mut self, info: &Info) {
+    pub fn take(&mut self, info: &Info<G>) {
         if info.pv.is_empty() {
             return;
         }
@@ -319,7 +332,7 @@ impl Lines {
     }
 
     /// The lines chosen among: the deepest iteration that reported as many lines as any.
-    fn best_set(&self) -> &[(i32, Vec<Move>)] {
+    fn best_set(&self) -> &[(i32, Vec<MoveOf<G>>)] {
         if !self.current.is_empty() && self.current.len() >= self.done.len() {
             &self.current
         } else {
@@ -340,8 +353,17 @@ fn internal(score: Score) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// The size these tests play on.
+    type Limits = crate::search::Limits<konakis_core::geometry::Nine>;
+    /// The size these tests play on.
+    type Lines = super::Lines<konakis_core::geometry::Nine>;
+    /// The size these tests play on.
+    type Info = crate::search::Info<konakis_core::geometry::Nine>;
     use crate::search::ScoreBound;
     use crate::skill::curve;
+    use konakis_core::board::Board;
+    use konakis_core::board::Game;
+    use konakis_core::types::Move;
 
     fn mv(text: &str) -> Move {
         Move::parse(text).unwrap()

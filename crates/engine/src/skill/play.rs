@@ -3,21 +3,22 @@
 //! wins on the spot is played without a search, and level 0 only glances at the board.
 
 use super::{Lines, Plan, winning_move};
+use crate::Size;
 use crate::search::{Cancel, Info, Limits, Report, RunContext, Score, ScoreBound, run};
-use konakis_core::board::Game;
-use konakis_core::types::Move;
+use konakis_core::board::GameOf;
+use konakis_core::types::MoveOf;
 
 /// A search at a strength level: the search proper under the level's limits and with its
 /// lines, then the level's choice among them. Only the lines the `MultiPV` option asks for
 /// are reported.
-pub(crate) fn play_at_level(
+pub(crate) fn play_at_level<G: Size>(
     mut plan: Plan,
-    context: &RunContext,
-    game: &Game,
-    limits: &Limits,
+    context: &RunContext<'_, G>,
+    game: &GameOf<G>,
+    limits: &Limits<G>,
     cancel: Cancel,
-    report: &mut (dyn FnMut(Report) + Send),
-) -> (Option<Move>, Option<Move>) {
+    report: &mut (dyn FnMut(Report<G>) + Send),
+) -> (Option<MoveOf<G>>, Option<MoveOf<G>>) {
     let board = game.board();
     let rules = game.rules();
     let moves = limits.root_moves(game);
@@ -56,7 +57,7 @@ pub(crate) fn play_at_level(
         game,
         &plan.limits(limits),
         cancel,
-        &mut |r: Report| {
+        &mut |r: Report<G>| {
             if let Report::Info(info) = &r {
                 lines.take(info);
                 if info.multipv as usize > shown {

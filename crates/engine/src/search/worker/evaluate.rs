@@ -3,12 +3,12 @@
 //! classical evaluation where no network evaluates, and a small per-thread cache of both.
 
 use super::Worker;
-use crate::eval::evaluate;
+use crate::Size;
 use crate::network::Net;
 use crate::search::{MATE_BOUND, MAX_PLY};
-use konakis_core::Bitboard;
-use konakis_core::board::Board;
-use konakis_core::types::Move;
+use konakis_core::BitboardOf;
+use konakis_core::board::BoardOf;
+use konakis_core::types::MoveOf;
 use konakis_nnue::quant::{HIDDEN, HIDDEN_WIDE};
 use konakis_nnue::stack::AccumulatorStack;
 use std::sync::Arc;
@@ -56,10 +56,10 @@ pub(crate) static NET_CHECKS: std::sync::atomic::AtomicU64 = std::sync::atomic::
 /// Entries of the per-thread evaluation cache (a power of two).
 pub(super) const EVAL_CACHE_SIZE: usize = 1 << 16;
 
-impl Worker<'_> {
+impl<G: Size> Worker<'_, G> {
     /// Starts the network's path at the root `board`.
-    pub(super) fn net_root(&mut self, board: &Board) {
-        if let Some(n) = &mut self.net {
+    pub(super) fn net_root(&mut self, board: &BoardOf<G>) {
+        if let (Some(n), Some(board)) = (&mut self.net, G::tablut(board)) {
             on_stack!(n, s => s.set_root(board));
         }
     }
@@ -70,12 +70,16 @@ impl Worker<'_> {
     pub(super) fn net_enter(
         &mut self,
         ply: usize,
-        board: &Board,
-        child: &Board,
-        mv: Option<Move>,
-        taken: Bitboard,
+        board: &BoardOf<G>,
+        child: &BoardOf<G>,
+        mv: Option<MoveOf<G>>,
+        taken: BitboardOf<G>,
     ) {
-        if let Some(n) = &mut self.net {
+        if let Some(n) = &mut self.net
+            && let (Some(board), Some(child), Some(taken)) =
+                (G::tablut(board), G::tablut(child), G::tablut_set(taken))
+        {
+            let mv = mv.and_then(G::tablut_move);
             on_stack!(n, s => s.enter(ply, board, child, mv, taken));
         }
     }
@@ -84,14 +88,14 @@ impl Worker<'_> {
     /// network's where one evaluates, else the classical one; through a small per-thread cache
     /// keyed by the position's hash: the same leaves come back in every iteration.
     #[inline]
-    pub(super) fn evaluate(&mut self, board: &Board, ply: usize) -> i32 {
+    pub(super) fn evaluate(&mut self, board: &BoardOf<G>, ply: usize) -> i32 {
         let key = board.hash();
         let slot = self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let e = match &mut self.net {
-            Some(n) => on_stack!(n, s => {
+        let e = match (&mut self.net, G::tablut(board)) {
+            (Some(n), Some(board)) => on_stack!(n, s => {
                 let e = s.evaluate(ply, board.side_to_move());
                 #[cfg(test)]
                 {
@@ -104,7 +108,7 @@ impl Worker<'_> {
                 }
                 e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }),
-            None => evaluate(board, &self.rules),
+            _ => G::evaluate(board, &self.rules),
         };
         self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
         e

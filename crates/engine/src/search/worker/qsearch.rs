@@ -5,16 +5,16 @@
 use super::{MAX_QUIESCENCE_PLIES, Worker};
 use crate::search::movepick::Quiescence;
 use crate::search::{MATE, MAX_PLY};
-use konakis_core::board::Board;
+use konakis_core::board::BoardOf;
 use konakis_core::types::Side;
 
-impl Worker<'_> {
+impl<G: crate::Size> Worker<'_, G> {
     /// Quiescence: captures, and the answers to an open line of the king, so that no leaf hides
     /// a king one move from the edge. (Quiet king moves that open a line were tried here too
     /// and lost games: see docs/strength.md.)
     pub(super) fn qsearch(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         alpha: i32,
         beta: i32,
         ply: usize,
@@ -70,7 +70,7 @@ impl Worker<'_> {
     #[allow(clippy::too_many_arguments)]
     fn qsearch_moves(
         &mut self,
-        board: &Board,
+        board: &BoardOf<G>,
         kind: Quiescence,
         mut best: i32,
         mut alpha: i32,

@@ -1,0 +1,106 @@
+//! The board sizes the engine plays on, and what it does differently on each: the search is
+//! one body of code, compiled once per size ([`Size`]), and only the evaluation differs. On
+//! Tablut's board under Tablut's rules it is the classical evaluation of `eval.rs` (or a
+//! network, which knows only that board); under the tafl family's rules, on every board, it is
+//! the family's evaluation (`family_eval.rs`).
+
+use crate::{eval, family_eval};
+use konakis_core::board::{Board, BoardOf};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::rules::Rules;
+use konakis_core::types::{Move, MoveOf};
+use konakis_core::{Bitboard, BitboardOf};
+
+/// A board size the engine plays on: [`Seven`], [`Nine`] and [`Eleven`].
+pub trait Size: Geometry {
+    /// Is this Tablut's board, the only one the networks know?
+    const TABLUT: bool;
+
+    /// The classical evaluation of `board` under `rules`, from the side to move's point of
+    /// view, in centi-soldiers.
+    fn evaluate(board: &BoardOf<Self>, rules: &Rules) -> i32;
+
+    /// Every term of [`Size::evaluate`] (from the attackers' point of view) and the total
+    /// (from the side to move's).
+    fn breakdown(board: &BoardOf<Self>, rules: &Rules) -> (Vec<(&'static str, i32)>, i32);
+
+    /// The board as Tablut's, for the networks, which know no other; `None` on other sizes.
+    fn tablut(board: &BoardOf<Self>) -> Option<&Board>;
+
+    /// A move as Tablut's (see [`Size::tablut`]).
+    fn tablut_move(mv: MoveOf<Self>) -> Option<Move>;
+
+    /// A set of squares as Tablut's (see [`Size::tablut`]).
+    fn tablut_set(set: BitboardOf<Self>) -> Option<Bitboard>;
+}
+
+impl Size for Nine {
+    const TABLUT: bool = true;
+
+    #[inline]
+    fn evaluate(board: &Board, rules: &Rules) -> i32 {
+        if rules.family_rules() {
+            family_eval::evaluate_family(board, rules)
+        } else {
+            eval::evaluate(board, rules)
+        }
+    }
+
+    fn breakdown(board: &Board, rules: &Rules) -> (Vec<(&'static str, i32)>, i32) {
+        if rules.family_rules() {
+            family_eval::family_breakdown(board, rules)
+        } else {
+            eval::breakdown(board, rules)
+        }
+    }
+
+    #[inline(always)]
+    fn tablut(board: &Board) -> Option<&Board> {
+        Some(board)
+    }
+
+    #[inline(always)]
+    fn tablut_move(mv: Move) -> Option<Move> {
+        Some(mv)
+    }
+
+    #[inline(always)]
+    fn tablut_set(set: Bitboard) -> Option<Bitboard> {
+        Some(set)
+    }
+}
+
+/// The sizes other than Tablut's, which only the family's rules are played on.
+macro_rules! family_size {
+    ($($size:ty),*) => {$(
+        impl Size for $size {
+            const TABLUT: bool = false;
+
+            #[inline]
+            fn evaluate(board: &BoardOf<Self>, rules: &Rules) -> i32 {
+                family_eval::evaluate_family(board, rules)
+            }
+
+            fn breakdown(board: &BoardOf<Self>, rules: &Rules) -> (Vec<(&'static str, i32)>, i32) {
+                family_eval::family_breakdown(board, rules)
+            }
+
+            #[inline(always)]
+            fn tablut(_: &BoardOf<Self>) -> Option<&Board> {
+                None
+            }
+
+            #[inline(always)]
+            fn tablut_move(_: MoveOf<Self>) -> Option<Move> {
+                None
+            }
+
+            #[inline(always)]
+            fn tablut_set(_: BitboardOf<Self>) -> Option<Bitboard> {
+                None
+            }
+        }
+    )*};
+}
+
+family_size!(Seven, Eleven);
