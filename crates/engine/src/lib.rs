@@ -51,6 +51,7 @@ pub mod bench;
 pub mod clock;
 mod engine;
 pub mod eval;
+pub mod family_eval;
 pub mod network;
 pub mod options;
 pub mod review;
