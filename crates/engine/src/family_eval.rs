@@ -158,7 +158,7 @@ pub fn family_features<G: Geometry>(board: &BoardOf<G>, rules: &Rules) -> Family
         let king = 1u128 << k.index();
         let ring = G::around(k.index());
         // The squares two steps away: diagonally next to him, or two along a line.
-        let near = BitboardOf::<G>::from_bits(ring).neighbours().bits() & !king & !ring;
+        let near = BitboardOf::<G>::from_bits(ring).neighbours().bits() & !king;
         f[7] = (ring & att).count_ones() as i32;
         f[8] = (near & att).count_ones() as i32;
         f[9] = (ring & def).count_ones() as i32;
@@ -527,7 +527,7 @@ mod tests {
     fn features_count_what_they_name() {
         use Piece::{Attacker as A, Defender as D, King as K};
         let rules = Rules::copenhagen();
-        // 11×11: the king on c3, attackers on b2, c4, a2 and j10, a defender on d3.
+        // 11×11: the king on c3, attackers on b2, c4, a2, j10, c11 and k9, a defender on d3.
         let b = board::<Eleven>(
             &[
                 (2, 2, K),
@@ -535,19 +535,21 @@ mod tests {
                 (2, 3, A),
                 (0, 1, A),
                 (9, 9, A),
+                (2, 10, A),
+                (10, 8, A),
                 (3, 2, D),
             ],
             Side::Attackers,
         );
         let f = family_features(&b, &rules);
-        assert_eq!(f[0], 4, "attackers");
+        assert_eq!(f[0], 6, "attackers");
         assert_eq!(f[1], 1, "defenders");
         assert_eq!(f[2], 0, "king escape squares (corner escape)");
-        // c1 sees a1 and k1, a3 sees a11; k11 is out of reach.
+        // He reaches c2, c1, b3 and a3: c1 sees a1 and k1, a3 sees a11; k11 is out of reach.
         assert_eq!(f[3], 3, "corners in two moves");
         assert_eq!(f[4], 4, "king distance to corner");
         assert_eq!(f[5], 1, "attackers beside corners: a2");
-        assert_eq!(f[6], 2, "attackers barring corners: b2, j10");
+        assert_eq!(f[6], 4, "attackers barring corners: b2, j10, c11, k9");
         assert_eq!(f[7], 1, "attackers next to king");
         assert_eq!(f[8], 1, "attackers near king");
         assert_eq!(f[9], 1, "defenders next to king");
@@ -577,6 +579,41 @@ mod tests {
             f[3] + f[4] + f[5] + f[6],
             0,
             "no corner terms under edge escape"
+        );
+    }
+
+    fn squares<G: Geometry>(names: &str) -> u128 {
+        names
+            .split_whitespace()
+            .map(|n| 1u128 << n.parse::<SquareOf<G>>().unwrap().index())
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn the_corner_masks_are_the_squares_beside_and_barring_each_corner_on_every_size() {
+        assert_eq!(
+            Masks::<Seven>::BESIDE_CORNERS,
+            squares::<Seven>("a2 b1 f1 g2 a6 b7 f7 g6")
+        );
+        assert_eq!(
+            Masks::<Seven>::BARRING_CORNERS,
+            squares::<Seven>("b2 a3 c1 f2 g3 e1 b6 a5 c7 f6 g5 e7")
+        );
+        assert_eq!(
+            Masks::<Nine>::BESIDE_CORNERS,
+            squares::<Nine>("a2 b1 h1 i2 a8 b9 h9 i8")
+        );
+        assert_eq!(
+            Masks::<Nine>::BARRING_CORNERS,
+            squares::<Nine>("b2 a3 c1 h2 i3 g1 b8 a7 c9 h8 i7 g9")
+        );
+        assert_eq!(
+            Masks::<Eleven>::BESIDE_CORNERS,
+            squares::<Eleven>("a2 b1 j1 k2 a10 b11 j11 k10")
+        );
+        assert_eq!(
+            Masks::<Eleven>::BARRING_CORNERS,
+            squares::<Eleven>("b2 a3 c1 j2 k3 i1 b10 a9 c11 j10 k9 i11")
         );
     }
 
