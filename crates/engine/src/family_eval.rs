@@ -5,13 +5,14 @@
 //! view, each multiplied by its weight in [`FAMILY_WEIGHTS`] and summed; the sign is flipped
 //! when the defenders are to move. Every feature is read off the board's sets of squares with
 //! shifts, masks and population counts, through the size's constants ([`Geometry::SIDE`] and
-//! the masks built from it), so one body of code serves 7×7, 9×9, 11×11 and any larger size.
+//! the masks built from it), so one body of code serves 7×7, 9×9 and 11×11, and 13×13 once the core's sets of squares
+//! widen beyond a `u128`.
 //!
 //! What it counts follows how tafl players judge a position. Under corner escape (Copenhagen,
 //! Fetlar, Brandubh, Magpie) the king runs for the corners and the attackers bar them: the
 //! king's distance to the nearest corner, the corners he could reach in two moves along clear
 //! lines (the threat that wins the game when there are two), the attackers standing beside a
-//! corner and those on the diagonal line that bars it (a soldier diagonal to the corner and
+//! corner and those on the diagonal line that bars it (the square diagonal to the corner and
 //! the two squares two steps from it along the edges: the three squares a blockade holds).
 //! Under edge escape (Sea Battle, Tawlbwrdd, Saami Tablut) the king's open lines to the edge
 //! count as in Tablut's evaluation. Under both: material (a defender is worth two attackers,
