@@ -750,6 +750,23 @@ impl BoardSize {
             BoardSize::Eleven => 11,
         }
     }
+
+    /// The board of the geometry `G`.
+    pub fn of<G: Geometry>() -> BoardSize {
+        match G::SIDE {
+            7 => BoardSize::Seven,
+            9 => BoardSize::Nine,
+            11 => BoardSize::Eleven,
+            side => unreachable!("no geometry has a side of {side}"),
+        }
+    }
+}
+
+/// `7x7`, `9x9`, `11x11` (ASCII, as a peer is written to).
+impl std::fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{0}x{0}", self.side())
+    }
 }
 
 /// A named game of the tafl family as one host or rule page plays it: its board, its start

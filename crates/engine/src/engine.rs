@@ -10,9 +10,11 @@ use crate::search::{
 };
 use crate::skill::Skill;
 use crate::trace::{self, EvalTrace};
-use konakis_core::board::{Board, Game, GameError, IllegalMove};
-use konakis_core::rules::PRESETS;
-use konakis_core::types::Move;
+use konakis_core::board::{BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf};
+use crate::Size;
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::rules::{BoardSize, PRESETS, Preset, VARIANTS, Variant};
+use konakis_core::types::MoveOf;
 use konakis_core::variants_file::{LoadError, VariantsFile};
 use konakis_nnue::network::NetError;
 use std::path::Path;
@@ -20,11 +22,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Where a position starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
+pub enum Start<G: Geometry = Nine> {
     /// `startpos`: the start position, with the side to move set by the `FirstMove` option.
     StartPos,
     /// `fen …`: a position string.
-    Board(Board),
+    Board(BoardOf<G>),
 }
 
 /// The number an engine gives each search it starts, from 1.
@@ -33,7 +35,7 @@ pub struct SearchId(pub u64);
 
 /// Why the engine refused a request. Nothing changed when one is returned.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineError {
+pub enum EngineError<G: Geometry = Nine> {
     /// The searcher refused: a search is running, no memory or thread could be had, or no
     /// `searchmoves` is legal.
     Search(SearchError),
@@ -42,9 +44,9 @@ pub enum EngineError {
     /// A move of `searchmoves` is not legal in the current position.
     SearchMove {
         /// The move.
-        mv: Move,
+        mv: MoveOf<G>,
         /// Why it is not legal.
-        reason: IllegalMove,
+        reason: IllegalMoveOf<G>,
     },
     /// `ponderhit` without a running ponder search.
     NotPondering,
@@ -52,6 +54,13 @@ pub enum EngineError {
     EvalFile(EvalFileError),
     /// The variants file given to `VariantPath` cannot be read or has mistakes.
     VariantsFile(LoadError),
+    /// `UCI_Variant` names a game of another board than this engine's: the caller starts an
+    /// engine of that size ([`Engine::for_variant`], or [`Engine::new`] for Tablut's) and sets
+    /// the option there.
+    OtherBoard {
+        /// The variant's board.
+        size: BoardSize,
+    },
     /// `UCI_Variant` names neither a preset nor a variant of the loaded file.
     UnknownVariant {
         /// The name given (shortened, ASCII).
@@ -74,7 +83,7 @@ impl PartialEq for EvalFileError {
 
 impl Eq for EvalFileError {}
 
-impl std::fmt::Display for EngineError {
+impl<G: Geometry> std::fmt::Display for EngineError<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EngineError::Search(e) => e.fmt(f),
@@ -85,6 +94,11 @@ impl std::fmt::Display for EngineError {
             }
             EngineError::EvalFile(e) => write!(f, "EvalFile: {}", e.0),
             EngineError::VariantsFile(e) => write!(f, "VariantPath: {e}"),
+            EngineError::OtherBoard { size } => write!(
+                f,
+                "UCI_Variant: the game is played on {size}, not {}",
+                BoardSize::of::<G>()
+            ),
             EngineError::UnknownVariant { name, known } => write!(
                 f,
                 "UCI_Variant: no variant '{name}' (variants: {})",
@@ -94,16 +108,16 @@ impl std::fmt::Display for EngineError {
     }
 }
 
-impl std::error::Error for EngineError {}
+impl<G: Geometry> std::error::Error for EngineError<G> {}
 
-impl From<SearchError> for EngineError {
-    fn from(e: SearchError) -> EngineError {
+impl<G: Geometry> From<SearchError> for EngineError<G> {
+    fn from(e: SearchError) -> EngineError<G> {
         EngineError::Search(e)
     }
 }
 
-impl From<OptionError> for EngineError {
-    fn from(e: OptionError) -> EngineError {
+impl<G: Geometry> From<OptionError> for EngineError<G> {
+    fn from(e: OptionError) -> EngineError<G> {
         EngineError::Option(e)
     }
 }
@@ -111,40 +125,40 @@ impl From<OptionError> for EngineError {
 /// After a rule option changed, the game's moves did not make a legal game under the new
 /// rules: the game went back to its start position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameReset {
+pub struct GameReset<G: Geometry = Nine> {
     /// How many moves were dropped.
     pub moves: usize,
     /// Why the first of them failed.
-    pub error: GameError,
+    pub error: GameErrorOf<G>,
 }
 
 /// How [`Engine::sync`] may explain a host's position from the one the engine holds.
 #[derive(Clone, Copy, Debug)]
-pub enum Explain<'a> {
+pub enum Explain<'a, G: Geometry = Nine> {
     /// Only by one of these lines of moves, tried in order (an empty line: no move at all).
-    Lines(&'a [&'a [Move]]),
+    Lines(&'a [&'a [MoveOf<G>]]),
     /// By no move, or by one legal move (these first, then every other legal move).
-    OneMove(&'a [Move]),
+    OneMove(&'a [MoveOf<G>]),
 }
 
 /// How [`Engine::sync`] caught up with a host's position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Synced {
+pub enum Synced<G: Geometry = Nine> {
     /// It is the position held.
     Same,
     /// It is the position after these moves, now played (the game keeps its history).
-    Played(Vec<Move>),
+    Played(Vec<MoveOf<G>>),
     /// No allowed move explains it: the host's position was taken as given, as a new game
     /// without history.
     Taken,
 }
 
 /// What the search callback and the engine share: which search's reports count.
-struct Live {
+struct Live<G: Geometry> {
     /// The current search; reports of any other are dropped. 0 when none counts.
     id: u64,
     /// What the current search has reported so far.
-    outcome: SearchOutcome,
+    outcome: SearchOutcome<G>,
 }
 
 /// One engine session, which every front-end (the line protocol, OTEP, the Tablut Challenge
@@ -174,49 +188,92 @@ struct Live {
 /// [`Engine::search`] needs no thread of its own: it runs on the caller's thread with the same
 /// reports, and stops when the caller's [`Cancel`] says so, which is how a build without
 /// threads (a browser's Web Worker) searches.
-pub struct Engine {
-    searcher: Searcher,
+pub struct Engine<G: Size = Nine> {
+    searcher: Searcher<G>,
     options: Options,
-    game: Game,
+    game: GameOf<G>,
     /// The start and moves of the game as last set, so that it can be replayed under new
     /// rules.
-    start: Start,
-    moves: Vec<Move>,
-    live: Arc<Mutex<Live>>,
+    start: Start<G>,
+    moves: Vec<MoveOf<G>>,
+    live: Arc<Mutex<Live<G>>>,
     next_id: u64,
     /// The running search is a ponder search that has not had its `ponderhit`.
     pondering: bool,
     /// The variants file `VariantPath` loaded, if any.
     house: VariantsFile,
+    /// The start placement of the family's variant `UCI_Variant` chose (its position string's
+    /// first field); `None`: the board's usual start ([`Size::start`]).
+    placement: Option<&'static str>,
 }
 
-/// The game from `start` and `moves` under `rules`.
-fn build_game(
+/// The game from `start` and `moves` under `rules`, `startpos` being `placement` (the
+/// board's usual start where `None`).
+fn build_game<G: Size>(
     rules: konakis_core::Rules,
-    start: &Start,
-    moves: &[Move],
-) -> Result<Game, GameError> {
+    placement: Option<&str>,
+    start: &Start<G>,
+    moves: &[MoveOf<G>],
+) -> Result<GameOf<G>, GameErrorOf<G>> {
     let board = match start {
-        Start::StartPos => Board::start(&rules),
+        Start::StartPos => start_board(&rules, placement),
         Start::Board(b) => *b,
     };
-    Game::with_moves(rules, board, moves)
+    GameOf::with_moves(rules, board, moves)
 }
 
-fn lock(live: &Mutex<Live>) -> MutexGuard<'_, Live> {
+/// The start position under `rules`: `placement` (the board's usual start where `None`) with
+/// the side the rules say moves first.
+fn start_board<G: Size>(rules: &konakis_core::Rules, placement: Option<&str>) -> BoardOf<G> {
+    let mut board = placement
+        .and_then(|p| BoardOf::from_fen(&format!("{p} b 0")).ok())
+        .unwrap_or_else(G::start);
+    board.set_side_to_move(rules.first_move);
+    board
+}
+
+fn lock<G: Geometry>(live: &Mutex<Live<G>>) -> MutexGuard<'_, Live<G>> {
     match live.lock() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
     }
 }
 
-impl Engine {
-    /// An engine with these option values and the start position of their rules, or an
+impl Engine<Nine> {
+    /// A Tablut engine with these option values and the start position of their rules, or an
     /// error if the searcher cannot be set up (the table's memory cannot be had).
     pub fn new(options: Options) -> Result<Engine, SearchError> {
+        Engine::on_board(options, None)
+    }
+}
+
+impl<G: Size> Engine<G> {
+    /// An engine for `variant`, one of the family's games ([`konakis_core::rules::VARIANTS`]),
+    /// with these option values but the variant's rules, at its start;
+    /// [`EngineError::OtherBoard`] if the variant is played on another board than `G`.
+    pub fn for_variant(
+        options: Options,
+        variant: &'static Variant,
+    ) -> Result<Engine<G>, EngineError<G>> {
+        if variant.size != BoardSize::of::<G>() {
+            return Err(EngineError::OtherBoard { size: variant.size });
+        }
+        let options = Options {
+            rules: variant.rules(),
+            ..options
+        };
+        Ok(Engine::on_board(options, Some(variant.placement))?)
+    }
+
+    /// An engine whose `startpos` is `placement` (the board's usual start where `None`).
+    fn on_board(
+        options: Options,
+        placement: Option<&'static str>,
+    ) -> Result<Engine<G>, SearchError> {
         Ok(Engine {
             searcher: Searcher::try_new(options.settings)?,
-            game: Game::start(options.rules),
+            game: GameOf::new(options.rules, start_board(&options.rules, placement)),
+            placement,
             start: Start::StartPos,
             moves: Vec::new(),
             options,
@@ -246,12 +303,12 @@ impl Engine {
     }
 
     /// The current game.
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &GameOf<G> {
         &self.game
     }
 
     /// The current position.
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &BoardOf<G> {
         self.game.board()
     }
 
@@ -274,9 +331,19 @@ impl Engine {
         &mut self,
         name: &str,
         value: Option<&str>,
-    ) -> Result<Option<GameReset>, EngineError> {
+    ) -> Result<Option<GameReset<G>>, EngineError<G>> {
         if self.is_searching() {
             return Err(SearchError::Busy.into());
+        }
+        // A preset of `UCI_Variant` is one of Tablut's readings: Tablut's board, from its start.
+        let preset = options::find(name)
+            .filter(|row| row.is_variant())
+            .and(value)
+            .and_then(|v| Preset::find(v.trim()));
+        if preset.is_some() && G::SIDE != BoardSize::Nine.side() {
+            return Err(EngineError::OtherBoard {
+                size: BoardSize::Nine,
+            });
         }
         let change = options::apply(&self.options, name, value)?;
         let mut reset = None;
@@ -301,22 +368,45 @@ impl Engine {
                 };
             }
             Change::Variant(name) => {
-                let Some(variant) = self.house.find(&name) else {
+                if let Some(variant) = self.house.find(&name) {
+                    // A house variant is played on Tablut's board, from its start.
+                    if G::SIDE != BoardSize::Nine.side() {
+                        return Err(EngineError::OtherBoard {
+                            size: BoardSize::Nine,
+                        });
+                    }
+                    let rules = variant.rules;
+                    if rules != self.options.rules || self.placement.is_some() {
+                        self.options.rules = rules;
+                        self.placement = None;
+                        reset = self.replay();
+                    }
+                } else if let Some(variant) = Variant::find(&name) {
+                    if variant.size != BoardSize::of::<G>() {
+                        return Err(EngineError::OtherBoard { size: variant.size });
+                    }
+                    let rules = variant.rules();
+                    if rules != self.options.rules || self.placement != Some(variant.placement) {
+                        self.options.rules = rules;
+                        self.placement = Some(variant.placement);
+                        reset = self.replay();
+                    }
+                } else {
                     let mut known: Vec<String> = PRESETS.iter().map(|p| p.id.to_string()).collect();
+                    known.extend(VARIANTS.iter().map(|v| v.id.to_string()));
                     known.extend(self.house_variants().into_iter().map(str::to_string));
                     return Err(EngineError::UnknownVariant { name, known });
-                };
-                let rules = variant.rules;
-                if rules != self.options.rules {
-                    self.options.rules = rules;
-                    reset = self.replay();
                 }
             }
             Change::Options(new) => {
                 if new.settings != self.options.settings {
                     self.searcher.set(new.settings)?;
                 }
-                let rules_changed = new.rules != self.options.rules;
+                let mut rules_changed = new.rules != self.options.rules;
+                if preset.is_some() && self.placement.is_some() {
+                    self.placement = None;
+                    rules_changed = true;
+                }
                 self.options = new;
                 if rules_changed {
                     reset = self.replay();
@@ -328,15 +418,15 @@ impl Engine {
 
     /// Replays the game from its start under the current rules, or goes back to the start if
     /// its moves are no longer legal.
-    fn replay(&mut self) -> Option<GameReset> {
+    fn replay(&mut self) -> Option<GameReset<G>> {
         let rules = self.options.rules;
-        match build_game(rules, &self.start, &self.moves) {
+        match build_game(rules, self.placement, &self.start, &self.moves) {
             Ok(game) => {
                 self.game = game;
                 None
             }
             Err(error) => {
-                self.game = build_game(rules, &self.start, &[])
+                self.game = build_game(rules, self.placement, &self.start, &[])
                     .expect("a start position without moves is always a game");
                 let moves = std::mem::take(&mut self.moves).len();
                 Some(GameReset { moves, error })
@@ -368,34 +458,37 @@ impl Engine {
         self.searcher.clear();
         self.start = Start::StartPos;
         self.moves.clear();
-        self.game = Game::start(self.options.rules);
+        self.game = GameOf::new(
+            self.options.rules,
+            start_board(&self.options.rules, self.placement),
+        );
     }
 
     /// Sets the game to `start` followed by `moves`, or says which move is not legal (the
     /// game then stays as it was).
-    pub fn set_position(&mut self, start: Start, moves: &[Move]) -> Result<(), GameError> {
-        self.game = build_game(self.options.rules, &start, moves)?;
+    pub fn set_position(&mut self, start: Start<G>, moves: &[MoveOf<G>]) -> Result<(), GameErrorOf<G>> {
+        self.game = build_game(self.options.rules, self.placement, &start, moves)?;
         self.start = start;
         self.moves = moves.to_vec();
         Ok(())
     }
 
     /// Takes `board` as the position, a new game without history.
-    pub fn take_position(&mut self, board: Board) {
-        self.game = Game::new(self.options.rules, board);
+    pub fn take_position(&mut self, board: BoardOf<G>) {
+        self.game = GameOf::new(self.options.rules, board);
         self.start = Start::Board(board);
         self.moves.clear();
     }
 
     /// Plays under `rules` from now on (rules a host sent whole rather than option by option),
     /// from `board`, a new game.
-    pub fn set_rules(&mut self, rules: konakis_core::Rules, board: Board) {
+    pub fn set_rules(&mut self, rules: konakis_core::Rules, board: BoardOf<G>) {
         self.options.rules = rules;
         self.take_position(board);
     }
 
     /// Plays `mv` in the current game.
-    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+    pub fn play(&mut self, mv: MoveOf<G>) -> Result<(), GameErrorOf<G>> {
         self.game.play(mv)?;
         self.moves.push(mv);
         Ok(())
@@ -407,10 +500,10 @@ impl Engine {
     /// game. An error of `given` leaves everything as it was.
     pub fn sync<E>(
         &mut self,
-        shows: impl Fn(&Board) -> bool,
-        explain: Explain<'_>,
-        given: impl FnOnce(&Board) -> Result<Board, E>,
-    ) -> Result<Synced, E> {
+        shows: impl Fn(&BoardOf<G>) -> bool,
+        explain: Explain<'_, G>,
+        given: impl FnOnce(&BoardOf<G>) -> Result<BoardOf<G>, E>,
+    ) -> Result<Synced<G>, E> {
         match explain {
             Explain::Lines(lines) => {
                 for line in lines {
@@ -456,7 +549,7 @@ impl Engine {
 
     /// What the search may spend under `limits` in the current position: the one time rule
     /// ([`budget`]) with the `Move Overhead` option. `None` for an untimed search.
-    pub fn budget(&self, limits: &Limits) -> Option<Budget> {
+    pub fn budget(&self, limits: &Limits<G>) -> Option<Budget> {
         budget(
             limits,
             self.board().side_to_move(),
@@ -466,12 +559,12 @@ impl Engine {
 
     /// Checks that a search could start under `limits` now: none is running, and every move
     /// of `searchmoves` is legal (unless the game is over, which the search reports).
-    pub fn check(&self, limits: &Limits) -> Result<(), EngineError> {
+    pub fn check(&self, limits: &Limits<G>) -> Result<(), EngineError<G>> {
         self.check_in(&self.game, limits)
     }
 
     /// [`Engine::check`] for a search of `game`.
-    fn check_in(&self, game: &Game, limits: &Limits) -> Result<(), EngineError> {
+    fn check_in(&self, game: &GameOf<G>, limits: &Limits<G>) -> Result<(), EngineError<G>> {
         if self.is_searching() {
             return Err(SearchError::Busy.into());
         }
@@ -500,9 +593,9 @@ impl Engine {
     /// for as long as it is the current search.
     pub fn think(
         &mut self,
-        limits: Limits,
-        mut report: impl FnMut(SearchId, Report) + Send + 'static,
-    ) -> Result<SearchId, EngineError> {
+        limits: Limits<G>,
+        mut report: impl FnMut(SearchId, Report<G>) + Send + 'static,
+    ) -> Result<SearchId, EngineError<G>> {
         self.check(&limits)?;
         let id = self.begin();
         let live = Arc::clone(&self.live);
@@ -529,10 +622,10 @@ impl Engine {
     /// ponderhit from `cancel`).
     pub fn search(
         &mut self,
-        limits: Limits,
+        limits: Limits<G>,
         cancel: Cancel,
-        mut report: impl FnMut(SearchId, Report) + Send,
-    ) -> Result<SearchOutcome, EngineError> {
+        mut report: impl FnMut(SearchId, Report<G>) + Send,
+    ) -> Result<SearchOutcome<G>, EngineError<G>> {
         self.check(&limits)?;
         let id = self.begin();
         let mut outcome = SearchOutcome::default();
@@ -547,9 +640,9 @@ impl Engine {
     /// is what [`Engine::outcome`] says.
     fn end(
         &mut self,
-        searched: Result<Report, SearchError>,
-        outcome: SearchOutcome,
-    ) -> Result<SearchOutcome, EngineError> {
+        searched: Result<Report<G>, SearchError>,
+        outcome: SearchOutcome<G>,
+    ) -> Result<SearchOutcome<G>, EngineError<G>> {
         let mut live = lock(&self.live);
         live.id = 0;
         searched?;
@@ -565,10 +658,10 @@ impl Engine {
     /// while a search runs, or when a move of `searchmoves` is not legal in `game`.
     pub fn analyse(
         &mut self,
-        game: &Game,
-        limits: Limits,
+        game: &GameOf<G>,
+        limits: Limits<G>,
         cancel: Cancel,
-    ) -> Result<SearchOutcome, EngineError> {
+    ) -> Result<SearchOutcome<G>, EngineError<G>> {
         self.check_in(game, &limits)?;
         self.begin();
         let mut outcome = SearchOutcome::default();
@@ -578,6 +671,67 @@ impl Engine {
         self.end(searched, outcome)
     }
 
+    /// The evaluation of the current position term by term, and which evaluation the search
+    /// uses there (the network's or the classical one), as Stockfish's `Engine::trace_eval`.
+    pub fn trace_eval(&self) -> EvalTrace {
+        trace::trace(
+            self.board(),
+            &self.options.rules,
+            self.options.settings.eval,
+            self.network(),
+        )
+    }
+
+    /// The static evaluation the search uses of the current position, centi-soldiers for the
+    /// side to move: the network's where one evaluates under the rules, else the classical
+    /// one.
+    pub fn evaluation(&self) -> i32 {
+        trace::evaluation(self.board(), &self.options.rules, self.network())
+    }
+
+    /// What the current (or last) search has reported so far.
+    pub fn outcome(&self) -> SearchOutcome<G> {
+        lock(&self.live).outcome.clone()
+    }
+
+    /// Asks the running search to stop; it answers within a few nodes. Returns at once.
+    pub fn stop(&mut self) {
+        self.pondering = false;
+        self.searcher.stop();
+    }
+
+    /// Stops the running search, if any, and waits for it, without delivering anything
+    /// more of it: once this returns, its callback is not called again.
+    pub fn cancel(&mut self) {
+        lock(&self.live).id = 0;
+        self.stop();
+        self.searcher.wait();
+    }
+
+    /// Waits for the running search to end (its last report out), until `deadline` if one is
+    /// given; `true` if it has ended. A search that outlives the deadline keeps running.
+    pub fn wait(&mut self, deadline: Option<Instant>) -> bool {
+        match deadline {
+            None => {
+                self.searcher.wait();
+                true
+            }
+            Some(d) => self.searcher.wait_until(d),
+        }
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a timed search.
+    pub fn ponderhit(&mut self) -> Result<(), EngineError<G>> {
+        if !(self.pondering && self.is_searching()) {
+            return Err(EngineError::NotPondering);
+        }
+        self.pondering = false;
+        self.searcher.ponderhit();
+        Ok(())
+    }
+}
+
+impl Engine<Nine> {
     /// Reviews every move of `games`, each given as its positions ([`review::positions`]):
     /// every position judged at full strength (whatever the strength options say) within the
     /// config's limits, its table and histories emptied first so that the judgement depends on
@@ -636,65 +790,6 @@ impl Engine {
                 review::review(positions, &judgements, &config.thresholds)
             })
             .collect()
-    }
-
-    /// The evaluation of the current position term by term, and which evaluation the search
-    /// uses there (the network's or the classical one), as Stockfish's `Engine::trace_eval`.
-    pub fn trace_eval(&self) -> EvalTrace {
-        trace::trace(
-            self.board(),
-            &self.options.rules,
-            self.options.settings.eval,
-            self.network(),
-        )
-    }
-
-    /// The static evaluation the search uses of the current position, centi-soldiers for the
-    /// side to move: the network's where one evaluates under the rules, else the classical
-    /// one.
-    pub fn evaluation(&self) -> i32 {
-        trace::evaluation(self.board(), &self.options.rules, self.network())
-    }
-
-    /// What the current (or last) search has reported so far.
-    pub fn outcome(&self) -> SearchOutcome {
-        lock(&self.live).outcome.clone()
-    }
-
-    /// Asks the running search to stop; it answers within a few nodes. Returns at once.
-    pub fn stop(&mut self) {
-        self.pondering = false;
-        self.searcher.stop();
-    }
-
-    /// Stops the running search, if any, and waits for it, without delivering anything
-    /// more of it: once this returns, its callback is not called again.
-    pub fn cancel(&mut self) {
-        lock(&self.live).id = 0;
-        self.stop();
-        self.searcher.wait();
-    }
-
-    /// Waits for the running search to end (its last report out), until `deadline` if one is
-    /// given; `true` if it has ended. A search that outlives the deadline keeps running.
-    pub fn wait(&mut self, deadline: Option<Instant>) -> bool {
-        match deadline {
-            None => {
-                self.searcher.wait();
-                true
-            }
-            Some(d) => self.searcher.wait_until(d),
-        }
-    }
-
-    /// The opponent played the expected move: the ponder search goes on as a timed search.
-    pub fn ponderhit(&mut self) -> Result<(), EngineError> {
-        if !(self.pondering && self.is_searching()) {
-            return Err(EngineError::NotPondering);
-        }
-        self.pondering = false;
-        self.searcher.ponderhit();
-        Ok(())
     }
 }
 

@@ -247,7 +247,8 @@ pub fn built_in(family: RuleFamily) -> Option<&'static LoadedNet> {
 /// The network the search uses under `rules`, given the `Eval` mode and the network loaded
 /// with `EvalFile` (if any); `None` means the classical evaluation.
 pub fn choose(mode: EvalMode, loaded: Option<&LoadedNet>, rules: &Rules) -> Option<LoadedNet> {
-    if mode == EvalMode::Classical {
+    // The networks know Tablut's rules only, not the family's.
+    if mode == EvalMode::Classical || rules.family_rules() {
         return None;
     }
     let family = RuleFamily::of(rules);

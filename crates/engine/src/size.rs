@@ -5,7 +5,7 @@
 //! the family's evaluation (`family_eval.rs`).
 
 use crate::{eval, family_eval};
-use konakis_core::board::{Board, BoardOf};
+use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis_core::rules::Rules;
 use konakis_core::types::{Move, MoveOf};
@@ -15,6 +15,10 @@ use konakis_core::{Bitboard, BitboardOf};
 pub trait Size: Geometry {
     /// Is this Tablut's board, the only one the networks know?
     const TABLUT: bool;
+
+    /// The board's usual start, Black (the attackers) to move: Tablut's, Brandubh's,
+    /// Copenhagen's. A variant's own start replaces it.
+    fn start() -> BoardOf<Self>;
 
     /// The classical evaluation of `board` under `rules`, from the side to move's point of
     /// view, in centi-soldiers.
@@ -36,6 +40,10 @@ pub trait Size: Geometry {
 
 impl Size for Nine {
     const TABLUT: bool = true;
+
+    fn start() -> Board {
+        Board::start(&Rules::default())
+    }
 
     #[inline]
     fn evaluate(board: &Board, rules: &Rules) -> i32 {
@@ -72,9 +80,13 @@ impl Size for Nine {
 
 /// The sizes other than Tablut's, which only the family's rules are played on.
 macro_rules! family_size {
-    ($($size:ty),*) => {$(
+    ($($size:ty: $start:expr),*) => {$(
         impl Size for $size {
             const TABLUT: bool = false;
+
+            fn start() -> BoardOf<Self> {
+                BoardOf::from_fen($start).expect("the usual start is a valid position")
+            }
 
             #[inline]
             fn evaluate(board: &BoardOf<Self>, rules: &Rules) -> i32 {
@@ -103,4 +115,4 @@ macro_rules! family_size {
     )*};
 }
 
-family_size!(Seven, Eleven);
+family_size!(Seven: BRANDUBH_FEN, Eleven: COPENHAGEN_FEN);

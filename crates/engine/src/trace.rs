@@ -2,9 +2,9 @@
 //! Stockfish's `Eval::trace`): what `Engine::trace_eval` answers
 //! and a front-end's `eval` command prints.
 
-use crate::eval;
+use crate::Size;
 use crate::network::{EvalMode, LoadedNet, RuleFamily, Source};
-use konakis_core::board::Board;
+use konakis_core::board::BoardOf;
 use konakis_core::rules::Rules;
 use konakis_core::types::Side;
 
@@ -47,21 +47,21 @@ pub struct EvalTrace {
 
 /// The trace of `board` under `rules` when `mode` is the `Eval` option and `net` the network
 /// that evaluates there (as [`crate::network::choose`] picks it).
-pub(crate) fn trace(
-    board: &Board,
+pub(crate) fn trace<G: Size>(
+    board: &BoardOf<G>,
     rules: &Rules,
     mode: EvalMode,
     net: Option<LoadedNet>,
 ) -> EvalTrace {
-    let (terms, classical) = eval::breakdown(board, rules);
-    let network = match net {
-        Some(n) => NetworkEval::Used {
+    let (terms, classical) = G::breakdown(board, rules);
+    let network = match (net, G::tablut(board)) {
+        (Some(n), Some(board)) => NetworkEval::Used {
             cp: n.net.evaluate_board(board),
             family: n.family(),
             source: n.source,
         },
-        None if mode == EvalMode::Classical => NetworkEval::Off,
-        None => NetworkEval::NoneFor(RuleFamily::of(rules)),
+        _ if mode == EvalMode::Classical => NetworkEval::Off,
+        _ => NetworkEval::NoneFor(RuleFamily::of(rules)),
     };
     let evaluation = match network {
         NetworkEval::Used { cp, .. } => cp,
@@ -78,16 +78,18 @@ pub(crate) fn trace(
 
 /// The evaluation the search uses of `board`: the network's (`net`) where one evaluates, else
 /// the classical one; centi-soldiers for the side to move.
-pub(crate) fn evaluation(board: &Board, rules: &Rules, net: Option<LoadedNet>) -> i32 {
-    match net {
-        Some(n) => n.net.evaluate_board(board),
-        None => eval::evaluate(board, rules),
+pub(crate) fn evaluation<G: Size>(board: &BoardOf<G>, rules: &Rules, net: Option<LoadedNet>) -> i32 {
+    match (net, G::tablut(board)) {
+        (Some(n), Some(board)) => n.net.evaluate_board(board),
+        _ => G::evaluate(board, rules),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval;
+    use konakis_core::board::Board;
 
     #[test]
     fn the_trace_names_the_evaluation_the_search_uses() {
