@@ -1,6 +1,7 @@
 //! The engine: the one session that every front-end and tool works through (the facade that
 //! Stockfish's `engine.h` is to its UCI loop).
 
+use crate::Size;
 use crate::clock::Instant;
 use crate::network::LoadedNet;
 use crate::options::{self, Change, OptionError, Options};
@@ -11,7 +12,6 @@ use crate::search::{
 use crate::skill::Skill;
 use crate::trace::{self, EvalTrace};
 use konakis_core::board::{BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf};
-use crate::Size;
 use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::{BoardSize, PRESETS, Preset, VARIANTS, Variant};
 use konakis_core::types::MoveOf;
@@ -466,7 +466,11 @@ impl<G: Size> Engine<G> {
 
     /// Sets the game to `start` followed by `moves`, or says which move is not legal (the
     /// game then stays as it was).
-    pub fn set_position(&mut self, start: Start<G>, moves: &[MoveOf<G>]) -> Result<(), GameErrorOf<G>> {
+    pub fn set_position(
+        &mut self,
+        start: Start<G>,
+        moves: &[MoveOf<G>],
+    ) -> Result<(), GameErrorOf<G>> {
         self.game = build_game(self.options.rules, self.placement, &start, moves)?;
         self.start = start;
         self.moves = moves.to_vec();

@@ -21,8 +21,9 @@ pub trait Size: Geometry {
     fn start() -> BoardOf<Self>;
 
     /// The classical evaluation of `board` under `rules`, from the side to move's point of
-    /// view, in centi-soldiers.
-    fn evaluate(board: &BoardOf<Self>, rules: &Rules) -> i32;
+    /// view, in centi-soldiers; `family` is [`Rules::family_rules`], which the search asks
+    /// once rather than at every leaf.
+    fn evaluate(board: &BoardOf<Self>, rules: &Rules, family: bool) -> i32;
 
     /// Every term of [`Size::evaluate`] (from the attackers' point of view) and the total
     /// (from the side to move's).
@@ -46,8 +47,8 @@ impl Size for Nine {
     }
 
     #[inline]
-    fn evaluate(board: &Board, rules: &Rules) -> i32 {
-        if rules.family_rules() {
+    fn evaluate(board: &Board, rules: &Rules, family: bool) -> i32 {
+        if family {
             family_eval::evaluate_family(board, rules)
         } else {
             eval::evaluate(board, rules)
@@ -89,7 +90,7 @@ macro_rules! family_size {
             }
 
             #[inline]
-            fn evaluate(board: &BoardOf<Self>, rules: &Rules) -> i32 {
+            fn evaluate(board: &BoardOf<Self>, rules: &Rules, _: bool) -> i32 {
                 family_eval::evaluate_family(board, rules)
             }
 

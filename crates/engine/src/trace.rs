@@ -78,10 +78,14 @@ pub(crate) fn trace<G: Size>(
 
 /// The evaluation the search uses of `board`: the network's (`net`) where one evaluates, else
 /// the classical one; centi-soldiers for the side to move.
-pub(crate) fn evaluation<G: Size>(board: &BoardOf<G>, rules: &Rules, net: Option<LoadedNet>) -> i32 {
+pub(crate) fn evaluation<G: Size>(
+    board: &BoardOf<G>,
+    rules: &Rules,
+    net: Option<LoadedNet>,
+) -> i32 {
     match (net, G::tablut(board)) {
         (Some(n), Some(board)) => n.net.evaluate_board(board),
-        _ => G::evaluate(board, rules),
+        _ => G::evaluate(board, rules, rules.family_rules()),
     }
 }
 

@@ -28,6 +28,12 @@ impl<G: Geometry> BoardOf<G> {
         if rules.family_rules() {
             return self.family_king_capture_squares();
         }
+        self.tablut_king_capture_squares(rules)
+    }
+
+    /// [`BoardOf::king_capture_squares`] under Tablut's rules (not [`Rules::family_rules`]).
+    #[inline]
+    pub(super) fn tablut_king_capture_squares(&self, rules: &Rules) -> BitboardOf<G> {
         // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
         let neighbours = G::king_neighbours(self.king as usize);
         if neighbours == 0 {
@@ -58,12 +64,12 @@ impl<G: Geometry> BoardOf<G> {
     /// move. Empty when there is no such threat.
     #[inline]
     pub fn king_capture_threats(&self, rules: &Rules) -> BitboardOf<G> {
-        let squares = self.king_capture_squares(rules);
+        if rules.family_rules() {
+            return self.family_king_capture_threats(rules, self.family_king_capture_squares());
+        }
+        let squares = self.tablut_king_capture_squares(rules);
         if squares.is_empty() {
             return squares;
-        }
-        if rules.family_rules() {
-            return self.family_king_capture_threats(rules, squares);
         }
         self.threats_and_paths::<false>(rules, squares).0
     }
@@ -123,15 +129,14 @@ impl<G: Geometry> BoardOf<G> {
     /// is compiled in the crate that calls it, where it may otherwise be inlined.
     #[inline(never)]
     pub fn king_threat_blocks(&self, rules: &Rules) -> BitboardOf<G> {
-        let mut squares = self.king_capture_squares(rules);
+        // Under the family's rules, the threats themselves (found move by move).
+        let squares = if rules.family_rules() {
+            self.family_king_capture_threats(rules, self.family_king_capture_squares())
+        } else {
+            self.tablut_king_capture_squares(rules)
+        };
         if squares.is_empty() {
             return squares;
-        }
-        if rules.family_rules() {
-            squares = self.family_king_capture_threats(rules, squares);
-            if squares.is_empty() {
-                return squares;
-            }
         }
         let (threats, paths) = self.threats_and_paths::<true>(rules, squares);
         // No defender may stop on the throne.

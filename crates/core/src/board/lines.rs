@@ -28,7 +28,13 @@ impl<G: Geometry> BoardOf<G> {
     /// once. Empty when he has none (or is captured).
     #[inline]
     pub fn king_escapes(&self, rules: &Rules) -> BitboardOf<G> {
-        self.king_moves(rules) & Self::escape_squares(rules)
+        if self.king == G::NO_KING {
+            BitboardOf::EMPTY
+        } else if rules.family_rules() {
+            self.king_moves(rules) & Self::escape_squares(rules)
+        } else {
+            BitboardOf::raw(self.king_targets(rules)) & BitboardOf::EDGE
+        }
     }
 
     /// The squares between the king and the edge (the corners under corner escape) along each
@@ -77,7 +83,7 @@ impl<G: Geometry> BoardOf<G> {
             Some(k)
                 if self.side_to_move() == Side::Attackers
                     && !rules.family_rules()
-                    && self.king_capture_squares(rules).is_empty() =>
+                    && self.tablut_king_capture_squares(rules).is_empty() =>
             {
                 !BitboardOf::around(k)
             }

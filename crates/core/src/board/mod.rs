@@ -428,6 +428,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Captures made by an attacker that has just arrived on `to` (docs/rules.md, "Captures"
     /// and "Capturing the king").
+    #[inline(always)]
     fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let mut captured = 0u128;
         let king = self.king;
@@ -487,6 +488,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`
     /// (docs/rules.md, "Captures").
+    #[inline(always)]
     fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
         let throne_anvil = rules.throne_hostile && self.king as usize != G::THRONE;
         let partners = self.def

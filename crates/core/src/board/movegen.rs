@@ -148,6 +148,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// The moves onto the empty squares `targets` (the game not won): from each, the nearest
     /// piece along each line, if it is the side to move's and may make the move.
+    #[inline(always)]
     fn moves_onto(&self, rules: &Rules, targets: u128, list: &mut MoveListOf<G>) {
         let occupied = self.occupied().0;
         let movers = match self.side {

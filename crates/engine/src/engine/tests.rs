@@ -5,7 +5,9 @@ use super::*;
 use crate::network::RuleFamily;
 use crate::review::{Eval, Verdict, positions};
 use crate::trace::NetworkEval;
+use konakis_core::board::Board;
 use konakis_core::rules::Rules;
+use konakis_core::types::Move;
 
 /// An engine with a small table.
 fn engine() -> Engine {

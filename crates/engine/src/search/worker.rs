@@ -38,6 +38,8 @@ const MAX_QUIESCENCE_PLIES: usize = 16;
 pub(crate) struct Worker<'a, G: Size> {
     pub(crate) shared: &'a Shared<G>,
     pub(crate) rules: Rules,
+    /// [`Rules::family_rules`] of `rules`, asked once.
+    family: bool,
     /// How often each position occurred in the game before the root (root included).
     game_counts: AHashMap<u64, u32>,
     /// Keys of the positions on the current path, root at index 0.
@@ -117,6 +119,7 @@ impl<'a, G: Size> Worker<'a, G> {
         Worker {
             shared,
             rules,
+            family: rules.family_rules(),
             game_counts,
             game_filter,
             path,
@@ -320,21 +323,20 @@ impl<'a, G: Size> Worker<'a, G> {
 
     /// Is the position at `ply` (key already pushed on the path) drawn by repetition or the
     /// move limit?
+    #[inline(always)]
     fn is_draw(&self, board: &BoardOf<G>, ply: usize) -> bool {
         if self.rules.move_limit > 0 && board.plies() >= self.rules.move_limit {
             return true;
         }
         let key = board.hash();
-        let in_path = self.path[..ply]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == key);
-        let path_count = in_path.count() as u32;
-        if path_count > 0 {
-            // A repetition inside the tree is scored as a draw: either side can repeat again.
-            return true;
+        // The positions of the path with the same side to move: plies `ply - 2`, `ply - 4`, ...
+        // A repetition inside the tree is scored as a draw: either side can repeat again.
+        let mut p = ply;
+        while p >= 2 {
+            p -= 2;
+            if self.path[p] == key {
+                return true;
+            }
         }
         let earlier = if self.game_filter[(key as usize >> 6) & 3] >> (key & 63) & 1 == 0 {
             0

@@ -56,6 +56,9 @@ fn fresh_seed() -> u64 {
     SplitMix64::new(nanos ^ count.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next_u64()
 }
 
+/// A line of the search: its score and its moves.
+type Line<G> = (i32, Vec<MoveOf<G>>);
+
 /// The plan of one weakened search: the level drawn for this move and the generator of its
 /// choice.
 #[derive(Clone, Debug)]
@@ -122,7 +125,7 @@ impl Plan {
         // A level with a narrow attention sees only the lines of the pieces it looks at,
         // forced wins included.
         let seen = self.attend(lines);
-        let looked: Vec<&(i32, Vec<MoveOf<G>>)> = lines
+        let looked: Vec<&Line<G>> = lines
             .iter()
             .filter(|l| seen.is_empty() || seen.contains(&l.1[0].from()))
             .collect();
@@ -132,7 +135,7 @@ impl Plan {
             // resistance when every line loses.
             *looked.iter().find(|l| l.0 == top)?
         } else {
-            let mut best: Option<(i64, &(i32, Vec<MoveOf<G>>))> = None;
+            let mut best: Option<(i64, &Line<G>)> = None;
             // Below PARRY_LEVEL a forced loss is only a bad move among others.
             let floor = if self.level < PARRY_LEVEL {
                 -BLIND_LOSS

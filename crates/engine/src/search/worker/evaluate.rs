@@ -66,7 +66,7 @@ impl<G: Size> Worker<'_, G> {
 
     /// Records, for the network, that the position at `ply` is `child`, reached from `board`
     /// by `mv` (`None`: a null move), which captured `taken`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn net_enter(
         &mut self,
         ply: usize,
@@ -108,7 +108,7 @@ impl<G: Size> Worker<'_, G> {
                 }
                 e.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
             }),
-            _ => G::evaluate(board, &self.rules),
+            _ => G::evaluate(board, &self.rules, self.family),
         };
         self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, e);
         e
