@@ -9,6 +9,7 @@ mod ashton_logs;
 mod build;
 mod challenge;
 mod engine;
+mod family;
 mod fuzz_corpora;
 mod imports;
 mod levels;

@@ -265,6 +265,22 @@ impl<G: Size> Engine<G> {
         Ok(Engine::on_board(options, Some(variant.placement))?)
     }
 
+    /// The engine for `UCI_Variant` `variant` when this one refused it with
+    /// [`EngineError::OtherBoard`]: an engine of board `B` with this one's options, variants
+    /// file and network, the variant set (as `setoption` sets it) and its game at the start.
+    /// Refused as `setoption` refuses the variant there.
+    pub fn to_board<B: Size>(&self, variant: &str) -> Result<Engine<B>, EngineError<B>> {
+        let options = self.options;
+        let mut engine = match Variant::find(variant).filter(|v| v.size == BoardSize::of::<B>()) {
+            Some(v) => Engine::<B>::for_variant(options, v)?,
+            None => Engine::<B>::on_board(options, None)?,
+        };
+        engine.house = self.house.clone();
+        engine.searcher.set_network(self.searcher.loaded())?;
+        engine.set_option("UCI_Variant", Some(variant))?;
+        Ok(engine)
+    }
+
     /// An engine whose `startpos` is `placement` (the board's usual start where `None`).
     fn on_board(
         options: Options,

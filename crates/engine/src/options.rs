@@ -280,10 +280,16 @@ pub fn table() -> &'static [OptionRow] {
     })
 }
 
-/// The built-in presets' ids, the values `UCI_Variant` announces.
+/// The values `UCI_Variant` announces: Tablut's built-in presets, then the family's games
+/// ([`rules::VARIANTS`], each on its own board).
 fn preset_ids() -> &'static [&'static str] {
     static IDS: OnceLock<Vec<&'static str>> = OnceLock::new();
-    IDS.get_or_init(|| rules::PRESETS.iter().map(|p| p.id).collect())
+    IDS.get_or_init(|| {
+        let presets = rules::PRESETS.iter().map(|p| p.id);
+        presets
+            .chain(rules::VARIANTS.iter().map(|v| v.id))
+            .collect()
+    })
 }
 
 /// The row named `name`, matched without regard to case or to runs of spaces.

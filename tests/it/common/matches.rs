@@ -99,8 +99,14 @@ pub fn engine_session(lines: &[&str]) -> String {
     for line in lines.iter().chain(&["quit"]) {
         writeln!(stdin, "{line}").unwrap();
         if line.starts_with("go ") {
+            // A search ends with its bestmove, a perft with its count.
+            let last = if line.starts_with("go perft") {
+                "Nodes searched"
+            } else {
+                "bestmove"
+            };
             let mut reply = String::new();
-            while !reply.starts_with("bestmove") {
+            while !reply.starts_with(last) {
                 reply.clear();
                 assert!(stdout.read_line(&mut reply).unwrap() > 0, "{text}");
                 text.push_str(&reply);

@@ -4,8 +4,9 @@
 //! and their ranges, the position string and the notation of every move. Whether a move is
 //! legal depends on the position and is checked when the command runs.
 
-use konakis_core::board::{Board, PositionError};
-use konakis_core::types::{Move, MoveParseError};
+use konakis_core::board::{BoardOf, PositionErrorOf};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{MoveOf, MoveParseError};
 use konakis_engine::search::{Limits, MAX_PLY};
 use std::fmt;
 
@@ -23,7 +24,7 @@ pub use konakis_engine::Start;
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Command<G: Geometry = Nine> {
     /// `uci`
     Uci,
     /// `isready`
@@ -40,12 +41,12 @@ pub enum Command {
     /// `position startpos|fen … [moves …]`
     Position {
         /// The start.
-        start: Start,
+        start: Start<G>,
         /// The moves after it (notation checked, legality not yet).
-        moves: Vec<Move>,
+        moves: Vec<MoveOf<G>>,
     },
     /// `go …` (a search).
-    Go(Limits),
+    Go(Limits<G>),
     /// `go perft <depth>`
     Perft(u32),
     /// `stop`
@@ -66,7 +67,7 @@ pub enum Command {
 
 /// A line that is not a valid command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
+pub enum ParseError<G: Geometry = Nine> {
     /// The first word is not a command.
     Unknown(String),
     /// The command is known but its arguments are wrong.
@@ -74,11 +75,11 @@ pub enum ParseError {
         /// The command word.
         command: &'static str,
         /// What is wrong.
-        reason: Reason,
+        reason: Reason<G>,
     },
 }
 
-impl fmt::Display for ParseError {
+impl<G: Geometry> fmt::Display for ParseError<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::Unknown(word) => write!(
@@ -91,13 +92,13 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl<G: Geometry> std::error::Error for ParseError<G> {}
 
 /// What is wrong with a known command's arguments. Texts are kept as given; `Display` quotes
 /// them (see [`quote`]) and gives the words after `<command>: ` in the protocol's
 /// `info string error:` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
+pub enum Reason<G: Geometry = Nine> {
     /// A word after a command that takes no arguments.
     NoArguments {
         /// The first extra word.
@@ -129,7 +130,7 @@ pub enum Reason {
         /// The position string, its words joined by single spaces.
         text: String,
         /// Why it does not parse.
-        error: PositionError,
+        error: PositionErrorOf<G>,
     },
     /// `position` with neither `startpos` nor `fen`.
     MissingStart,
@@ -192,7 +193,7 @@ pub enum Reason {
     },
 }
 
-impl fmt::Display for Reason {
+impl<G: Geometry> fmt::Display for Reason<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let setoption_usage = "setoption name <name> [value <value>]";
         let position_usage = "position startpos|fen <placement> <side> [<plies>] [moves <move>...]";
@@ -330,22 +331,29 @@ impl fmt::Display for BadMove {
     }
 }
 
-impl std::error::Error for Reason {}
+impl<G: Geometry> std::error::Error for Reason<G> {}
 impl std::error::Error for NotInRange {}
 impl std::error::Error for BadMilliseconds {}
 impl std::error::Error for BadMove {}
 
 pub use crate::text::{bounded_line, quote};
 
-/// Parses one line. `Ok(None)` for a line with nothing but white space.
+/// Parses one line on Tablut's board ([`parse_on`]).
 pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
+    parse_on::<Nine>(line)
+}
+
+/// Parses one line, its positions and moves on the board `G`. `Ok(None)` for a line with
+/// nothing but white space.
+pub fn parse_on<G: Geometry>(line: &str) -> Result<Option<Command<G>>, ParseError<G>> {
     let mut words = line.split_whitespace();
     let Some(first) = words.next() else {
         return Ok(None);
     };
     let rest: Vec<&str> = words.collect();
-    let invalid = |command: &'static str, reason: Reason| ParseError::Invalid { command, reason };
-    let no_args = |command: &'static str, c: Command| {
+    let invalid =
+        |command: &'static str, reason: Reason<G>| ParseError::Invalid { command, reason };
+    let no_args = |command: &'static str, c: Command<G>| {
         if let Some(extra) = rest.first() {
             Err(invalid(
                 command,
@@ -409,8 +417,8 @@ where
     }
 }
 
-fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |reason: Reason| ParseError::Invalid {
+fn parse_setoption<G: Geometry>(args: &[&str]) -> Result<Command<G>, ParseError<G>> {
+    let err = |reason: Reason<G>| ParseError::Invalid {
         command: "setoption",
         reason,
     };
@@ -443,8 +451,8 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
     })
 }
 
-fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |reason: Reason| ParseError::Invalid {
+fn parse_position<G: Geometry>(args: &[&str]) -> Result<Command<G>, ParseError<G>> {
+    let err = |reason: Reason<G>| ParseError::Invalid {
         command: "position",
         reason,
     };
@@ -463,7 +471,7 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
         ["fen"] => return Err(err(Reason::MissingFen)),
         ["fen", fields @ ..] => {
             let text = fields.join(" ");
-            Start::Board(Board::from_fen(&text).map_err(|error| {
+            Start::Board(BoardOf::from_fen(&text).map_err(|error| {
                 err(Reason::BadPosition {
                     text: text.clone(),
                     error,
@@ -489,16 +497,18 @@ fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
                 })
             })
         })
-        .collect::<Result<Vec<Move>, ParseError>>()?;
+        .collect::<Result<Vec<MoveOf<G>>, ParseError<G>>>()?;
     Ok(Command::Position { start, moves })
 }
 
 /// Parses a move's notation.
-fn parse_move_token(text: &str) -> Result<Move, BadMove> {
-    if text.chars().count() > 5 {
+fn parse_move_token<G: Geometry>(text: &str) -> Result<MoveOf<G>, BadMove> {
+    // Two squares and a dash: `a1-i9`, `a10-k11` on the boards of ten ranks or more.
+    let longest = if G::SIDE >= 10 { 7 } else { 5 };
+    if text.chars().count() > longest {
         return Err(BadMove::TooLong);
     }
-    Move::parse(text).map_err(BadMove::Notation)
+    MoveOf::parse(text).map_err(BadMove::Notation)
 }
 
 /// The words `go` knows; `searchmoves` takes every word up to the next of them.
@@ -518,8 +528,8 @@ const GO_WORDS: &[&str] = &[
     "perft",
 ];
 
-fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
-    let err = |reason: Reason| ParseError::Invalid {
+fn parse_go<G: Geometry>(args: &[&str]) -> Result<Command<G>, ParseError<G>> {
+    let err = |reason: Reason<G>| ParseError::Invalid {
         command: "go",
         reason,
     };
@@ -539,7 +549,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
             [] => unreachable!("args starts with perft"),
         };
     }
-    let mut limits = Limits::default();
+    let mut limits = Limits::<G>::default();
     let mut i = 0;
     while i < args.len() {
         let word = args[i];
@@ -552,7 +562,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
                 })
             })?;
             i += 1;
-            Ok::<&str, ParseError>(v)
+            Ok::<&str, ParseError<G>>(v)
         };
         match word {
             "infinite" => limits.infinite = true,
@@ -637,6 +647,7 @@ fn milliseconds(text: &str) -> Result<u64, BadMilliseconds> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use konakis_core::types::Move;
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()

@@ -16,10 +16,11 @@
 
 use super::command::{self, Command, Start};
 use super::{Input, Output, Reply};
-use konakis_core::board::GameError;
+use konakis_core::board::GameErrorOf;
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis_core::perft::divide_until;
-use konakis_core::rules::Rules;
-use konakis_core::types::Move;
+use konakis_core::rules::{BoardSize, Escape, Rules, VARIANTS};
+use konakis_core::types::MoveOf;
 use konakis_core::types::Side;
 use konakis_engine::NetworkEval;
 use konakis_engine::bench;
@@ -29,11 +30,12 @@ use konakis_engine::wdl;
 
 /// The answer to `help`: what a person who started the engine in a terminal types first.
 const HELP: &[&str] = &[
-    "Konakis, a Tablut engine. It reads one command per line; protocol.md describes them all.",
+    "Konakis, a tafl engine. It reads one command per line; protocol.md describes them all.",
     "  uci                          name, options (one line each) and uciok",
     "  isready                      readyok, once the commands before it are done",
     "  setoption name N value V     set an option: Hash, Threads, ... and the rules",
     "                               (Ruleset Ashton, KingCapture English, ...)",
+    "  setoption name UCI_Variant value copenhagen-11   another game (uci lists them)",
     "  ucinewgame                   a new game",
     "  position startpos [moves M...]   the start, then moves such as d1d3 e3f3",
     "  position fen P [moves M...]  a position string, then moves",
@@ -47,10 +49,10 @@ const HELP: &[&str] = &[
     "  quit                         leave",
     "Try: position startpos, then go depth 8, then d.",
 ];
-use konakis_engine::Engine;
 use konakis_engine::search::{
     Cancel, Info, Limits, Report, Score, ScoreBound, SearchError, Signal,
 };
+use konakis_engine::{Engine, EngineError, Size};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -95,8 +97,35 @@ pub(crate) enum Flow {
 
 pub(crate) struct Session<R: Reply> {
     out: R,
-    engine: Engine,
+    engine: Engines,
     mode: Mode,
+}
+
+/// The engine of the current game's board: Tablut's until `UCI_Variant` names a game of
+/// another board, whose engine then takes over ([`Engine::to_board`]).
+enum Engines {
+    Seven(Engine<Seven>),
+    Nine(Engine<Nine>),
+    Eleven(Engine<Eleven>),
+}
+
+/// Runs `$body` with `$e` bound to the engine, whichever board it plays.
+macro_rules! on_engine {
+    ($engines:expr, $e:ident => $body:expr) => {
+        match $engines {
+            Engines::Seven($e) => $body,
+            Engines::Nine($e) => $body,
+            Engines::Eleven($e) => $body,
+        }
+    };
+}
+
+/// What one command works with: the session's output and mode, and the engine of the
+/// current board.
+struct Handler<'a, R: Reply, G: Size> {
+    out: &'a mut R,
+    mode: &'a mut Mode,
+    engine: &'a mut Engine<G>,
 }
 
 impl Session<Output> {
@@ -126,13 +155,13 @@ impl Session<Output> {
         if let Mode::Threads { job: Some(job) } = &self.mode {
             job.stop.store(true, Ordering::SeqCst);
         }
-        self.engine.stop();
+        let ended = on_engine!(&mut self.engine, e => {
+            e.stop();
+            e.wait(Some(Instant::now() + Duration::from_millis(200)))
+        });
         // A search stops within a few nodes. Should it not (its thread blocked on a full output
         // pipe), the process leaves without it rather than hang.
-        if !self
-            .engine
-            .wait(Some(Instant::now() + Duration::from_millis(200)))
-        {
+        if !ended {
             std::mem::forget(self.engine);
         }
     }
@@ -140,7 +169,8 @@ impl Session<Output> {
     /// End of input: nobody is left to ask for more, so whatever runs is stopped. A search
     /// still answers with its `bestmove`; a perft or bench says it stopped.
     fn finish(mut self) {
-        self.stop();
+        let Session { out, engine, mode } = &mut self;
+        on_engine!(engine, e => Handler { out, mode, engine: e }.stop());
     }
 }
 
@@ -154,18 +184,48 @@ impl<R: Reply> Session<R> {
     fn new(out: R, mode: Mode) -> Result<Session<R>, SearchError> {
         Ok(Session {
             out,
-            engine: Engine::new(options::Options::default())?,
+            engine: Engines::Nine(Engine::new(options::Options::default())?),
             mode,
         })
     }
 
-    /// Answers one line (or the news that one was too long).
+    /// Answers one line (or the news that one was too long), its positions and moves read on
+    /// the current game's board.
     pub(crate) fn input(&mut self, input: Input) -> Flow {
+        let Session { out, engine, mode } = self;
+        let (flow, board) = on_engine!(engine, e => Handler { out, mode, engine: e }.input(input));
+        if let Some((size, variant)) = board {
+            self.change_board(size, &variant);
+        }
+        flow
+    }
+
+    /// `UCI_Variant` named `variant`, a game of the board `size`: an engine of that board
+    /// takes over, with the options, the variants file and the network of the one before.
+    fn change_board(&mut self, size: BoardSize, variant: &str) {
+        let next = on_engine!(&self.engine, e => match size {
+            BoardSize::Seven => e.to_board::<Seven>(variant).map(Engines::Seven).map_err(|e| e.to_string()),
+            BoardSize::Nine => e.to_board::<Nine>(variant).map(Engines::Nine).map_err(|e| e.to_string()),
+            BoardSize::Eleven => e.to_board::<Eleven>(variant).map(Engines::Eleven).map_err(|e| e.to_string()),
+        });
+        match next {
+            Ok(engine) => self.engine = engine,
+            Err(e) => self.out.error(&format!("setoption: {e}")),
+        }
+    }
+}
+
+/// A board the session should change to, for a `UCI_Variant` value.
+type NewBoard = Option<(BoardSize, String)>;
+
+impl<R: Reply, G: Size> Handler<'_, R, G> {
+    /// Answers one line; a `UCI_Variant` of another board is handed back to the session.
+    fn input(mut self, input: Input) -> (Flow, NewBoard) {
         match input {
-            Input::Line(line) => match command::parse(&line) {
+            Input::Line(line) => match command::parse_on::<G>(&line) {
                 Ok(None) => {}
-                Ok(Some(Command::Quit)) => return Flow::Quit,
-                Ok(Some(c)) => self.execute(c),
+                Ok(Some(Command::Quit)) => return (Flow::Quit, None),
+                Ok(Some(c)) => return (Flow::Next, self.execute(c)),
                 Err(e) => self.out.error(&e.to_string()),
             },
             Input::TooLong(n) => self.out.error(&format!(
@@ -174,14 +234,14 @@ impl<R: Reply> Session<R> {
             )),
             Input::End => {}
         }
-        Flow::Next
+        (Flow::Next, None)
     }
 
-    fn execute(&mut self, c: Command) {
+    fn execute(&mut self, c: Command<G>) -> NewBoard {
         match c {
             Command::Uci => self.uci(),
             Command::IsReady => self.out.line("readyok"),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::SetOption { name, value } => return self.set_option(&name, value.as_deref()),
             Command::UciNewGame => self.new_game(),
             Command::Position { start, moves } => self.position(start, moves),
             Command::Go(limits) => self.go(limits),
@@ -194,6 +254,7 @@ impl<R: Reply> Session<R> {
             Command::Help => self.help(),
             Command::Quit => unreachable!("handled by input"),
         }
+        None
     }
 
     /// What is running, if anything. A job that has said its last word counts as ended.
@@ -201,7 +262,7 @@ impl<R: Reply> Session<R> {
         if self.engine.is_searching() {
             return Some("a search");
         }
-        if let Mode::Threads { job } = &mut self.mode {
+        if let Mode::Threads { job } = &mut *self.mode {
             if let Some(j) = job
                 && !j.done.load(Ordering::SeqCst)
             {
@@ -248,12 +309,16 @@ impl<R: Reply> Session<R> {
         self.out.lines(&lines);
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> NewBoard {
         if self.refuse_if_busy("setoption") {
-            return;
+            return None;
         }
         match self.engine.set_option(name, value) {
             Ok(None) => {}
+            // The engine of that board takes over (the value is the variant's name).
+            Err(EngineError::OtherBoard { size }) => {
+                return Some((size, value.unwrap_or_default().trim().to_string()));
+            }
             // A rule option changed and the game's moves are no longer legal under it.
             Ok(Some(reset)) => self.out.info(&format!(
                 "the {} move(s) of the current game do not make a legal game under the new \
@@ -263,6 +328,7 @@ impl<R: Reply> Session<R> {
             )),
             Err(e) => self.out.error(&format!("setoption: {e}")),
         }
+        None
     }
 
     fn new_game(&mut self) {
@@ -272,7 +338,7 @@ impl<R: Reply> Session<R> {
         self.engine.new_game();
     }
 
-    fn position(&mut self, start: Start, moves: Vec<Move>) {
+    fn position(&mut self, start: Start<G>, moves: Vec<MoveOf<G>>) {
         if let Err(e) = self.engine.set_position(start, &moves) {
             self.out.error(&format!(
                 "position: {}; the previous position stays",
@@ -281,7 +347,7 @@ impl<R: Reply> Session<R> {
         }
     }
 
-    fn go(&mut self, limits: Limits) {
+    fn go(&mut self, limits: Limits<G>) {
         if self.refuse_if_busy("go") {
             return;
         }
@@ -301,14 +367,16 @@ impl<R: Reply> Session<R> {
         }
         let out = self.out.clone();
         let show_multipv = self.engine.options().settings.multipv > 1;
-        let chances = self.engine.options().show_wdl.then(|| Chances {
+        // The win-chance model knows Tablut's games only.
+        let modelled = !self.engine.options().rules.family_rules();
+        let chances = (self.engine.options().show_wdl && modelled).then(|| Chances {
             plies: self.engine.board().plies(),
             side,
             rules: self.engine.options().rules,
         });
         let report =
-            move |_, report: Report| out.line(&format_report(&report, show_multipv, chances));
-        let started = match self.mode {
+            move |_, report: Report<G>| out.line(&format_report(&report, show_multipv, chances));
+        let started = match *self.mode {
             Mode::Threads { .. } => self.engine.think(limits, report).map(|_| ()),
             Mode::Inline { poll } => self
                 .engine
@@ -323,7 +391,7 @@ impl<R: Reply> Session<R> {
     /// `stop`. Inline, nothing runs between lines: the `stop` that mattered was seen by the
     /// poll function while the work ran.
     fn stop(&mut self) {
-        let Mode::Threads { job } = &mut self.mode else {
+        let Mode::Threads { job } = &mut *self.mode else {
             return;
         };
         self.engine.stop();
@@ -355,9 +423,14 @@ impl<R: Reply> Session<R> {
         lines.push(format!("Side to move: {}", board.side_to_move()));
         lines.push(format!("Plies: {}", board.plies()));
         lines.push(format!("Key: {:016x}", board.hash()));
+        let corners = rules.family_rules() && rules.escape == Escape::Corner;
         lines.push(format!(
             "King: {}",
             match board.king_open_lines() {
+                _ if corners => match board.king_escapes(&rules).len() {
+                    0 => "no open line to a corner".to_string(),
+                    n => format!("{n} open line(s) to a corner"),
+                },
                 0 => "no open line to the edge".to_string(),
                 1 => "raichi (1 open line to the edge)".to_string(),
                 n => format!("tuichu ({n} open lines to the edge)"),
@@ -366,6 +439,15 @@ impl<R: Reply> Session<R> {
         lines.push(format!("Status: {}", self.engine.game().status()));
         lines.push(format!("Win chances: {}", self.chances_in_words()));
         lines.push(format!("Rules: {rules}"));
+        // The family's rules beyond the options above are the game's: named by its preset.
+        if let Some(game) = VARIANTS
+            .iter()
+            .find(|v| v.size == BoardSize::of::<G>() && v.rules() == rules)
+        {
+            lines.push(format!("Game: {} ({})", game.id, game.name));
+        } else if rules.family_rules() {
+            lines.push("Game: the tafl family's rules of no preset".to_string());
+        }
         self.out.lines(&lines);
     }
 
@@ -420,6 +502,9 @@ impl<R: Reply> Session<R> {
         let side = board.side_to_move();
         match wdl::of_status(self.engine.game().status(), side) {
             Some(w) => format!("{} (the game is over)", wdl::describe(w, side)),
+            None if self.engine.options().rules.family_rules() => {
+                "not modelled (the model knows Tablut's games only)".to_string()
+            }
             None => {
                 let rules = self.engine.options().rules;
                 let w = wdl::wdl(
@@ -516,9 +601,9 @@ impl<R: Reply> Session<R> {
         what: &'static str,
         work: impl FnOnce(&R, Cancel) -> Option<Vec<String>> + Send + 'static,
     ) {
-        let job = match &mut self.mode {
+        let job = match &mut *self.mode {
             Mode::Inline { poll } => {
-                if let Some(lines) = work(&self.out, Cancel::Poll(*poll)) {
+                if let Some(lines) = work(self.out, Cancel::Poll(*poll)) {
                     self.out.lines(&lines);
                 }
                 return;
@@ -554,9 +639,9 @@ impl<R: Reply> Session<R> {
 }
 
 /// A game error in the words of the protocol: the move's number and text.
-fn describe(e: &GameError) -> String {
+fn describe<G: Geometry>(e: &GameErrorOf<G>) -> String {
     match e {
-        GameError::Move { index, error } => format!("move {}: {error}", index + 1),
+        GameErrorOf::Move { index, error } => format!("move {}: {error}", index + 1),
         other => other.to_string(),
     }
 }
@@ -572,8 +657,8 @@ pub(crate) struct Chances {
 
 /// One search report as a protocol line; with `chances`, its score is followed by
 /// `wdl W D L`.
-pub(crate) fn format_report(
-    report: &Report,
+pub(crate) fn format_report<G: Geometry>(
+    report: &Report<G>,
     show_multipv: bool,
     chances: Option<Chances>,
 ) -> String {
@@ -597,7 +682,7 @@ pub(crate) fn format_report(
     }
 }
 
-fn format_info(i: &Info, show_multipv: bool, chances: Option<Chances>) -> String {
+fn format_info<G: Geometry>(i: &Info<G>, show_multipv: bool, chances: Option<Chances>) -> String {
     let mut s = format!("info depth {} seldepth {}", i.depth, i.seldepth);
     if show_multipv {
         s.push_str(&format!(" multipv {}", i.multipv));
