@@ -17,7 +17,9 @@
 use super::command::{self, Command, Start};
 use super::{Input, Output, Reply};
 use konakis_core::board::GameErrorOf;
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+#[cfg(feature = "boards")]
+use konakis_core::geometry::{Eleven, Seven};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::perft::divide_until;
 use konakis_core::rules::{BoardSize, Escape, Rules, VARIANTS};
 use konakis_core::types::MoveOf;
@@ -104,8 +106,10 @@ pub(crate) struct Session<R: Reply> {
 /// The engine of the current game's board: Tablut's until `UCI_Variant` names a game of
 /// another board, whose engine then takes over ([`Engine::to_board`]).
 enum Engines {
+    #[cfg(feature = "boards")]
     Seven(Engine<Seven>),
     Nine(Engine<Nine>),
+    #[cfg(feature = "boards")]
     Eleven(Engine<Eleven>),
 }
 
@@ -113,8 +117,10 @@ enum Engines {
 macro_rules! on_engine {
     ($engines:expr, $e:ident => $body:expr) => {
         match $engines {
+            #[cfg(feature = "boards")]
             Engines::Seven($e) => $body,
             Engines::Nine($e) => $body,
+            #[cfg(feature = "boards")]
             Engines::Eleven($e) => $body,
         }
     };
@@ -204,9 +210,13 @@ impl<R: Reply> Session<R> {
     /// takes over, with the options, the variants file and the network of the one before.
     fn change_board(&mut self, size: BoardSize, variant: &str) {
         let next = on_engine!(&self.engine, e => match size {
+            #[cfg(feature = "boards")]
             BoardSize::Seven => e.to_board::<Seven>(variant).map(Engines::Seven).map_err(|e| e.to_string()),
             BoardSize::Nine => e.to_board::<Nine>(variant).map(Engines::Nine).map_err(|e| e.to_string()),
+            #[cfg(feature = "boards")]
             BoardSize::Eleven => e.to_board::<Eleven>(variant).map(Engines::Eleven).map_err(|e| e.to_string()),
+            #[cfg(not(feature = "boards"))]
+            other => Err(format!("UCI_Variant: this build plays 9x9 games only, not {other}")),
         });
         match next {
             Ok(engine) => self.engine = engine,
