@@ -64,6 +64,7 @@ pub mod geometry;
 pub mod perft;
 pub mod prelude;
 pub mod rules;
+mod squareset;
 pub mod text;
 pub mod types;
 pub mod variants_file;

@@ -3,6 +3,7 @@
 //! move, capture, count and status of random games is Tablut's.
 
 use super::{Board, BoardOf, Status};
+use crate::geometry::SquareSet;
 use crate::geometry::{Eleven, Geometry, Seven};
 use crate::perft::perft;
 use crate::rules::{KingCapture, PRESETS, Repetition, Rules, Ruleset, VARIANTS, Variant};
