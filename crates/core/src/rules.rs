@@ -739,6 +739,8 @@ pub enum BoardSize {
     Nine,
     /// 11×11 ([`crate::geometry::Eleven`]).
     Eleven,
+    /// 13×13 ([`crate::geometry::Thirteen`]).
+    Thirteen,
 }
 
 impl BoardSize {
@@ -748,6 +750,7 @@ impl BoardSize {
             BoardSize::Seven => 7,
             BoardSize::Nine => 9,
             BoardSize::Eleven => 11,
+            BoardSize::Thirteen => 13,
         }
     }
 }
@@ -799,6 +802,10 @@ const TABLUT_PLACEMENT: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb
 /// The 11×11 placement of Copenhagen and Fetlar.
 const COPENHAGEN_PLACEMENT: &str =
     "3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/b4w4b/11/5b5/3bbbbb3";
+/// hnefatafl.org's 13×13 placement (hnefatafl-copenhagen's `STARTING_POSITION_13X13`): 32
+/// attackers, the king and 16 defenders.
+const THIRTEEN_PLACEMENT: &str =
+    "3bbbbbbb3/6b6/13/b5w5b/b5w5b/b4www4b/bb1wwwKwww1bb/b4www4b/b5w5b/b5w5b/13/6b6/3bbbbbbb3";
 /// Brandubh's 7×7 placement (hnefatafl.org's and OpenTafl's alike).
 const BRANDUBH_PLACEMENT: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3";
 /// Tawlbwrdd's 11×11 placement (OpenTafl's).
@@ -973,6 +980,14 @@ pub const VARIANTS: &[Variant] = &[
         source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
         size: BoardSize::Eleven,
         placement: COPENHAGEN_PLACEMENT,
+        rules: Rules::hnefatafl_org_copenhagen,
+    },
+    Variant {
+        id: "hnefatafl.org-13",
+        name: "Hnefatafl 13x13 (hnefatafl.org)",
+        source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
+        size: BoardSize::Thirteen,
+        placement: THIRTEEN_PLACEMENT,
         rules: Rules::hnefatafl_org_copenhagen,
     },
     Variant {

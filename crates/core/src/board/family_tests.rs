@@ -162,7 +162,12 @@ fn every_variant_starts_on_its_own_board() {
             crate::rules::BoardSize::Seven => check::<Seven>(v),
             crate::rules::BoardSize::Nine => check::<crate::geometry::Nine>(v),
             crate::rules::BoardSize::Eleven => check::<Eleven>(v),
+            crate::rules::BoardSize::Thirteen => check::<crate::geometry::Thirteen>(v),
         }
     }
     assert!(Variant::find("copenhagen-13").is_none());
+    assert_eq!(
+        Variant::find("hnefatafl.org-13").map(|v| v.size.side()),
+        Some(13)
+    );
 }

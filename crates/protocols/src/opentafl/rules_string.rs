@@ -1350,6 +1350,7 @@ mod tests {
             BoardSize::Seven => SizedBoard::Seven(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Nine => SizedBoard::Nine(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Eleven => SizedBoard::Eleven(BoardOf::from_fen(&fen).unwrap()),
+            BoardSize::Thirteen => unreachable!("OpenTafl's strings here are of boards to 11x11"),
         }
     }
 
@@ -1617,6 +1618,7 @@ mod tests {
                     BoardSize::Seven => SizedBoard::Seven(BoardOf::from_fen(&fen).unwrap()),
                     BoardSize::Nine => SizedBoard::Nine(BoardOf::from_fen(&fen).unwrap()),
                     BoardSize::Eleven => SizedBoard::Eleven(BoardOf::from_fen(&fen).unwrap()),
+                    BoardSize::Thirteen => unreachable!("the sizes of this loop"),
                 };
                 let text = start.format_rules(&rules, "Some game", key);
                 assert!(text.is_ascii(), "{text}");
