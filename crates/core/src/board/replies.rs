@@ -131,8 +131,8 @@ impl<G: Geometry> BoardOf<G> {
             );
             for to in BitboardOf::<G>::raw(dests.0 & !full) {
                 let (tr, tf) = (to.rank() as usize, to.file() as usize);
-                let moved = fb | G::Set::bit(to.index());
-                let moved_t = ft | G::Set::bit(G::transpose(to.index()));
+                let moved = fb | G::bit(to.index());
+                let moved_t = ft | G::bit_t(to.index());
                 // Toggling both squares empties the origin and fills the destination; a wall
                 // stays a wall whichever of them it is.
                 let cb = (block ^ moved) | forced;
