@@ -673,7 +673,8 @@ geometry_tables!(thirteen, Thirteen, 13, set: Wide, camps: Wide::ZERO, camp_midd
 
 #[cfg(test)]
 mod tests {
-    use crate::geometry::{Eleven, Geometry, Nine, Seven};
+    use crate::bitboard::BitboardOf;
+    use crate::geometry::{Eleven, Geometry, Nine, Seven, SquareSet, Thirteen};
 
     #[test]
     fn edge_view_needs_a_clear_path_to_an_end() {
@@ -731,5 +732,45 @@ mod tests {
         line_moves_agree_with_slides::<Seven>();
         line_moves_agree_with_slides::<Nine>();
         line_moves_agree_with_slides::<Eleven>();
+        line_moves_agree_with_slides::<Thirteen>();
+    }
+
+    /// 13×13 works its slides and edge views out instead of reading tables: they equal the
+    /// tables the smaller sizes are built from, made for a side of 13, for every pattern.
+    #[test]
+    fn thirteen_by_thirteen_slides_and_edge_views_equal_the_tables_built_for_thirteen() {
+        let slides = super::make_slides::<13, 8192>();
+        let views = super::make_edge_view::<13, 8192>();
+        for occ in 0..8192 {
+            assert_eq!(Thirteen::edge_view(occ), views[occ], "{occ:#b}");
+            for p in 0..13 {
+                assert_eq!(Thirteen::slides(p, occ), slides[p][occ], "{p} {occ:#b}");
+            }
+        }
+        assert_eq!(Thirteen::edge_view(0), 0b0_1111_1111_1110);
+        assert_eq!(Thirteen::slides(12, 0), 0b0_1111_1111_1111);
+    }
+
+    /// A file's line spread onto the board is the rank's line transposed, on every size.
+    fn file_spreads_are_transposed_ranks<G: Geometry>() {
+        let step = if G::SIDE > 11 { 37 } else { 1 };
+        for file in 0..G::SIDE {
+            for bits in (0..1usize << G::SIDE).step_by(step) {
+                let rank = BitboardOf::<G>::raw(G::Set::from_line(bits, G::SIDE * file));
+                assert_eq!(
+                    BitboardOf::<G>::raw(G::spread_file(file, bits)),
+                    rank.transposed(),
+                    "{file} {bits:#b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn file_spreads_are_transposed_ranks_on_every_size() {
+        file_spreads_are_transposed_ranks::<Seven>();
+        file_spreads_are_transposed_ranks::<Nine>();
+        file_spreads_are_transposed_ranks::<Eleven>();
+        file_spreads_are_transposed_ranks::<Thirteen>();
     }
 }
