@@ -4,7 +4,7 @@
 
 use super::{Board, BoardOf, Status};
 use crate::geometry::SquareSet;
-use crate::geometry::{Eleven, Geometry, Seven};
+use crate::geometry::{Eleven, Geometry, Seven, Thirteen};
 use crate::perft::perft;
 use crate::rules::{KingCapture, PRESETS, Repetition, Rules, Ruleset, VARIANTS, Variant};
 use rand::rngs::StdRng;
@@ -118,10 +118,14 @@ fn the_family_path_plays_tablut_as_tablut_does() {
         };
         let seven = BoardOf::<Seven>::from_fen(super::BRANDUBH_FEN).unwrap();
         let eleven = BoardOf::<Eleven>::from_fen(super::COPENHAGEN_FEN).unwrap();
+        let thirteen =
+            BoardOf::<Thirteen>::from_fen(&Variant::find("hnefatafl.org-13").unwrap().start_fen())
+                .unwrap();
         let (p, t, _) = paths_agree(seven, rules, &mut rng);
         let (q, u, _) = paths_agree(eleven, rules, &mut rng);
-        positions += p + q;
-        taken += t + u;
+        let (r, v, _) = paths_agree(thirteen, rules, &mut rng);
+        positions += p + q + r;
+        taken += t + u + v;
     }
     assert!(
         positions > 20_000 && taken > 5_000 && guards > 20,

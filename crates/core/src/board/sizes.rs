@@ -236,6 +236,35 @@ fn thirteen_by_thirteen_position_strings_with_runs_of_twelve_and_thirteen_round_
     assert!(BoardOf::<Thirteen>::from_fen("13/13/13/13/13/13/6K6/13/13/13/13/13 w").is_err());
 }
 
+/// Plays `mv` on the 13×13 position `fen` under hnefatafl.org's 13×13 rules and returns the
+/// squares it took.
+fn thirteen_takes(fen: &str, mv: &str) -> BitboardOf<Thirteen> {
+    let rules = Variant::find("hnefatafl.org-13").unwrap().rules();
+    let mut board = BoardOf::<Thirteen>::from_fen(fen).unwrap();
+    let mv = board.parse_move(&rules, mv).unwrap();
+    let taken = board.play(&rules, mv);
+    assert_eq!(board.hash(), board.compute_hash(), "{fen} {mv}");
+    taken
+}
+
+#[test]
+fn thirteen_by_thirteen_captures_reach_across_the_two_words_of_a_set() {
+    // k10 is square 127, the last of the first word; l10 and m10 are 128 and 129.
+    assert_eq!(sq::<Thirteen>("k10").index(), 127);
+    let across = "13/13/13/11wb/13/13/6K6/13/13/10b2/13/13/13 b 0";
+    assert_eq!(thirteen_takes(across, "k4k10"), squares("l10"));
+    // Down file l, whose transposed squares all lie in the second word.
+    let down = "11b1/11w1/3b9/13/13/13/6K6/13/13/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(down, "d11l11"), squares("l12"));
+    // A shieldwall on rank 13 (squares 159 to 168): d13 and the mover on h13 bracket the
+    // row e13-g13, each faced from rank 12.
+    let wall = "3bwww6/4bbb6/13/13/13/13/6K6/13/7b5/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(wall, "h5h13"), squares("e13 f13 g13"));
+    // The same along file m, with the corner m13 as the far bracket.
+    let wall_m = "13/11bw/11bw/11bw/b12/13/6K6/13/13/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(wall_m, "a9m9"), squares("m10 m11 m12"));
+}
+
 #[test]
 fn square_names_run_from_a1_to_the_far_corner_and_a10_is_never_a1() {
     fn round_trip<G: Geometry>() {
