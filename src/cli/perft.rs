@@ -2,7 +2,7 @@
 
 use clap::Args;
 use konakis_core::board::{Game, GameOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::perft::{divide, divide_game};
 use konakis_core::rules::{BoardSize, Rules, VARIANTS, Variant};
 use std::process::ExitCode;
@@ -43,6 +43,7 @@ pub fn run(args: PerftArgs) -> ExitCode {
             BoardSize::Seven => run_variant::<Seven>(variant, &args),
             BoardSize::Nine => run_variant::<Nine>(variant, &args),
             BoardSize::Eleven => run_variant::<Eleven>(variant, &args),
+            BoardSize::Thirteen => run_variant::<Thirteen>(variant, &args),
         };
     }
     let mut rules = Rules::default();

@@ -624,6 +624,7 @@ fn parse_fixture_any(text: &str) -> Result<Vec<AnyCase>, (usize, String)> {
                     .into_iter()
                     .map(AnyCase::Eleven),
             ),
+            BoardSize::Thirteen => return Err((start + 1, "no fixtures of 13x13 yet".into())),
         }
     }
     Ok(cases)

@@ -1,7 +1,8 @@
-//! [`BitboardOf`]: a set of squares of a board of any size, stored in the low bits of a `u128`;
+//! [`BitboardOf`]: a set of squares of a board of any size, stored in the low bits of the
+//! size's word ([`Geometry::Set`]: a `u128` up to 11×11, a 256-bit word on 13×13);
 //! [`Bitboard`] is Tablut's.
 
-use crate::geometry::{Geometry, Nine};
+use crate::geometry::{Geometry, Nine, SquareSet};
 use crate::types::SquareOf;
 use std::fmt;
 use std::marker::PhantomData;
@@ -12,14 +13,14 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// The bits past the last square are always zero: [`Not`] masks them off, and
 /// [`BitboardOf::from_bits`] drops them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct BitboardOf<G: Geometry>(pub(crate) u128, PhantomData<G>);
+pub struct BitboardOf<G: Geometry>(pub(crate) G::Set, PhantomData<G>);
 
 /// A set of Tablut's 81 squares.
 pub type Bitboard = BitboardOf<Nine>;
 
 /// Ashton's 16 camp squares (the Tablut Challenge server's citadels): the four groups of four
 /// where the attackers start. Symmetric under transposition.
-pub(crate) const TABLUT_CAMPS: u128 = crate::bitboard! {
+pub(crate) const TABLUT_CAMPS: u128 = crate::bitboard_bits! {
     . . . X X X . . .
     . . . . X . . . .
     . . . . . . . . .
@@ -29,12 +30,11 @@ pub(crate) const TABLUT_CAMPS: u128 = crate::bitboard! {
     . . . . . . . . .
     . . . . X . . . .
     . . . X X X . . .
-}
-.bits();
+};
 
 /// The middle square of each camp, `a5 e1 i5 e9`: the camp squares the Ashton server does not
 /// list as anvils against attackers (see `Board` captures).
-pub(crate) const TABLUT_CAMP_MIDDLES: u128 = crate::bitboard! {
+pub(crate) const TABLUT_CAMP_MIDDLES: u128 = crate::bitboard_bits! {
     . . . . X . . . .
     . . . . . . . . .
     . . . . . . . . .
@@ -44,18 +44,17 @@ pub(crate) const TABLUT_CAMP_MIDDLES: u128 = crate::bitboard! {
     . . . . . . . . .
     . . . . . . . . .
     . . . . X . . . .
-}
-.bits();
+};
 
 impl<G: Geometry> BitboardOf<G> {
     /// No squares.
-    pub const EMPTY: Self = BitboardOf(0, PhantomData);
+    pub const EMPTY: Self = BitboardOf(G::Set::ZERO, PhantomData);
     /// All the squares.
     pub const FULL: Self = BitboardOf(G::ALL, PhantomData);
     /// The outer ring: the first and last files and ranks.
     pub const EDGE: Self = BitboardOf(G::EDGE, PhantomData);
     /// The throne, the middle square.
-    pub const THRONE: Self = BitboardOf(1u128 << G::THRONE, PhantomData);
+    pub const THRONE: Self = BitboardOf(G::THRONE_BIT, PhantomData);
     /// Ashton's camps on Tablut's board; empty on the others.
     pub const CAMPS: Self = BitboardOf(G::CAMPS, PhantomData);
     /// The middle square of each of Ashton's camps, `a5 e1 i5 e9`: the camp squares the Ashton
@@ -69,12 +68,12 @@ impl<G: Geometry> BitboardOf<G> {
 
     /// The set of bits `bits` as they are: the caller keeps the bits past the board clear.
     #[inline(always)]
-    pub(crate) const fn raw(bits: u128) -> Self {
+    pub(crate) const fn raw(bits: G::Set) -> Self {
         BitboardOf(bits, PhantomData)
     }
 
     /// The set of the squares whose bits are set in `bits` (bit `i` for the square with index
-    /// `i`); bits past the last square are dropped.
+    /// `i`, in the size's word: a `u128` up to 11×11); bits past the last square are dropped.
     ///
     /// ```
     /// use konakis_core::{Bitboard, Square};
@@ -84,13 +83,13 @@ impl<G: Geometry> BitboardOf<G> {
     /// assert_eq!(b.first(), Square::new(0));
     /// ```
     #[inline]
-    pub const fn from_bits(bits: u128) -> Self {
+    pub fn from_bits(bits: G::Set) -> Self {
         BitboardOf(bits & G::ALL, PhantomData)
     }
 
     /// The set as bits: bit `i` for the square with index `i`, nothing past the last square.
     #[inline]
-    pub const fn bits(self) -> u128 {
+    pub const fn bits(self) -> G::Set {
         self.0
     }
 
@@ -109,25 +108,25 @@ impl<G: Geometry> BitboardOf<G> {
     /// Whether `sq` is in the set.
     #[inline]
     pub fn has(self, sq: SquareOf<G>) -> bool {
-        self.0 & G::bit(sq.index()) != 0
+        !(self.0 & G::bit(sq.index())).is_zero()
     }
 
     /// Whether the set is empty.
     #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    pub fn is_empty(self) -> bool {
+        self.0.is_zero()
     }
 
     /// Number of squares in the set.
     #[inline]
-    pub const fn len(self) -> u32 {
+    pub fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     /// The lowest square, if any.
     #[inline]
-    pub const fn first(self) -> Option<SquareOf<G>> {
-        if self.0 == 0 {
+    pub fn first(self) -> Option<SquareOf<G>> {
+        if self.0.is_zero() {
             None
         } else {
             Some(SquareOf::from_index(self.0.trailing_zeros() as usize))
@@ -137,18 +136,18 @@ impl<G: Geometry> BitboardOf<G> {
     /// Adds `sq`.
     #[inline]
     pub fn set(&mut self, sq: SquareOf<G>) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= G::Set::bit(sq.index());
     }
 
     /// Removes `sq`.
     #[inline]
     pub fn clear(&mut self, sq: SquareOf<G>) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !G::Set::bit(sq.index());
     }
 
     /// The squares next to a square of the set (orthogonally), without the set itself removed.
     #[inline]
-    pub const fn neighbours(self) -> Self {
+    pub fn neighbours(self) -> Self {
         let b = self.0;
         let up = b << G::SIDE;
         let down = b >> G::SIDE;
@@ -181,7 +180,7 @@ impl<G: Geometry> Iterator for BitboardOf<G> {
     #[inline]
     fn next(&mut self) -> Option<SquareOf<G>> {
         let sq = self.first()?;
-        self.0 &= self.0 - 1;
+        self.0 = self.0.without_lowest();
         Some(sq)
     }
 
@@ -281,6 +280,15 @@ impl<G: Geometry> fmt::Debug for BitboardOf<G> {
 /// ```
 #[macro_export]
 macro_rules! bitboard {
+    ($($cell:tt)*) => {
+        $crate::Bitboard::from_bits($crate::bitboard_bits!($($cell)*))
+    };
+}
+
+/// The bits of a [`bitboard!`] literal, as a `u128` constant (the macro's own work).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! bitboard_bits {
     ($($cell:tt)*) => {{
         const CELLS: &[u8] = stringify!($($cell)*).as_bytes();
         const BITS: u128 = {
@@ -309,7 +317,7 @@ macro_rules! bitboard {
             );
             bits
         };
-        $crate::Bitboard::from_bits(BITS)
+        BITS
     }};
 }
 
@@ -368,5 +376,31 @@ mod tests {
         assert_eq!((b - Bitboard::EDGE), Bitboard::EMPTY);
         assert_eq!(b.transposed(), b);
         assert_eq!(Bitboard::FILE_A.transposed().0, 0x1ff);
+    }
+
+    #[test]
+    fn thirteen_by_thirteen_sets_hold_169_squares_past_the_first_word() {
+        use crate::geometry::Thirteen;
+        type B13 = BitboardOf<Thirteen>;
+        assert_eq!((!B13::EMPTY).len(), 169);
+        assert_eq!(B13::EDGE.len(), 48);
+        let last = SquareOf::<Thirteen>::from_index(168);
+        let mut b = B13::EMPTY;
+        b.set(last);
+        b.set(SquareOf::from_index(127));
+        b.set(SquareOf::from_index(128));
+        assert_eq!(b.len(), 3);
+        assert_eq!(b.map(|s| s.index()).collect::<Vec<_>>(), [127, 128, 168]);
+        assert_eq!(B13::from_square(last).neighbours().len(), 2);
+        for sq in SquareOf::<Thirteen>::all() {
+            let slow: B13 = crate::types::Direction::ALL
+                .iter()
+                .filter_map(|&d| sq.step(d))
+                .collect();
+            assert_eq!(B13::from_square(sq).neighbours(), slow, "{sq}");
+            assert_eq!(B13::around(sq), slow, "{sq}");
+            assert_eq!(B13::EDGE.has(sq), sq.is_edge(), "{sq}");
+        }
+        assert_eq!(B13::EDGE.transposed(), B13::EDGE);
     }
 }

@@ -1,18 +1,20 @@
 //! The board's size. [`Geometry`] names everything that depends on it (the side, the number
 //! of squares, the masks of the edge and the throne, the capacity of a move list, and the
 //! tables built for it); the board, its squares, moves and sets are generic over it, and each
-//! size is a type of its own ([`Seven`], [`Nine`], [`Eleven`]), so that each is compiled for
+//! size is a type of its own ([`Seven`], [`Nine`], [`Eleven`], [`Thirteen`]), so that each is compiled for
 //! its own size with its constants folded in. [`Nine`], Tablut's 9×9, is the size the plain
 //! names (`Board`, `Square`, …) stand for.
 //!
 //! Squares are numbered by rank from `a1` (index `rank * side + file`); a line (a rank, or a
 //! file in the transposed layout the board keeps) is `side` consecutive bits. A set of squares
-//! is a `u128`, which holds every board up to 11×11 (docs/architecture.md, "Boards of other
-//! sizes", says how 13×13 will widen it).
+//! is stored in the size's word, [`Geometry::Set`]: a `u128` up to 11×11, a 256-bit [`Wide`]
+//! on 13×13 (docs/architecture.md, "Boards of other sizes").
 
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::IndexMut;
+
+pub use crate::squareset::{SquareSet, Wide};
 
 /// Tablut's squares along a rank or a file: [`Nine`]'s side.
 pub const SIDE: usize = 9;
@@ -44,24 +46,24 @@ pub const FILE_LETTERS: [char; MAX_SIDE] = [
 ];
 
 /// The bits of file `file` on a board of side `side`.
-pub const fn file_bits(side: usize, file: usize) -> u128 {
-    let mut bits = 0u128;
+pub const fn file_bits(side: usize, file: usize) -> Wide {
+    let mut bits = Wide::ZERO;
     let mut rank = 0;
     while rank < side {
-        bits |= 1u128 << (rank * side + file);
+        bits = bits.or(Wide::bit(rank * side + file));
         rank += 1;
     }
     bits
 }
 
 /// The outer ring of a board of side `side`.
-pub const fn edge_bits(side: usize) -> u128 {
-    let mut bits = 0u128;
+pub const fn edge_bits(side: usize) -> Wide {
+    let mut bits = Wide::ZERO;
     let mut sq = 0;
     while sq < side * side {
         let (file, rank) = (sq % side, sq / side);
         if file == 0 || rank == 0 || file == side - 1 || rank == side - 1 {
-            bits |= 1u128 << sq;
+            bits = bits.or(Wide::bit(sq));
         }
         sq += 1;
     }
@@ -69,18 +71,21 @@ pub const fn edge_bits(side: usize) -> u128 {
 }
 
 /// The four corners of a board of side `side`.
-pub const fn corner_bits(side: usize) -> u128 {
-    1u128 | 1u128 << (side - 1) | 1u128 << (side * (side - 1)) | 1u128 << (side * side - 1)
+pub const fn corner_bits(side: usize) -> Wide {
+    Wide::bit(0)
+        .or(Wide::bit(side - 1))
+        .or(Wide::bit(side * (side - 1)))
+        .or(Wide::bit(side * side - 1))
 }
 
 /// The squares next to the squares `bits` on a board of side `side` (orthogonally).
-pub const fn neighbour_bits(side: usize, bits: u128) -> u128 {
-    let all = (1u128 << (side * side)) - 1;
-    let up = bits << side;
-    let down = bits >> side;
-    let right = (bits & !file_bits(side, side - 1)) << 1;
-    let left = (bits & !file_bits(side, 0)) >> 1;
-    (up | down | right | left) & all
+pub const fn neighbour_bits(side: usize, bits: Wide) -> Wide {
+    let all = Wide::below(side * side);
+    let up = bits.shl(side);
+    let down = bits.shr(side);
+    let right = bits.and(file_bits(side, side - 1).not()).shl(1);
+    let left = bits.and(file_bits(side, 0).not()).shr(1);
+    up.or(down).or(right).or(left).and(all)
 }
 
 /// An upper bound on the number of legal moves on a board of side `n` with `S = n²` squares.
@@ -96,7 +101,11 @@ pub const fn max_moves(n: usize) -> usize {
 
 /// A board size: its constants, and the tables built for it (by `board/tables.rs`, one set of
 /// `static`s a size, each read through a method that the compiler inlines). Implemented by
-/// [`Seven`], [`Nine`] and [`Eleven`] only.
+/// [`Seven`], [`Nine`], [`Eleven`] and [`Thirteen`] only.
+///
+/// The masks are values of the size's word [`Geometry::Set`] (`u128` up to 11×11, [`Wide`] on
+/// 13×13), each size's impl giving them (built by the same `const fn`s in the wide word and
+/// narrowed).
 pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static {
     /// Squares along a rank or a file.
     const SIDE: usize;
@@ -113,25 +122,27 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     /// The king's square index once he has been captured: one past the last square.
     const NO_KING: u8 = Self::SQUARES as u8;
     /// Every square's bit.
-    const ALL: u128 = (1u128 << Self::SQUARES) - 1;
+    const ALL: Self::Set;
     /// The outer ring.
-    const EDGE: u128 = edge_bits(Self::SIDE);
+    const EDGE: Self::Set;
     /// File a.
-    const FILE_A: u128 = file_bits(Self::SIDE, 0);
+    const FILE_A: Self::Set;
     /// The last file.
-    const FILE_LAST: u128 = file_bits(Self::SIDE, Self::SIDE - 1);
+    const FILE_LAST: Self::Set;
     /// The four corners.
-    const CORNERS: u128 = corner_bits(Self::SIDE);
+    const CORNERS: Self::Set;
     /// The first rank.
-    const RANK_FIRST: u128 = (1u128 << Self::SIDE) - 1;
+    const RANK_FIRST: Self::Set;
     /// The last rank.
-    const RANK_LAST: u128 = ((1u128 << Self::SIDE) - 1) << (Self::SIDE * (Self::SIDE - 1));
+    const RANK_LAST: Self::Set;
+    /// The throne's bit.
+    const THRONE_BIT: Self::Set;
     /// The four squares beside the throne.
-    const THRONE_RING: u128 = neighbour_bits(Self::SIDE, 1u128 << Self::THRONE);
+    const THRONE_RING: Self::Set;
     /// Ashton's camps (only Tablut has them; empty on other boards).
-    const CAMPS: u128 = 0;
+    const CAMPS: Self::Set;
     /// The middle square of each of Ashton's camps (empty on other boards).
-    const CAMP_MIDDLES: u128 = 0;
+    const CAMP_MIDDLES: Self::Set;
     /// Where a `MoveOf` keeps its second square: 7 bits a square while the
     /// board has at most 128 squares.
     const MOVE_SHIFT: u32 = if Self::SQUARES <= 128 { 7 } else { 8 };
@@ -140,6 +151,9 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     /// The Zobrist key XORed in when the defenders are to move.
     const SIDE_KEY: u64;
 
+    /// The word a set of squares of this size is kept in: `u128` up to 11×11, [`Wide`] on
+    /// 13×13.
+    type Set: SquareSet;
     /// The storage of a move list that never spills: `[T; n]` with `n ≥ MAX_MOVES`.
     type Moves<T>: smallvec::Array<Item = T>;
     /// One count per line (rank or file).
@@ -148,40 +162,40 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     /// The square's index in the transposed layout (`file * side + rank`).
     fn transpose(sq: usize) -> usize;
     /// The bit of square index `sq` by rank; zero for [`Geometry::NO_KING`].
-    fn bit(sq: usize) -> u128;
+    fn bit(sq: usize) -> Self::Set;
     /// The bit of square index `sq` in the transposed layout; zero for [`Geometry::NO_KING`].
-    fn bit_t(sq: usize) -> u128;
+    fn bit_t(sq: usize) -> Self::Set;
     /// The squares next to `sq`.
-    fn around(sq: usize) -> u128;
+    fn around(sq: usize) -> Self::Set;
     /// The neighbour of `sq` in direction `d` (`Direction::ALL` order), or
     /// [`Geometry::NO_KING`] off the board.
     fn neighbour(sq: usize, d: usize) -> u8;
     /// For each direction, the bit of the neighbour of `sq` when the square beyond it is on the
     /// board too; zero otherwise.
-    fn flanks(sq: usize) -> &'static [u128; 4];
+    fn flanks(sq: usize) -> &'static [Self::Set; 4];
     /// The squares attackers must all hold to capture a king on `sq` by surrounding him (the
     /// throne left out); empty on the edge.
-    fn king_ring(sq: usize) -> u128;
+    fn king_ring(sq: usize) -> Self::Set;
     /// Whether the game is won with the king's square index `king` (on the edge, or captured).
     fn king_wins(king: u8) -> bool;
     /// The four neighbours of the king's square index `king` when it is inside the edge; empty
     /// on the edge (he has escaped) and for [`Geometry::NO_KING`] (he has been captured).
-    fn king_neighbours(king: usize) -> u128;
+    fn king_neighbours(king: usize) -> Self::Set;
     /// The rank and the file of `sq`, `sq` left out.
-    fn lines(sq: usize) -> u128;
+    fn lines(sq: usize) -> Self::Set;
     /// The squares along the ray from `sq` in direction `d`, `sq` left out.
-    fn ray(d: usize, sq: usize) -> u128;
+    fn ray(d: usize, sq: usize) -> Self::Set;
     /// The squares a piece at position `p` of a line reaches, the line's occupied squares being
     /// `occ` (its own bit ignored).
     fn slides(p: usize, occ: usize) -> u16;
     /// A line's bits along file `file` (bit `i` = rank `i`) as a set of squares.
-    fn spread_file(file: usize, bits: usize) -> u128;
+    fn spread_file(file: usize, bits: usize) -> Self::Set;
     /// The inner positions of a line with occupied squares `occ` that see one of its ends.
     fn edge_view(occ: usize) -> u16;
     /// The camp (Ashton's) of `sq`, by rank; empty outside the camps.
-    fn camp_of(sq: usize) -> u128;
+    fn camp_of(sq: usize) -> Self::Set;
     /// The camp of `sq` as a transposed set.
-    fn camp_of_t(sq: usize) -> u128;
+    fn camp_of_t(sq: usize) -> Self::Set;
     /// The moves of the pieces `movers` along a line whose blockers are `block` (the movers
     /// among them); `middle` for the middle line, whose centre, the throne, no soldier stops on.
     fn line_moves(block: usize, movers: usize, middle: bool) -> u32;
@@ -201,10 +215,14 @@ pub struct Nine;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
 pub struct Eleven;
 
+/// The 13×13 board of hnefatafl.org's 13×13 game; its sets of squares are [`Wide`].
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
+pub struct Thirteen;
+
 // What the tables built from these names rely on, checked when the crate compiles.
 const _: () = assert!(FILES.len() == SIDE);
 const _: () = assert!(SIDE % 2 == 1, "the throne needs a middle square");
-const _: () = assert!(SQUARES < 128, "a set of squares is a u128");
+const _: () = assert!(SQUARES < 128, "a set of Tablut's squares is a u128");
 
 #[cfg(test)]
 mod tests {

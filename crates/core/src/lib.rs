@@ -9,7 +9,7 @@
 //! of search, protocols or threads.
 //!
 //! The board, its squares, moves and sets are generic over the board's size ([`geometry`]:
-//! 7×7, 9×9, 11×11), as [`BoardOf`], [`SquareOf`], [`MoveOf`] and [`BitboardOf`]; the plain
+//! 7×7, 9×9, 11×11, 13×13), as [`BoardOf`], [`SquareOf`], [`MoveOf`] and [`BitboardOf`]; the plain
 //! names are Tablut's 9×9. Generation, captures, king danger, position strings, games and
 //! perft work on every size; the king-line views (escape paths, parries) and the start
 //! position behind `Board::start` are Tablut's.
@@ -64,6 +64,7 @@ pub mod geometry;
 pub mod perft;
 pub mod prelude;
 pub mod rules;
+mod squareset;
 pub mod text;
 pub mod types;
 pub mod variants_file;

@@ -739,6 +739,8 @@ pub enum BoardSize {
     Nine,
     /// 11×11 ([`crate::geometry::Eleven`]).
     Eleven,
+    /// 13×13 ([`crate::geometry::Thirteen`]).
+    Thirteen,
 }
 
 impl BoardSize {
@@ -748,21 +750,28 @@ impl BoardSize {
             BoardSize::Seven => 7,
             BoardSize::Nine => 9,
             BoardSize::Eleven => 11,
+            BoardSize::Thirteen => 13,
         }
     }
 
-    /// The board of the geometry `G`.
+    /// Every board, smallest first.
+    pub const ALL: [BoardSize; 4] = [
+        BoardSize::Seven,
+        BoardSize::Nine,
+        BoardSize::Eleven,
+        BoardSize::Thirteen,
+    ];
+
+    /// The board of the geometry `G` (each geometry is one of [`BoardSize::ALL`]).
     pub fn of<G: Geometry>() -> BoardSize {
-        match G::SIDE {
-            7 => BoardSize::Seven,
-            9 => BoardSize::Nine,
-            11 => BoardSize::Eleven,
-            side => unreachable!("no geometry has a side of {side}"),
-        }
+        BoardSize::ALL
+            .into_iter()
+            .find(|size| size.side() == G::SIDE)
+            .expect("every geometry is a board of BoardSize::ALL")
     }
 }
 
-/// `7x7`, `9x9`, `11x11` (ASCII, as a peer is written to).
+/// `7x7`, `9x9`, `11x11`, `13x13` (ASCII, as a peer is written to).
 impl std::fmt::Display for BoardSize {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{0}x{0}", self.side())
@@ -816,6 +825,10 @@ const TABLUT_PLACEMENT: &str = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb
 /// The 11×11 placement of Copenhagen and Fetlar.
 const COPENHAGEN_PLACEMENT: &str =
     "3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/b4w4b/11/5b5/3bbbbb3";
+/// hnefatafl.org's 13×13 placement (hnefatafl-copenhagen's `STARTING_POSITION_13X13`): 32
+/// attackers, the king and 16 defenders.
+const THIRTEEN_PLACEMENT: &str =
+    "3bbbbbbb3/6b6/13/b5w5b/b5w5b/b4www4b/bb1wwwKwww1bb/b4www4b/b5w5b/b5w5b/13/6b6/3bbbbbbb3";
 /// Brandubh's 7×7 placement (hnefatafl.org's and OpenTafl's alike).
 const BRANDUBH_PLACEMENT: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3";
 /// Tawlbwrdd's 11×11 placement (OpenTafl's).
@@ -993,6 +1006,14 @@ pub const VARIANTS: &[Variant] = &[
         rules: Rules::hnefatafl_org_copenhagen,
     },
     Variant {
+        id: "hnefatafl.org-13",
+        name: "Hnefatafl 13x13 (hnefatafl.org)",
+        source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
+        size: BoardSize::Thirteen,
+        placement: THIRTEEN_PLACEMENT,
+        rules: Rules::hnefatafl_org_copenhagen,
+    },
+    Variant {
         id: "hnefatafl.org-brandubh-7",
         name: "Brandubh (hnefatafl.org)",
         source: "hnefatafl.org, hnefatafl-copenhagen 6.2.3",
@@ -1109,6 +1130,16 @@ impl fmt::Display for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_geometry_is_the_board_of_its_side() {
+        use crate::geometry::{Eleven, Nine, Seven, Thirteen};
+        assert_eq!(BoardSize::of::<Seven>(), BoardSize::Seven);
+        assert_eq!(BoardSize::of::<Nine>(), BoardSize::Nine);
+        assert_eq!(BoardSize::of::<Eleven>(), BoardSize::Eleven);
+        assert_eq!(BoardSize::of::<Thirteen>(), BoardSize::Thirteen);
+        assert_eq!(BoardSize::Thirteen.to_string(), "13x13");
+    }
 
     #[test]
     fn table_defaults_equal_rules_default() {

@@ -7,7 +7,7 @@
 //! (`cargo test --release -p konakis-core --test perft_reference -- --ignored`).
 
 use konakis_core::board::{BoardOf, GameOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::perft::perft_game;
 use konakis_core::rules::{BoardSize, Variant};
 
@@ -54,6 +54,7 @@ fn konakis_perft(variant: &Variant, depth: u32) -> u64 {
         BoardSize::Seven => perft_of::<Seven>(variant, depth),
         BoardSize::Nine => perft_of::<Nine>(variant, depth),
         BoardSize::Eleven => perft_of::<Eleven>(variant, depth),
+        BoardSize::Thirteen => perft_of::<Thirteen>(variant, depth),
     }
 }
 
@@ -90,12 +91,11 @@ fn check(depths: std::ops::RangeInclusive<u32>) -> (usize, Vec<String>) {
 #[test]
 fn reference_counts_to_depth_3_agree() {
     let (checked, missing) = check(1..=3);
-    // The variants Konakis has no preset for yet: 13x13 (no board), Berserk and Foteviken
-    // Tablut (docs/rules.md says why).
+    // The variants Konakis has no preset for yet: Berserk and Foteviken Tablut (docs/rules.md
+    // says why), and OpenTafl's Sea Battle 13x13.
     assert_eq!(
         missing,
         [
-            "hnefatafl.org-13",
             "opentafl-berserk-11",
             "opentafl-foteviken-tablut-9",
             "opentafl-sea-battle-13"

@@ -11,7 +11,7 @@
 //! moves of the position it was chosen in; `end#N` gives the final position's.
 
 use konakis_core::board::{BoardOf, GameOf, NoEscape, Status, WinReason};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{BoardSize, Variant};
 use konakis_core::types::{MoveOf, Side};
 
@@ -151,6 +151,9 @@ fn check_file(id: &str, name: &str) -> (usize, Vec<Ending>) {
             BoardSize::Eleven => {
                 replay::<Eleven>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
             }
+            BoardSize::Thirteen => {
+                replay::<Thirteen>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
+            }
             BoardSize::Nine => {
                 replay::<Nine>(variant, &line).map(|(p, b, s)| (p, ending(n, &b, s)))
             }
@@ -180,6 +183,11 @@ fn check_file(id: &str, name: &str) -> (usize, Vec<Ending>) {
 #[test]
 fn hnefatafl_org_copenhagen_games_replay_move_for_move() {
     assert!(check("hnefatafl.org-copenhagen-11") > 5_000);
+}
+
+#[test]
+fn hnefatafl_org_13_games_replay_move_for_move() {
+    assert!(check("hnefatafl.org-13") > 10_000);
 }
 
 #[test]

@@ -19,7 +19,7 @@
 //! which is how every set of the family starts), the attackers closing in on the king, the
 //! defenders guarding him, both sides' mobility and a tempo.
 
-use konakis_core::geometry::{Geometry, neighbour_bits};
+use konakis_core::geometry::{Geometry, SquareSet, Wide, neighbour_bits};
 use konakis_core::{BitboardOf, BoardOf, Escape, Rules, Side};
 use std::marker::PhantomData;
 
@@ -55,18 +55,31 @@ struct Masks<G>(PhantomData<G>);
 
 impl<G: Geometry> Masks<G> {
     /// The squares next to a corner (`a2` and `b1` for `a1`).
-    const BESIDE_CORNERS: u128 = neighbour_bits(G::SIDE, G::CORNERS);
+    const BESIDE_CORNERS: Wide =
+        neighbour_bits(G::SIDE, konakis_core::geometry::corner_bits(G::SIDE));
     /// The squares of the diagonal line that bars a corner (`b2`, `a3` and `c1` for `a1`).
-    const BARRING_CORNERS: u128 = barring_bits(G::SIDE);
+    const BARRING_CORNERS: Wide = barring_bits(G::SIDE);
+
+    /// [`Masks::BESIDE_CORNERS`] as the board's set.
+    #[inline(always)]
+    fn beside_corners() -> G::Set {
+        G::Set::from_wide(Self::BESIDE_CORNERS)
+    }
+
+    /// [`Masks::BARRING_CORNERS`] as the board's set.
+    #[inline(always)]
+    fn barring_corners() -> G::Set {
+        G::Set::from_wide(Self::BARRING_CORNERS)
+    }
 }
 
 /// The squares of the diagonal line that bars each corner of a board of side `side`: the
 /// square diagonal to the corner, and the squares two steps from it along the two edges.
-const fn barring_bits(side: usize) -> u128 {
+const fn barring_bits(side: usize) -> Wide {
     let last = side - 1;
     // (file, rank) offsets from a corner, towards the board's inside.
     let offsets = [(1, 1), (2, 0), (0, 2)];
-    let mut bits = 0u128;
+    let mut bits = Wide::ZERO;
     let mut c = 0;
     while c < 4 {
         let (cf, cr) = (
@@ -78,7 +91,7 @@ const fn barring_bits(side: usize) -> u128 {
             let (df, dr) = offsets[i];
             let f = if cf == 0 { df } else { last - df };
             let r = if cr == 0 { dr } else { last - dr };
-            bits |= 1u128 << (r * side + f);
+            bits = bits.or(Wide::bit(r * side + f));
             i += 1;
         }
         c += 1;
@@ -89,19 +102,18 @@ const fn barring_bits(side: usize) -> u128 {
 /// The squares from `from` along direction `d` (`Direction::ALL` order: north, east, south,
 /// west) up to the first square of `occ`, that square left out.
 #[inline]
-fn clear_ray<G: Geometry>(d: usize, from: usize, occ: u128) -> u128 {
+fn clear_ray<G: Geometry>(d: usize, from: usize, occ: G::Set) -> G::Set {
     let ray = G::ray(d, from);
     let blockers = ray & occ;
-    if blockers == 0 {
+    if blockers.is_zero() {
         return ray;
     }
     if d < 2 {
         // North and east run to higher indices: the nearest blocker is the lowest.
-        ray & ((blockers & blockers.wrapping_neg()) - 1)
+        ray & G::Set::below(blockers.trailing_zeros() as usize)
     } else {
         // South and west run to lower indices: the nearest blocker is the highest.
-        let nearest = 127 - blockers.leading_zeros();
-        ray & (u128::MAX << nearest << 1)
+        ray & !G::Set::below(blockers.highest() as usize + 1)
     }
 }
 
@@ -110,7 +122,7 @@ fn clear_ray<G: Geometry>(d: usize, from: usize, occ: u128) -> u128 {
 /// clear line (one step for a king who moves one square). `soldiers` are the pieces other
 /// than the king, whose own square is empty once he has moved.
 #[inline]
-fn corners_in_two<G: Geometry>(king_moves: u128, soldiers: u128, one_square: bool) -> i32 {
+fn corners_in_two<G: Geometry>(king_moves: G::Set, soldiers: G::Set, one_square: bool) -> i32 {
     // Each corner with the two directions that leave it along the edges.
     let corners = [
         (0, [0, 1]),
@@ -125,7 +137,7 @@ fn corners_in_two<G: Geometry>(king_moves: u128, soldiers: u128, one_square: boo
         } else {
             clear_ray::<G>(d1, corner, soldiers) | clear_ray::<G>(d2, corner, soldiers)
         };
-        count += i32::from(king_moves & (approach | 1u128 << corner) != 0);
+        count += i32::from(!(king_moves & (approach | G::Set::bit(corner))).is_zero());
     }
     count
 }
@@ -156,7 +168,7 @@ pub fn family_features<G: Geometry>(board: &BoardOf<G>, rules: &Rules) -> Family
             };
             f[2] = (king_moves & view.bits()).count_ones() as i32;
         }
-        let king = 1u128 << k.index();
+        let king = G::Set::bit(k.index());
         let ring = G::around(k.index());
         // The squares two steps away: diagonally next to him, or two along a line.
         let near = BitboardOf::<G>::from_bits(ring).neighbours().bits() & !king;
@@ -165,8 +177,8 @@ pub fn family_features<G: Geometry>(board: &BoardOf<G>, rules: &Rules) -> Family
         f[9] = (ring & def).count_ones() as i32;
     }
     if corner {
-        f[5] = (att & Masks::<G>::BESIDE_CORNERS).count_ones() as i32;
-        f[6] = (att & Masks::<G>::BARRING_CORNERS).count_ones() as i32;
+        f[5] = (att & Masks::<G>::beside_corners()).count_ones() as i32;
+        f[6] = (att & Masks::<G>::barring_corners()).count_ones() as i32;
     }
     let (att_moves, def_soldier_moves) = board.count_soldier_moves_both(rules);
     f[10] = att_moves as i32 - (def_soldier_moves + king_moves.count_ones()) as i32;

@@ -6,18 +6,18 @@
 
 use crate::{eval, family_eval};
 use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
-use konakis_core::rules::Rules;
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
+use konakis_core::rules::{Rules, Variant};
 use konakis_core::types::{Move, MoveOf};
 use konakis_core::{Bitboard, BitboardOf};
 
-/// A board size the engine plays on: [`Seven`], [`Nine`] and [`Eleven`].
+/// A board size the engine plays on: [`Seven`], [`Nine`], [`Eleven`] and [`Thirteen`].
 pub trait Size: Geometry {
     /// Is this Tablut's board, the only one the networks know?
     const TABLUT: bool;
 
     /// The board's usual start, Black (the attackers) to move: Tablut's, Brandubh's,
-    /// Copenhagen's. A variant's own start replaces it.
+    /// Copenhagen's, hnefatafl.org's 13x13. A variant's own start replaces it.
     fn start() -> BoardOf<Self>;
 
     /// The classical evaluation of `board` under `rules`, from the side to move's point of
@@ -116,4 +116,10 @@ macro_rules! family_size {
     )*};
 }
 
-family_size!(Seven: BRANDUBH_FEN, Eleven: COPENHAGEN_FEN);
+family_size!(
+    Seven: BRANDUBH_FEN,
+    Eleven: COPENHAGEN_FEN,
+    Thirteen: &Variant::find("hnefatafl.org-13")
+        .expect("the 13x13 preset is built in")
+        .start_fen()
+);

@@ -3,7 +3,7 @@
 //! tells the caller when a game needs an engine of another size.
 
 use konakis_core::board::{BoardOf, GameOf};
-use konakis_core::geometry::{Eleven, Nine, Seven};
+use konakis_core::geometry::{Eleven, Nine, Seven, Thirteen};
 use konakis_core::rules::{BoardSize, VARIANTS, Variant};
 use konakis_core::types::MoveOf;
 use konakis_engine::options::Options;
@@ -66,6 +66,7 @@ fn every_variant_plays_legal_moves_on_its_own_board() {
             BoardSize::Seven => self_play::<Seven>(variant, 40),
             BoardSize::Nine => self_play::<Nine>(variant, 40),
             BoardSize::Eleven => self_play::<Eleven>(variant, 24),
+            BoardSize::Thirteen => self_play::<Thirteen>(variant, 16),
         };
         assert!(played >= 4, "{}: {played} plies", variant.id);
     }

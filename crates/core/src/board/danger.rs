@@ -11,6 +11,7 @@
 use super::{BoardOf, camps};
 use crate::bitboard::BitboardOf;
 use crate::geometry::Geometry;
+use crate::geometry::SquareSet;
 use crate::rules::{KingCapture, Rules};
 use crate::types::{MoveOf, Side, SquareOf};
 
@@ -36,15 +37,15 @@ impl<G: Geometry> BoardOf<G> {
     pub(super) fn tablut_king_capture_squares(&self, rules: &Rules) -> BitboardOf<G> {
         // Not `is_won`: the encirclement rule does not matter here, and is slow to test.
         let neighbours = G::king_neighbours(self.king as usize);
-        if neighbours == 0 {
+        if neighbours == G::Set::ZERO {
             return BitboardOf::EMPTY;
         }
         let occ = self.att | self.def;
         if rules.king_capture == KingCapture::English
-            || G::bit(self.king as usize) & (1u128 << G::THRONE | G::THRONE_RING) != 0
+            || G::bit(self.king as usize) & (G::THRONE_BIT | G::THRONE_RING) != G::Set::ZERO
         {
             let open = G::king_ring(self.king as usize) & !self.att;
-            return if open.count_ones() == 1 && open & occ == 0 {
+            return if open.count_ones() == 1 && open & occ == G::Set::ZERO {
                 BitboardOf::raw(open)
             } else {
                 BitboardOf::EMPTY
@@ -99,11 +100,11 @@ impl<G: Geometry> BoardOf<G> {
                 let mut sq = s.index();
                 let from = loop {
                     sq = G::neighbour(sq, d) as usize;
-                    if sq == G::NO_KING as usize || occ & G::bit(sq) != 0 {
+                    if sq == G::NO_KING as usize || occ & G::bit(sq) != G::Set::ZERO {
                         break sq;
                     }
                 };
-                if from == G::NO_KING as usize || self.att & G::bit(from) == 0 {
+                if from == G::NO_KING as usize || self.att & G::bit(from) == G::Set::ZERO {
                     continue;
                 }
                 let mv = MoveOf::new(SquareOf::from_index(from), s);
@@ -158,18 +159,18 @@ impl<G: Geometry> BoardOf<G> {
         // A slide over empty squares that touches neither a camp nor the throne is legal
         // for any soldier on a board where the game goes on; one that touches them, or any
         // move where encirclement may have ended the game, is left to `is_legal`.
-        let walls = camps::<G>(rules) | 1u128 << G::THRONE;
+        let walls = camps::<G>(rules) | G::THRONE_BIT;
         let plain = !rules.encirclement;
         let (mut threats, mut paths) = (BitboardOf::EMPTY, BitboardOf::EMPTY);
         for s in squares {
             // Only an attacker on the square's rank or file can get there.
-            if G::lines(s.index()) & self.att == 0 {
+            if G::lines(s.index()) & self.att == G::Set::ZERO {
                 continue;
             }
             // The nearest piece along each line from `s` is the only one that might slide
             // there.
             for d in 0..4 {
-                let mut ray = 0u128;
+                let mut ray = G::Set::ZERO;
                 let mut sq = s.index();
                 let reaches = loop {
                     sq = G::neighbour(sq, d) as usize;
@@ -177,9 +178,9 @@ impl<G: Geometry> BoardOf<G> {
                         break false;
                     }
                     let here = G::bit(sq);
-                    if occ & here != 0 {
-                        break self.att & here != 0
-                            && if plain && (ray | G::bit(s.index())) & walls == 0 {
+                    if occ & here != G::Set::ZERO {
+                        break self.att & here != G::Set::ZERO
+                            && if plain && (ray | G::bit(s.index())) & walls == G::Set::ZERO {
                                 true
                             } else {
                                 let mut as_attackers = *self;
@@ -220,7 +221,7 @@ impl<G: Geometry> BoardOf<G> {
                 let mut sq = s.index();
                 loop {
                     sq = G::neighbour(sq, d) as usize;
-                    if sq == G::NO_KING as usize || occ >> sq & 1 != 0 {
+                    if sq == G::NO_KING as usize || occ.has(sq) {
                         break;
                     }
                     squares.set(SquareOf::from_index(sq));

@@ -7,7 +7,9 @@
 //! [`Rules::cannot_escape`]: crate::rules::Rules::cannot_escape
 
 use super::BoardOf;
-use crate::geometry::{Geometry, neighbour_bits};
+use crate::bitboard::BitboardOf;
+use crate::geometry::Geometry;
+use crate::geometry::SquareSet;
 
 /// Why the defenders cannot escape ([`BoardOf::defenders_cannot_escape`]); when more than one
 /// reason holds, the first in this order.
@@ -95,7 +97,7 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     fn is_attacker(&self, sq: usize) -> bool {
-        self.att >> sq & 1 != 0
+        self.att.has(sq)
     }
 
     /// The king on an edge square at least two squares from each corner, the two squares on
@@ -134,9 +136,9 @@ impl<G: Geometry> BoardOf<G> {
 
     /// When every corner is closed off, the squares that count as the attackers' along the
     /// edges: the corners and what closes each off.
-    fn closed_off_corners(&self) -> Option<u128> {
+    fn closed_off_corners(&self) -> Option<G::Set> {
         let last = G::SIDE - 1;
-        let mut closed = 0;
+        let mut closed = G::Set::ZERO;
         // Each corner: the two edges through it, and how far along each it lies.
         for edges in [
             [(Edge::First, 0), (Edge::FileA, 0)],
@@ -157,7 +159,7 @@ impl<G: Geometry> BoardOf<G> {
     /// squares beyond them (an attacker stops it, and a defender next to the corner is passed
     /// over, as the referee does): the corner is closed when the search meets neither the king
     /// nor a defender, and its empty edge squares then count as closed.
-    fn closed_off_corner(&self, edges: [(Edge, usize); 2]) -> Option<u128> {
+    fn closed_off_corner(&self, edges: [(Edge, usize); 2]) -> Option<G::Set> {
         let (edge, p0) = edges[0];
         let corner = G::bit(edge.square::<G>(p0, 0));
         // The square `q` squares from the corner along each edge.
@@ -174,15 +176,16 @@ impl<G: Geometry> BoardOf<G> {
         let empty = G::ALL & !(self.att | defenders);
         let open = (G::bit(near[0]) | G::bit(near[1])) & !defenders;
         let seen_before = corner | G::bit(near[0]) | G::bit(near[1]);
-        let mut reached = neighbour_bits(G::SIDE, open) & !seen_before;
+        let mut reached = BitboardOf::<G>::raw(open).neighbours().0 & !seen_before;
         loop {
-            let next = reached | (neighbour_bits(G::SIDE, reached & empty) & !seen_before);
+            let next =
+                reached | (BitboardOf::<G>::raw(reached & empty).neighbours().0 & !seen_before);
             if next == reached {
                 break;
             }
             reached = next;
         }
-        if reached & defenders != 0 {
+        if reached & defenders != G::Set::ZERO {
             return None;
         }
         Some(corner | open | (reached & empty & G::EDGE))
@@ -190,11 +193,11 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Whether every edge has at most `n` squares that are neither attackers nor `closed`,
     /// and those side by side.
-    fn open_side_squares_at_most(&self, closed: u128, n: usize) -> bool {
+    fn open_side_squares_at_most(&self, closed: G::Set, n: usize) -> bool {
         let covered = self.att | closed;
         Edge::ALL.iter().all(|&edge| {
             let open: Vec<usize> = (0..G::SIDE)
-                .filter(|&p| covered >> edge.square::<G>(p, 0) & 1 == 0)
+                .filter(|&p| !covered.has(edge.square::<G>(p, 0)))
                 .collect();
             match (open.first(), open.last()) {
                 (Some(&a), Some(&b)) => b - a + 1 == open.len() && open.len() <= n,

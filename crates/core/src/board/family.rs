@@ -9,7 +9,9 @@
 //! its slides less the squares it may not stop on, and counts are those destinations' sizes.
 
 use super::BoardOf;
-use crate::geometry::{Geometry, neighbour_bits};
+use crate::bitboard::BitboardOf;
+use crate::geometry::Geometry;
+use crate::geometry::SquareSet;
 use crate::rules::{Escape, ExitFort, KingCapture, Rules, Shieldwall};
 use crate::types::{Piece, Side, SquareOf};
 use crate::zobrist;
@@ -19,18 +21,22 @@ use super::movegen::slide_targets;
 /// The squares only the king may stop on: the throne (when there is one) and the corners
 /// (with corner escape).
 #[inline]
-pub(super) fn restricted<G: Geometry>(rules: &Rules) -> u128 {
-    let throne = if rules.throne { 1u128 << G::THRONE } else { 0 };
+pub(super) fn restricted<G: Geometry>(rules: &Rules) -> G::Set {
+    let throne = if rules.throne {
+        G::THRONE_BIT
+    } else {
+        G::Set::ZERO
+    };
     let corners = match rules.escape {
         Escape::Corner => G::CORNERS,
-        Escape::Edge => 0,
+        Escape::Edge => G::Set::ZERO,
     };
     throne | corners
 }
 
 /// The squares where the king has escaped.
 #[inline]
-fn escape_squares<G: Geometry>(rules: &Rules) -> u128 {
+fn escape_squares<G: Geometry>(rules: &Rules) -> G::Set {
     match rules.escape {
         Escape::Corner => G::CORNERS,
         Escape::Edge => G::EDGE,
@@ -39,35 +45,35 @@ fn escape_squares<G: Geometry>(rules: &Rules) -> u128 {
 
 /// The hostile corners (empty by the rules: only the king stops there, and there he has won).
 #[inline]
-fn hostile_corners<G: Geometry>(rules: &Rules) -> u128 {
+fn hostile_corners<G: Geometry>(rules: &Rules) -> G::Set {
     if rules.escape == Escape::Corner && rules.corners_hostile {
         G::CORNERS
     } else {
-        0
+        G::Set::ZERO
     }
 }
 
 /// The squares next to the squares `bits`.
 #[inline]
-fn neighbours<G: Geometry>(bits: u128) -> u128 {
-    neighbour_bits(G::SIDE, bits)
+fn neighbours<G: Geometry>(bits: G::Set) -> G::Set {
+    BitboardOf::<G>::raw(bits).neighbours().0
 }
 
 /// The squares next to `bits` along the files (above and below).
 #[inline]
-fn vertical_neighbours<G: Geometry>(bits: u128) -> u128 {
+fn vertical_neighbours<G: Geometry>(bits: G::Set) -> G::Set {
     ((bits << G::SIDE) | (bits >> G::SIDE)) & G::ALL
 }
 
 /// The squares next to `bits` along the ranks (left and right).
 #[inline]
-fn horizontal_neighbours<G: Geometry>(bits: u128) -> u128 {
+fn horizontal_neighbours<G: Geometry>(bits: G::Set) -> G::Set {
     ((bits & !G::FILE_LAST) << 1) | ((bits & !G::FILE_A) >> 1)
 }
 
 /// The squares of `from` whose set grows through `through` (orthogonally), `from` included.
 #[inline]
-fn flood<G: Geometry>(from: u128, through: u128) -> u128 {
+fn flood<G: Geometry>(from: G::Set, through: G::Set) -> G::Set {
     let mut reach = from;
     loop {
         let next = reach | (neighbours::<G>(reach) & through);
@@ -90,14 +96,18 @@ impl<G: Geometry> BoardOf<G> {
     /// The squares the piece on `from` (of the side to move, or the king) may move to under
     /// family rules, the game not won.
     #[inline(never)]
-    pub(super) fn family_dests(&self, rules: &Rules, from: usize) -> u128 {
+    pub(super) fn family_dests(&self, rules: &Rules, from: usize) -> G::Set {
         let sq = SquareOf::<G>::from_index(from);
         let pieces = self.att | self.def;
         let pieces_t = self.att_t | self.def_t;
-        let throne = if rules.throne { 1u128 << G::THRONE } else { 0 };
+        let throne = if rules.throne {
+            G::THRONE_BIT
+        } else {
+            G::Set::ZERO
+        };
         if from == self.king as usize {
             let walls = if rules.king_passes_throne() {
-                0
+                G::Set::ZERO
             } else {
                 throne
             };
@@ -112,7 +122,11 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             let king = G::bit(self.king as usize);
             let king_t = G::bit_t(self.king as usize);
-            let walls = if rules.throne_passable { 0 } else { throne };
+            let walls = if rules.throne_passable {
+                G::Set::ZERO
+            } else {
+                throne
+            };
             slide_targets(sq, pieces | king | walls, pieces_t | king_t | walls)
                 & !restricted::<G>(rules)
         }
@@ -137,7 +151,7 @@ impl<G: Geometry> BoardOf<G> {
     #[inline(never)]
     pub(super) fn family_is_won(&self, rules: &Rules) -> bool {
         self.king == G::NO_KING
-            || escape_squares::<G>(rules) & G::bit(self.king as usize) != 0
+            || escape_squares::<G>(rules) & G::bit(self.king as usize) != G::Set::ZERO
             || self.family_end(rules).is_some()
     }
 
@@ -158,11 +172,11 @@ impl<G: Geometry> BoardOf<G> {
     /// empty squares and defenders touch no edge square, and hold every defender.
     pub fn is_enclosed(&self) -> bool {
         let king = G::bit(self.king as usize);
-        if king == 0 {
+        if king == G::Set::ZERO {
             return false;
         }
         let region = flood::<G>(king, G::ALL & !self.att);
-        region & G::EDGE == 0 && self.def & !region == 0
+        region & G::EDGE == G::Set::ZERO && self.def & !region == G::Set::ZERO
     }
 
     /// Whether the king sits in an exit fort under `rules.exit_fort` (hnefatafl.org's test):
@@ -174,19 +188,21 @@ impl<G: Geometry> BoardOf<G> {
     /// it has one above or below (unless the attackers have fewer than two pieces).
     pub fn has_exit_fort(&self, rules: &Rules) -> bool {
         let king = G::bit(self.king as usize);
-        if king == 0 || (rules.exit_fort == ExitFort::OnEdge && king & G::EDGE == 0) {
+        if king == G::Set::ZERO
+            || (rules.exit_fort == ExitFort::OnEdge && king & G::EDGE == G::Set::ZERO)
+        {
             return false;
         }
-        if self.family_dests(rules, self.king as usize) == 0 {
+        if self.family_dests(rules, self.king as usize) == G::Set::ZERO {
             return false;
         }
         let empty = G::ALL & !(self.att | self.def | king);
         let region = flood::<G>(G::around(self.king as usize) & empty, empty);
         let inside = region | king;
-        if neighbours::<G>(inside) & self.att != 0 {
+        if neighbours::<G>(inside) & self.att != G::Set::ZERO {
             return false;
         }
-        if rules.exit_fort == ExitFort::ReachesEdge && inside & G::EDGE == 0 {
+        if rules.exit_fort == ExitFort::ReachesEdge && inside & G::EDGE == G::Set::ZERO {
             return false;
         }
         if self.att.count_ones() < 2 {
@@ -201,7 +217,7 @@ impl<G: Geometry> BoardOf<G> {
             ((wall & !G::FILE_LAST) << 1) | ((wall & !G::FILE_A) >> 1) | G::FILE_A | G::FILE_LAST;
         let covered_on_file =
             ((wall << G::SIDE) & G::ALL) | (wall >> G::SIDE) | G::RANK_FIRST | G::RANK_LAST;
-        (by_files & !covered_on_rank) | (by_ranks & !covered_on_file) == 0
+        (by_files & !covered_on_rank) | (by_ranks & !covered_on_file) == G::Set::ZERO
     }
 
     /// The squares where enemy soldiers of `victims` are captured against (besides the
@@ -209,7 +225,7 @@ impl<G: Geometry> BoardOf<G> {
     /// hostile to them (empty and `ThroneHostile`; occupied by the king, the guard rule of
     /// `ThroneGuardCapture` against defenders, seen by the caller).
     #[inline]
-    fn family_anvils(&self, rules: &Rules, victims: Side, to: usize) -> u128 {
+    fn family_anvils(&self, rules: &Rules, victims: Side, to: usize) -> G::Set {
         let throne = if !rules.throne {
             false
         } else if self.king as usize == G::THRONE {
@@ -223,19 +239,19 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             rules.throne_hostile
         };
-        hostile_corners::<G>(rules) | if throne { 1u128 << G::THRONE } else { 0 }
+        hostile_corners::<G>(rules) | if throne { G::THRONE_BIT } else { G::Set::ZERO }
     }
 
     /// Where a soldier of the side to move (or the armed king) arriving would capture an enemy
     /// soldier by custodial capture, under family rules.
     #[inline(never)]
-    pub(super) fn family_capture_targets(&self, rules: &Rules) -> u128 {
-        let mut targets = 0;
+    pub(super) fn family_capture_targets(&self, rules: &Rules) -> G::Set {
+        let mut targets = G::Set::ZERO;
         let empty = G::ALL & !(self.att | self.def | G::bit(self.king as usize));
         for to in crate::bitboard::BitboardOf::<G>::raw(empty) {
             let (victims, partners) = self.custodial_parts(rules, to.index());
-            if super::flanked::<G>(to.index(), partners) & victims != 0 {
-                targets |= 1u128 << to.index();
+            if super::flanked::<G>(to.index(), partners) & victims != G::Set::ZERO {
+                targets |= G::Set::bit(to.index());
             }
         }
         targets
@@ -244,7 +260,7 @@ impl<G: Geometry> BoardOf<G> {
     /// For a piece of the side to move arriving on `to`: the enemy soldiers and the squares
     /// they are captured against.
     #[inline]
-    fn custodial_parts(&self, rules: &Rules, to: usize) -> (u128, u128) {
+    fn custodial_parts(&self, rules: &Rules, to: usize) -> (G::Set, G::Set) {
         match self.side {
             Side::Attackers => (
                 self.def,
@@ -254,7 +270,7 @@ impl<G: Geometry> BoardOf<G> {
                 let armed = if rules.king_armed {
                     G::bit(self.king as usize)
                 } else {
-                    0
+                    G::Set::ZERO
                 };
                 (
                     self.att,
@@ -266,7 +282,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// [`BoardOf::play`] under family rules.
     #[inline(never)]
-    pub(super) fn family_play(&mut self, rules: &Rules, from: usize, to: usize) -> u128 {
+    pub(super) fn family_play(&mut self, rules: &Rules, from: usize, to: usize) -> G::Set {
         let side = self.side;
         let mut hash = self.hash ^ G::SIDE_KEY;
         let (fb, tb) = (G::bit(from), G::bit(to));
@@ -286,12 +302,12 @@ impl<G: Geometry> BoardOf<G> {
         };
         hash ^= zobrist::piece_key(piece, SquareOf::<G>::from_index(from))
             ^ zobrist::piece_key(piece, SquareOf::<G>::from_index(to));
-        let mut captured = 0u128;
+        let mut captured = G::Set::ZERO;
         if !is_king || rules.king_armed {
             let (victims, partners) = self.custodial_parts(rules, to);
             let taken = super::flanked::<G>(to, partners) & victims;
             if side == Side::Attackers
-                && G::around(to) & G::bit(self.king as usize) != 0
+                && G::around(to) & G::bit(self.king as usize) != G::Set::ZERO
                 && self.family_king_taken(rules, to)
             {
                 let k = SquareOf::<G>::from_index(self.king as usize);
@@ -317,12 +333,16 @@ impl<G: Geometry> BoardOf<G> {
     /// `rules.king_capture`.
     fn family_king_taken(&self, rules: &Rules, to: usize) -> bool {
         let k = self.king as usize;
-        let throne = if rules.throne { 1u128 << G::THRONE } else { 0 };
+        let throne = if rules.throne {
+            G::THRONE_BIT
+        } else {
+            G::Set::ZERO
+        };
         // Squares that stand in for an attacker against the king.
         let empty_throne_hostile = if rules.throne_hostile && k != G::THRONE {
             throne
         } else {
-            0
+            G::Set::ZERO
         };
         let around = G::around(k);
         let beyond = || {
@@ -335,28 +355,28 @@ impl<G: Geometry> BoardOf<G> {
         };
         match rules.king_capture {
             KingCapture::Original => {
-                if k == G::THRONE || G::THRONE_RING & G::bit(k) != 0 && rules.throne {
+                if k == G::THRONE || G::THRONE_RING & G::bit(k) != G::Set::ZERO && rules.throne {
                     let need = around & !throne;
-                    G::EDGE & G::bit(k) == 0 && self.att & need == need
+                    G::EDGE & G::bit(k) == G::Set::ZERO && self.att & need == need
                 } else {
                     let hostile = self.att | hostile_corners::<G>(rules);
-                    beyond().is_some_and(|f| hostile >> f & 1 != 0)
+                    beyond().is_some_and(|f| hostile.has(f))
                 }
             }
             KingCapture::English => {
                 let need = around & !throne;
-                G::EDGE & G::bit(k) == 0 && self.att & need == need
+                G::EDGE & G::bit(k) == G::Set::ZERO && self.att & need == need
             }
             KingCapture::TwoAwayFromThrone => {
                 if rules.throne && k == G::THRONE {
                     self.att & around == around
                 } else {
-                    beyond().is_some_and(|f| self.att >> f & 1 != 0)
+                    beyond().is_some_and(|f| self.att.has(f))
                 }
             }
             KingCapture::Two => {
                 let hostile = self.att | hostile_corners::<G>(rules) | empty_throne_hostile;
-                beyond().is_some_and(|f| hostile >> f & 1 != 0)
+                beyond().is_some_and(|f| hostile.has(f))
             }
             KingCapture::Surrounded => {
                 let hostile = self.att | hostile_corners::<G>(rules) | empty_throne_hostile;
@@ -367,7 +387,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// The shieldwall captures of the piece just arrived on `to` (of the side to move, which
     /// has not yet been passed on): every row it completes under `rules.shieldwall`.
-    fn shieldwall_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+    fn shieldwall_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> G::Set {
         let mover = self.side;
         let last = G::LAST;
         let side = G::SIDE;
@@ -399,13 +419,13 @@ impl<G: Geometry> BoardOf<G> {
                 let armed = if rules.king_armed {
                     G::bit(self.king as usize)
                 } else {
-                    0
+                    G::Set::ZERO
                 };
                 (self.def | armed, self.att)
             }
         };
         let brackets = own | hostile_corners_or_corners::<G>(rules);
-        let mut taken = 0u128;
+        let mut taken = G::Set::ZERO;
         for e in &edges {
             let on_edge = (0..side).any(|i| e.first + i * e.step == to);
             let in_front =
@@ -421,29 +441,29 @@ impl<G: Geometry> BoardOf<G> {
             let mut i = 0;
             while i < side {
                 let sq = e.first + i * e.step;
-                if enemy >> sq & 1 == 0 {
+                if !enemy.has(sq) {
                     i += 1;
                     continue;
                 }
                 // A run of enemy pieces from position i to j - 1.
                 let mut j = i;
-                let mut run = 0u128;
-                let mut fronts = 0u128;
+                let mut run = G::Set::ZERO;
+                let mut fronts = G::Set::ZERO;
                 let mut faced = true;
-                while j < side && enemy >> (e.first + j * e.step) & 1 != 0 {
+                while j < side && enemy.has(e.first + j * e.step) {
                     let s = e.first + j * e.step;
-                    run |= 1u128 << s;
+                    run |= G::Set::bit(s);
                     let front = (s as isize + e.inward) as usize;
-                    fronts |= 1u128 << front;
-                    faced &= own >> front & 1 != 0;
+                    fronts |= G::Set::bit(front);
+                    faced &= own.has(front);
                     j += 1;
                 }
                 let closed = i > 0 && j < side && {
                     let (a, b) = (e.first + (i - 1) * e.step, e.first + j * e.step);
-                    let bracketed = brackets >> a & 1 != 0 && brackets >> b & 1 != 0;
+                    let bracketed = brackets.has(a) && brackets.has(b);
                     let by_mover = to == a
                         || to == b
-                        || (rules.shieldwall == Shieldwall::Completed && fronts >> to & 1 != 0);
+                        || (rules.shieldwall == Shieldwall::Completed && fronts.has(to));
                     bracketed && by_mover
                 };
                 if closed && faced && (j - i) >= 2 {
@@ -465,9 +485,9 @@ impl<G: Geometry> BoardOf<G> {
 /// The corners as brackets of a shieldwall: every corner of a board with corner escape (a
 /// corner may stand in for a bracket), none otherwise.
 #[inline]
-fn hostile_corners_or_corners<G: Geometry>(rules: &Rules) -> u128 {
+fn hostile_corners_or_corners<G: Geometry>(rules: &Rules) -> G::Set {
     match rules.escape {
         Escape::Corner => G::CORNERS,
-        Escape::Edge => 0,
+        Escape::Edge => G::Set::ZERO,
     }
 }

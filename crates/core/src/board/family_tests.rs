@@ -3,7 +3,8 @@
 //! move, capture, count and status of random games is Tablut's.
 
 use super::{Board, BoardOf, Status};
-use crate::geometry::{Eleven, Geometry, Seven};
+use crate::geometry::SquareSet;
+use crate::geometry::{Eleven, Geometry, Seven, Thirteen};
 use crate::perft::perft;
 use crate::rules::{KingCapture, PRESETS, Repetition, Rules, Ruleset, VARIANTS, Variant};
 use rand::rngs::StdRng;
@@ -117,10 +118,14 @@ fn the_family_path_plays_tablut_as_tablut_does() {
         };
         let seven = BoardOf::<Seven>::from_fen(super::BRANDUBH_FEN).unwrap();
         let eleven = BoardOf::<Eleven>::from_fen(super::COPENHAGEN_FEN).unwrap();
+        let thirteen =
+            BoardOf::<Thirteen>::from_fen(&Variant::find("hnefatafl.org-13").unwrap().start_fen())
+                .unwrap();
         let (p, t, _) = paths_agree(seven, rules, &mut rng);
         let (q, u, _) = paths_agree(eleven, rules, &mut rng);
-        positions += p + q;
-        taken += t + u;
+        let (r, v, _) = paths_agree(thirteen, rules, &mut rng);
+        positions += p + q + r;
+        taken += t + u + v;
     }
     assert!(
         positions > 20_000 && taken > 5_000 && guards > 20,
@@ -161,7 +166,12 @@ fn every_variant_starts_on_its_own_board() {
             crate::rules::BoardSize::Seven => check::<Seven>(v),
             crate::rules::BoardSize::Nine => check::<crate::geometry::Nine>(v),
             crate::rules::BoardSize::Eleven => check::<Eleven>(v),
+            crate::rules::BoardSize::Thirteen => check::<crate::geometry::Thirteen>(v),
         }
     }
     assert!(Variant::find("copenhagen-13").is_none());
+    assert_eq!(
+        Variant::find("hnefatafl.org-13").map(|v| v.size.side()),
+        Some(13)
+    );
 }

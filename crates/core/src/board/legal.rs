@@ -3,6 +3,7 @@
 
 use super::{BoardOf, camps};
 use crate::bitboard::BitboardOf;
+use crate::geometry::SquareSet;
 use crate::geometry::{Geometry, Nine};
 use crate::rules::{Escape, Rules};
 use crate::types::{MoveOf, Side, SquareOf};
@@ -53,10 +54,10 @@ impl<G: Geometry> BoardOf<G> {
             IllegalReason::Occupied
         } else if mv.to() == SquareOf::THRONE && rules.throne {
             IllegalReason::Throne
-        } else if rules.escape == Escape::Corner && G::CORNERS >> mv.to().index() & 1 != 0 {
+        } else if rules.escape == Escape::Corner && G::CORNERS.has(mv.to().index()) {
             IllegalReason::Corner
-        } else if camps::<G>(rules) >> mv.to().index() & 1 != 0
-            && G::camp_of(mv.from().index()) >> mv.to().index() & 1 == 0
+        } else if camps::<G>(rules).has(mv.to().index())
+            && !G::camp_of(mv.from().index()).has(mv.to().index())
         {
             IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {

@@ -6,6 +6,7 @@ use super::movegen::slide_targets;
 use super::{BoardOf, camps};
 use crate::bitboard::BitboardOf;
 use crate::geometry::Geometry;
+use crate::geometry::SquareSet;
 use crate::rules::Rules;
 use crate::types::Side;
 
@@ -13,11 +14,11 @@ impl<G: Geometry> BoardOf<G> {
     /// The number of moves of the soldiers `movers`, all on camp squares, given the blockers of
     /// pieces outside the camps.
     #[inline]
-    fn camp_soldier_moves(&self, movers: u128, block: u128, block_t: u128) -> u32 {
+    fn camp_soldier_moves(&self, movers: G::Set, block: G::Set, block_t: G::Set) -> u32 {
         BitboardOf::<G>::raw(movers)
             .map(|from| {
                 let (b, bt) = self.camp_blockers(from.index(), block, block_t);
-                (slide_targets(from, b, bt) & !(1u128 << G::THRONE)).count_ones()
+                (slide_targets(from, b, bt) & !(G::THRONE_BIT)).count_ones()
             })
             .sum()
     }
@@ -57,8 +58,8 @@ impl<G: Geometry> BoardOf<G> {
             Side::Attackers => self.att,
             Side::Defenders => self.def,
         } & !camps;
-        let free = !(self.att | self.def | G::bit(self.king as usize) | camps | 1u128 << G::THRONE);
-        if BitboardOf::<G>::raw(movers).neighbours().0 & free != 0 {
+        let free = !(self.att | self.def | G::bit(self.king as usize) | camps | G::THRONE_BIT);
+        if BitboardOf::<G>::raw(movers).neighbours().0 & free != G::Set::ZERO {
             return true;
         }
         self.tablut_count_moves_of_in::<true>(rules, self.side) > 0
@@ -114,10 +115,14 @@ impl<G: Geometry> BoardOf<G> {
             Side::Defenders => (self.def, self.def_t),
         };
         // The camps are symmetric under transposition: one mask for both layouts.
-        let camps = if CAMPS { camps::<G>(rules) } else { 0 };
+        let camps = if CAMPS {
+            camps::<G>(rules)
+        } else {
+            G::Set::ZERO
+        };
         let mut count =
             count_lines::<G>(block, movers & !camps) + count_lines::<G>(block_t, movers_t & !camps);
-        if movers & camps != 0 {
+        if movers & camps != G::Set::ZERO {
             count += self.camp_soldier_moves(movers & camps, block, block_t);
         }
         if side == Side::Defenders && self.king != G::NO_KING {
@@ -150,7 +155,7 @@ impl<G: Geometry> BoardOf<G> {
         let camps = camps::<G>(rules);
         let (mut a1, mut d1) = count_lines_both::<G>(block, self.att & !camps, self.def & !camps);
         let (a2, d2) = count_lines_both::<G>(block_t, self.att_t & !camps, self.def_t & !camps);
-        if (self.att | self.def) & camps != 0 {
+        if (self.att | self.def) & camps != G::Set::ZERO {
             a1 += self.camp_soldier_moves(self.att & camps, block, block_t);
             d1 += self.camp_soldier_moves(self.def & camps, block, block_t);
         }
@@ -172,9 +177,9 @@ impl<G: Geometry> BoardOf<G> {
     pub fn king_edge_view(&self, rules: &Rules) -> BitboardOf<G> {
         let mut walls = camps::<G>(rules);
         if !rules.king_passes_throne() {
-            walls |= 1u128 << G::THRONE;
+            walls |= G::THRONE_BIT;
         }
-        if walls == 0 {
+        if walls == G::Set::ZERO {
             return self.edge_view();
         }
         // Both wall sets are symmetric under transposition, so they serve both layouts.
@@ -191,14 +196,14 @@ impl<G: Geometry> BoardOf<G> {
 /// Inner squares with a clear path to an edge square along their rank or file, given the
 /// occupancy by ranks and by files (the square itself may be occupied).
 #[inline]
-fn edge_view_of<G: Geometry>(occ: u128, occ_t: u128) -> BitboardOf<G> {
-    let mut view = 0u128;
+fn edge_view_of<G: Geometry>(occ: G::Set, occ_t: G::Set) -> BitboardOf<G> {
+    let mut view = G::Set::ZERO;
     for line in 1..G::LAST {
         let shift = G::SIDE * line;
-        view |= (G::edge_view((occ >> shift) as usize & G::LINE_MASK) as u128) << shift;
+        view |= G::Set::from_line(G::edge_view(occ.line(shift) & G::LINE_MASK) as usize, shift);
         view |= G::spread_file(
             line,
-            G::edge_view((occ_t >> shift) as usize & G::LINE_MASK) as usize,
+            G::edge_view(occ_t.line(shift) & G::LINE_MASK) as usize,
         );
     }
     BitboardOf::raw(view & !G::EDGE)
@@ -207,24 +212,24 @@ fn edge_view_of<G: Geometry>(occ: u128, occ_t: u128) -> BitboardOf<G> {
 /// Moves of the pieces `movers` along line `line` (a rank, or a file when given transposed
 /// sets) with blockers `block`.
 #[inline]
-pub(super) fn count_line<G: Geometry>(block: u128, movers: u128, line: usize) -> u32 {
+pub(super) fn count_line<G: Geometry>(block: G::Set, movers: G::Set, line: usize) -> u32 {
     let shift = G::SIDE * line;
     G::line_moves(
-        (block >> shift) as usize & G::LINE_MASK,
-        (movers >> shift) as usize & G::LINE_MASK,
+        block.line(shift) & G::LINE_MASK,
+        movers.line(shift) & G::LINE_MASK,
         line == G::MIDDLE,
     )
 }
 
 /// [`count_lines`] for two disjoint sets of movers over the same blockers.
 #[inline]
-fn count_lines_both<G: Geometry>(mut block: u128, mut a: u128, mut b: u128) -> (u32, u32) {
+fn count_lines_both<G: Geometry>(mut block: G::Set, mut a: G::Set, mut b: G::Set) -> (u32, u32) {
     let (mut ca, mut cb) = (0u32, 0u32);
     for line in 0..G::SIDE {
         let middle = line == G::MIDDLE;
-        let base = block as usize & G::LINE_MASK;
-        ca += G::line_moves(base, a as usize & G::LINE_MASK, middle);
-        cb += G::line_moves(base, b as usize & G::LINE_MASK, middle);
+        let base = block.line(0) & G::LINE_MASK;
+        ca += G::line_moves(base, a.line(0) & G::LINE_MASK, middle);
+        cb += G::line_moves(base, b.line(0) & G::LINE_MASK, middle);
         block >>= G::SIDE;
         a >>= G::SIDE;
         b >>= G::SIDE;
@@ -235,12 +240,12 @@ fn count_lines_both<G: Geometry>(mut block: u128, mut a: u128, mut b: u128) -> (
 /// Moves of the pieces `movers` along every line (ranks, or files when given transposed sets)
 /// with blockers `block`; the middle line's centre is the throne.
 #[inline]
-fn count_lines<G: Geometry>(mut block: u128, mut movers: u128) -> u32 {
+fn count_lines<G: Geometry>(mut block: G::Set, mut movers: G::Set) -> u32 {
     let mut count = 0u32;
     for line in 0..G::SIDE {
-        let m = movers as usize & G::LINE_MASK;
+        let m = movers.line(0) & G::LINE_MASK;
         if m != 0 {
-            count += G::line_moves(block as usize & G::LINE_MASK, m, line == G::MIDDLE);
+            count += G::line_moves(block.line(0) & G::LINE_MASK, m, line == G::MIDDLE);
         }
         block >>= G::SIDE;
         movers >>= G::SIDE;

@@ -36,6 +36,7 @@ pub use parse::{MoveError, MoveErrorOf};
 pub use text::{BRANDUBH_FEN, COPENHAGEN_FEN, PositionError, PositionErrorOf, START_FEN};
 
 use crate::bitboard::BitboardOf;
+use crate::geometry::SquareSet;
 use crate::geometry::{Geometry, Nine};
 use crate::rules::{KingCapture, Rules, Ruleset};
 use crate::types::{Direction, MoveOf, Piece, Side, SquareOf};
@@ -49,13 +50,13 @@ use std::marker::PhantomData;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BoardOf<G: Geometry> {
     /// Attacking soldiers, by rank (bit `rank * side + file`).
-    att: u128,
+    att: G::Set,
     /// Defending soldiers (not the king), by rank.
-    def: u128,
+    def: G::Set,
     /// Attacking soldiers, transposed (bit `file * side + rank`).
-    att_t: u128,
+    att_t: G::Set,
     /// Defending soldiers, transposed.
-    def_t: u128,
+    def_t: G::Set,
     /// Zobrist key of placement and side to move.
     hash: u64,
     /// Plies played by both sides together.
@@ -75,7 +76,7 @@ pub type Board = BoardOf<Nine>;
 /// step back towards `to` ([`Direction::ALL`]: north +side, east +1, south −side, west −1);
 /// the table leaves out the neighbours whose far square would wrap round an edge.
 #[inline]
-fn flanked<G: Geometry>(to: usize, anvils: u128) -> u128 {
+fn flanked<G: Geometry>(to: usize, anvils: G::Set) -> G::Set {
     let f = G::flanks(to);
     (f[0] & anvils >> G::SIDE)
         | (f[1] & anvils >> 1)
@@ -86,7 +87,7 @@ fn flanked<G: Geometry>(to: usize, anvils: u128) -> u128 {
 /// The camp squares under these rules on a board of size `G`: Ashton's under `Ruleset=Ashton`
 /// on Tablut's board, none otherwise ([`Rules::camps_of`]).
 #[inline]
-fn camps<G: Geometry>(rules: &Rules) -> u128 {
+fn camps<G: Geometry>(rules: &Rules) -> G::Set {
     rules.camps_of::<G>().0
 }
 
@@ -95,10 +96,10 @@ fn camps<G: Geometry>(rules: &Rules) -> u128 {
 /// the camps other than their middle squares against the attackers (the server tests both by
 /// square name). Empty under other rulesets, whose throne rules depend on what stands there.
 #[inline]
-fn fixed_anvils<G: Geometry>(rules: &Rules, victims: Side) -> u128 {
-    let throne = 1u128 << G::THRONE;
+fn fixed_anvils<G: Geometry>(rules: &Rules, victims: Side) -> G::Set {
+    let throne = G::THRONE_BIT;
     match (rules.ruleset, victims) {
-        (Ruleset::Linnaeus, _) => 0,
+        (Ruleset::Linnaeus, _) => G::Set::ZERO,
         (Ruleset::Ashton, Side::Defenders) => G::CAMPS | throne,
         (Ruleset::Ashton, Side::Attackers) => (G::CAMPS & !G::CAMP_MIDDLES) | throne,
     }
@@ -108,9 +109,9 @@ fn fixed_anvils<G: Geometry>(rules: &Rules, victims: Side) -> u128 {
 /// transposed: every camp square, except the squares of the camp `from` belongs to. (Its
 /// occupied squares still block as pieces.) Empty under other rulesets.
 #[inline]
-fn camp_walls<G: Geometry>(rules: &Rules, from: usize) -> (u128, u128) {
+fn camp_walls<G: Geometry>(rules: &Rules, from: usize) -> (G::Set, G::Set) {
     match rules.ruleset {
-        Ruleset::Linnaeus => (0, 0),
+        Ruleset::Linnaeus => (G::Set::ZERO, G::Set::ZERO),
         // The camps are symmetric under transposition, so one mask serves both layouts.
         Ruleset::Ashton => (G::CAMPS & !G::camp_of(from), G::CAMPS & !G::camp_of_t(from)),
     }
@@ -120,10 +121,10 @@ impl<G: Geometry> BoardOf<G> {
     /// An empty board (no king: not a valid position until pieces are added).
     fn empty(side: Side) -> Self {
         BoardOf {
-            att: 0,
-            def: 0,
-            att_t: 0,
-            def_t: 0,
+            att: G::Set::ZERO,
+            def: G::Set::ZERO,
+            att_t: G::Set::ZERO,
+            def_t: G::Set::ZERO,
             hash: zobrist::side_key::<G>(side),
             plies: 0,
             king: G::NO_KING,
@@ -137,12 +138,12 @@ impl<G: Geometry> BoardOf<G> {
         let (i, t) = (sq.index(), G::transpose(sq.index()));
         match piece {
             Piece::Attacker => {
-                self.att |= 1 << i;
-                self.att_t |= 1 << t;
+                self.att |= G::Set::bit(i);
+                self.att_t |= G::Set::bit(t);
             }
             Piece::Defender => {
-                self.def |= 1 << i;
-                self.def_t |= 1 << t;
+                self.def |= G::Set::bit(i);
+                self.def_t |= G::Set::bit(t);
             }
             Piece::King => self.king = i as u8,
         }
@@ -234,10 +235,10 @@ impl<G: Geometry> BoardOf<G> {
 
     /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: SquareOf<G>) -> Option<Piece> {
-        let b = 1u128 << sq.index();
-        if self.att & b != 0 {
+        let b = G::Set::bit(sq.index());
+        if self.att & b != G::Set::ZERO {
             Some(Piece::Attacker)
-        } else if self.def & b != 0 {
+        } else if self.def & b != G::Set::ZERO {
             Some(Piece::Defender)
         } else if self.king as usize == sq.index() {
             Some(Piece::King)
@@ -364,14 +365,14 @@ impl<G: Geometry> BoardOf<G> {
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let side = self.side;
-        let mut captured = 0u128;
+        let mut captured = G::Set::ZERO;
         let mut hash = self.hash ^ G::SIDE_KEY;
         if side == Side::Attackers {
             self.att ^= fb | tb;
             self.att_t ^= ft | tt;
             hash ^= zobrist::piece_key(Piece::Attacker, mv.from())
                 ^ zobrist::piece_key(Piece::Attacker, mv.to());
-            if G::around(to) & (self.def | G::bit(self.king as usize)) != 0 {
+            if G::around(to) & (self.def | G::bit(self.king as usize)) != G::Set::ZERO {
                 captured = self.attacker_captures(rules, to, &mut hash);
             }
         } else {
@@ -385,7 +386,7 @@ impl<G: Geometry> BoardOf<G> {
                 Piece::Defender
             };
             hash ^= zobrist::piece_key(piece, mv.from()) ^ zobrist::piece_key(piece, mv.to());
-            if (!is_king || rules.king_armed) && G::around(to) & self.att != 0 {
+            if (!is_king || rules.king_armed) && G::around(to) & self.att != G::Set::ZERO {
                 captured = self.defender_captures(rules, to, &mut hash);
             }
         }
@@ -419,7 +420,7 @@ impl<G: Geometry> BoardOf<G> {
 
     /// Removes the soldiers `victims` of the given kind, updating the key; returns them.
     #[inline]
-    fn remove_all(&mut self, piece: Piece, victims: u128, hash: &mut u64) -> u128 {
+    fn remove_all(&mut self, piece: Piece, victims: G::Set, hash: &mut u64) -> G::Set {
         for sq in BitboardOf::<G>::raw(victims) {
             self.remove(piece, sq.index(), hash);
         }
@@ -429,10 +430,10 @@ impl<G: Geometry> BoardOf<G> {
     /// Captures made by an attacker that has just arrived on `to` (docs/rules.md, "Captures"
     /// and "Capturing the king").
     #[inline(always)]
-    fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
-        let mut captured = 0u128;
+    fn attacker_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> G::Set {
+        let mut captured = G::Set::ZERO;
         let king = self.king;
-        if G::around(to) & G::bit(king as usize) != 0 {
+        if G::around(to) & G::bit(king as usize) != G::Set::ZERO {
             for d in 0..4 {
                 if G::neighbour(to, d) == king {
                     if self.king_is_taken(rules, d) {
@@ -457,9 +458,13 @@ impl<G: Geometry> BoardOf<G> {
         };
         let anvils = self.att
             | fixed_anvils::<G>(rules, Side::Defenders)
-            | if throne_anvil { 1u128 << G::THRONE } else { 0 };
+            | if throne_anvil {
+                G::THRONE_BIT
+            } else {
+                G::Set::ZERO
+            };
         let victims = flanked::<G>(to, anvils) & self.def;
-        if victims != 0 {
+        if victims != G::Set::ZERO {
             captured = self.remove_all(Piece::Defender, victims, hash);
         }
         captured
@@ -475,33 +480,34 @@ impl<G: Geometry> BoardOf<G> {
     fn king_is_taken(&self, rules: &Rules, d: usize) -> bool {
         let k = self.king as usize;
         let ring = G::king_ring(k);
-        let surrounded = ring != 0 && self.att & ring == ring;
-        if k == G::THRONE
-            || G::THRONE_RING >> k & 1 != 0
-            || rules.king_capture == KingCapture::English
-        {
+        let surrounded = ring != G::Set::ZERO && self.att & ring == ring;
+        if k == G::THRONE || G::THRONE_RING.has(k) || rules.king_capture == KingCapture::English {
             return surrounded;
         }
         let far = G::neighbour(k, d);
-        far != G::NO_KING && (self.att | camps::<G>(rules)) >> far & 1 != 0
+        far != G::NO_KING && (self.att | camps::<G>(rules)).has(far as usize)
     }
 
     /// Captures made by a defender (soldier, or armed king) that has just arrived on `to`
     /// (docs/rules.md, "Captures").
     #[inline(always)]
-    fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> u128 {
+    fn defender_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> G::Set {
         let throne_anvil = rules.throne_hostile && self.king as usize != G::THRONE;
         let partners = self.def
             | if rules.king_armed {
                 G::bit(self.king as usize)
             } else {
-                0
+                G::Set::ZERO
             }
             | fixed_anvils::<G>(rules, Side::Attackers)
-            | if throne_anvil { 1u128 << G::THRONE } else { 0 };
+            | if throne_anvil {
+                G::THRONE_BIT
+            } else {
+                G::Set::ZERO
+            };
         let victims = flanked::<G>(to, partners) & self.att;
-        if victims == 0 {
-            return 0;
+        if victims == G::Set::ZERO {
+            return G::Set::ZERO;
         }
         self.remove_all(Piece::Attacker, victims, hash)
     }
@@ -541,12 +547,12 @@ mod tests {
         board: &mut BoardOf<G>,
         rules: &Rules,
         mv: MoveOf<G>,
-    ) -> u128 {
+    ) -> G::Set {
         let (from, to) = (mv.from().index(), mv.to().index());
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let mut hash = board.hash ^ G::SIDE_KEY;
-        let mut captured = 0u128;
+        let mut captured = G::Set::ZERO;
         if board.side == Side::Attackers {
             board.att ^= fb | tb;
             board.att_t ^= ft | tt;
@@ -566,24 +572,24 @@ mod tests {
                     }
                     continue;
                 }
-                if board.def >> n & 1 == 0 {
+                if !board.def.has(n as usize) {
                     continue;
                 }
                 let far = G::neighbour(n as usize, d);
                 if far == G::NO_KING {
                     continue;
                 }
-                let anvil = anvils >> far & 1 != 0
+                let anvil = anvils.has(far as usize)
                     || (far as usize == SquareOf::<G>::THRONE.index()
                         && if board.king as usize == SquareOf::<G>::THRONE.index() {
-                            let others = G::THRONE_RING & !(1u128 << n);
+                            let others = G::THRONE_RING & !G::Set::bit(n as usize);
                             rules.throne_guard_capture && board.att & others == others
                         } else {
                             rules.throne_hostile
                         });
                 if anvil {
                     board.remove(Piece::Defender, n as usize, &mut hash);
-                    captured |= 1u128 << n;
+                    captured |= G::Set::bit(n as usize);
                 }
             }
         } else {
@@ -602,25 +608,25 @@ mod tests {
                     | if rules.king_armed {
                         G::bit(board.king as usize)
                     } else {
-                        0
+                        G::Set::ZERO
                     }
                     | super::fixed_anvils::<G>(rules, Side::Attackers);
                 let throne_anvil =
                     rules.throne_hostile && board.king as usize != SquareOf::<G>::THRONE.index();
                 for d in 0..4 {
                     let n = G::neighbour(to, d);
-                    if n == G::NO_KING || board.att >> n & 1 == 0 {
+                    if n == G::NO_KING || !board.att.has(n as usize) {
                         continue;
                     }
                     let far = G::neighbour(n as usize, d);
                     if far == G::NO_KING {
                         continue;
                     }
-                    if partners >> far & 1 != 0
+                    if partners.has(far as usize)
                         || (throne_anvil && far as usize == SquareOf::<G>::THRONE.index())
                     {
                         board.remove(Piece::Attacker, n as usize, &mut hash);
-                        captured |= 1u128 << n;
+                        captured |= G::Set::bit(n as usize);
                     }
                 }
             }
@@ -638,7 +644,7 @@ mod tests {
         start: &BoardOf<G>,
         rules: &Rules,
         rng: &mut StdRng,
-        mut seen: impl FnMut(&BoardOf<G>, &BoardOf<G>, u128),
+        mut seen: impl FnMut(&BoardOf<G>, &BoardOf<G>, G::Set),
     ) {
         for _ in 0..20 {
             let mut board = *start;
@@ -655,7 +661,7 @@ mod tests {
                     assert_eq!(got.0, expected, "{} {m}", board.to_fen());
                     assert_eq!(fast, slow, "{} {m}", board.to_fen());
                     seen(&board, &fast, expected);
-                    if expected != 0 && rng.random_bool(0.5) {
+                    if expected != G::Set::ZERO && rng.random_bool(0.5) {
                         chosen = Some(m);
                     }
                 }

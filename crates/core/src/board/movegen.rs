@@ -7,6 +7,7 @@
 
 use super::{BoardOf, camp_walls, camps, fixed_anvils};
 use crate::bitboard::BitboardOf;
+use crate::geometry::SquareSet;
 use crate::geometry::{Geometry, Nine};
 use crate::rules::Rules;
 use crate::types::{MoveOf, Side, SquareOf};
@@ -32,11 +33,11 @@ pub type MoveList = MoveListOf<Nine>;
 /// throne if it may not be crossed, and Ashton's camps. (The camps and the throne are symmetric
 /// under transposition, so the same mask serves the transposed layout.)
 #[inline]
-pub(super) fn soldier_walls<G: Geometry>(rules: &Rules) -> u128 {
+pub(super) fn soldier_walls<G: Geometry>(rules: &Rules) -> G::Set {
     let throne = if rules.throne_passable {
-        0
+        G::Set::ZERO
     } else {
-        1u128 << G::THRONE
+        G::THRONE_BIT
     };
     throne | camps::<G>(rules)
 }
@@ -48,7 +49,7 @@ impl<G: Geometry> BoardOf<G> {
     /// Blockers for soldiers standing outside the camps, by rank and transposed: the pieces,
     /// plus the walls of [`soldier_walls`].
     #[inline]
-    pub(super) fn soldier_blockers(&self, rules: &Rules) -> (u128, u128) {
+    pub(super) fn soldier_blockers(&self, rules: &Rules) -> (G::Set, G::Set) {
         let king = G::bit(self.king as usize);
         let king_t = G::bit_t(self.king as usize);
         let walls = soldier_walls::<G>(rules);
@@ -62,7 +63,12 @@ impl<G: Geometry> BoardOf<G> {
     /// camps (`block`, `block_t`), less the empty squares of its own camp, which it may cross
     /// and stop on.
     #[inline]
-    pub(super) fn camp_blockers(&self, from: usize, block: u128, block_t: u128) -> (u128, u128) {
+    pub(super) fn camp_blockers(
+        &self,
+        from: usize,
+        block: G::Set,
+        block_t: G::Set,
+    ) -> (G::Set, G::Set) {
         let occ = self.att | self.def | G::bit(self.king as usize);
         let occ_t = self.att_t | self.def_t | G::bit_t(self.king as usize);
         (
@@ -96,7 +102,7 @@ impl<G: Geometry> BoardOf<G> {
             };
             for from in BitboardOf::<G>::raw(movers) {
                 let dests = self.family_dests(rules, from.index());
-                if dests != 0 {
+                if dests != G::Set::ZERO {
                     f(from, BitboardOf::raw(dests));
                 }
             }
@@ -122,22 +128,26 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             self.def
         };
-        let camps = if CAMPS { camps::<G>(rules) } else { 0 };
+        let camps = if CAMPS {
+            camps::<G>(rules)
+        } else {
+            G::Set::ZERO
+        };
         for from in BitboardOf::<G>::raw(movers) {
-            let dests = if camps >> from.index() & 1 == 0 {
+            let dests = if !camps.has(from.index()) {
                 slide_targets(from, block, block_t)
             } else {
                 // Under Ashton, a soldier still in its camp sees its own camp's squares open.
                 let (b, bt) = self.camp_blockers(from.index(), block, block_t);
                 slide_targets(from, b, bt)
-            } & !(1u128 << G::THRONE);
-            if dests != 0 {
+            } & !(G::THRONE_BIT);
+            if dests != G::Set::ZERO {
                 f(from, BitboardOf::raw(dests));
             }
         }
         if self.side == Side::Defenders {
             let dests = self.king_targets(rules);
-            if dests != 0 {
+            if dests != G::Set::ZERO {
                 f(
                     SquareOf::from_index(self.king as usize),
                     BitboardOf::raw(dests),
@@ -149,7 +159,7 @@ impl<G: Geometry> BoardOf<G> {
     /// The moves onto the empty squares `targets` (the game not won): from each, the nearest
     /// piece along each line, if it is the side to move's and may make the move.
     #[inline(always)]
-    fn moves_onto(&self, rules: &Rules, targets: u128, list: &mut MoveListOf<G>) {
+    fn moves_onto(&self, rules: &Rules, targets: G::Set, list: &mut MoveListOf<G>) {
         let occupied = self.occupied().0;
         let movers = match self.side {
             Side::Attackers => self.att,
@@ -157,26 +167,26 @@ impl<G: Geometry> BoardOf<G> {
         };
         // The squares with rules of their own (the throne, Ashton's camps): a soldier's slide
         // that neither crosses nor ends on one, over empty squares, is legal under any rules.
-        let special = camps::<G>(rules) | 1u128 << G::THRONE;
+        let special = camps::<G>(rules) | G::THRONE_BIT;
         for to in BitboardOf::<G>::raw(targets) {
             for d in 0..4 {
                 let ray = G::ray(d, to.index());
                 let on_line = ray & occupied;
-                if on_line == 0 {
+                if on_line == G::Set::ZERO {
                     continue;
                 }
                 // North and east run up the square indices, south and west down.
                 let (nearest, between) = if d < 2 {
                     let n = on_line.trailing_zeros();
-                    (n, ray & ((1u128 << n) - 1))
+                    (n, ray & G::Set::below(n as usize))
                 } else {
-                    let n = 127 - on_line.leading_zeros();
-                    (n, ray & !((2u128 << n) - 1))
+                    let n = on_line.highest();
+                    (n, ray & !G::Set::below(n as usize + 1))
                 };
-                if movers >> nearest & 1 != 0 {
+                if movers.has(nearest as usize) {
                     let m = MoveOf::new(SquareOf::from_index(nearest as usize), to);
                     let plain = nearest != u32::from(self.king)
-                        && (between | 1u128 << to.index()) & special == 0;
+                        && (between | G::Set::bit(to.index())) & special == G::Set::ZERO;
                     if plain || self.can_move(rules, m) {
                         list.push(m);
                     }
@@ -194,8 +204,7 @@ impl<G: Geometry> BoardOf<G> {
                 Side::Attackers => self.att,
                 Side::Defenders => self.def | G::bit(self.king as usize),
             };
-            return own >> from.index() & 1 != 0
-                && self.family_dests(rules, from.index()) >> to.index() & 1 != 0;
+            return own.has(from.index()) && self.family_dests(rules, from.index()).has(to.index());
         }
         let dests = if from.index() == self.king as usize {
             if self.side != Side::Defenders {
@@ -208,22 +217,22 @@ impl<G: Geometry> BoardOf<G> {
             } else {
                 self.def
             };
-            if own >> from.index() & 1 == 0 {
+            if !own.has(from.index()) {
                 return false;
             }
             let (mut block, mut block_t) = self.soldier_blockers(rules);
-            if camps::<G>(rules) >> from.index() & 1 != 0 {
+            if camps::<G>(rules).has(from.index()) {
                 (block, block_t) = self.camp_blockers(from.index(), block, block_t);
             }
-            slide_targets(from, block, block_t) & !(1u128 << G::THRONE)
+            slide_targets(from, block, block_t) & !(G::THRONE_BIT)
         };
-        dests >> to.index() & 1 != 0
+        dests.has(to.index())
     }
 
     /// The squares the king may move to (he is on the board).
     /// Under Tablut's rules only: the family's callers ask [`BoardOf::family_dests`].
     #[inline]
-    pub(super) fn king_targets(&self, rules: &Rules) -> u128 {
+    pub(super) fn king_targets(&self, rules: &Rules) -> G::Set {
         king_targets_among(
             rules,
             SquareOf::<G>::from_index(self.king as usize),
@@ -286,7 +295,7 @@ impl<G: Geometry> BoardOf<G> {
     ) {
         let empty_targets = targets.0 & !self.occupied().0;
         if empty_targets.count_ones() <= FEW_TARGETS {
-            if empty_targets != 0 && !self.tablut_is_won(rules) {
+            if empty_targets != G::Set::ZERO && !self.tablut_is_won(rules) {
                 self.moves_onto(rules, empty_targets, list);
             }
             return;
@@ -334,7 +343,11 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             rules.throne_hostile
         };
-        let throne = if throne_anvil { 1u128 << G::THRONE } else { 0 };
+        let throne = if throne_anvil {
+            G::THRONE_BIT
+        } else {
+            G::Set::ZERO
+        };
         let (enemies, anvils) = match me {
             Side::Attackers => (
                 self.def,
@@ -344,7 +357,7 @@ impl<G: Geometry> BoardOf<G> {
                 let armed = if rules.king_armed {
                     G::bit(self.king as usize)
                 } else {
-                    0
+                    G::Set::ZERO
                 };
                 (
                     self.att,
@@ -359,10 +372,10 @@ impl<G: Geometry> BoardOf<G> {
 /// The squares from which an enemy soldier lies one step away with an anvil one step beyond
 /// it, in the same direction: where an arriving piece would capture.
 #[inline]
-fn capture_squares<G: Geometry>(enemies: u128, anvils: u128) -> u128 {
-    let not_a: u128 = !G::FILE_A;
-    let not_last: u128 = !G::FILE_LAST;
-    let all: u128 = G::ALL;
+fn capture_squares<G: Geometry>(enemies: G::Set, anvils: G::Set) -> G::Set {
+    let not_a: G::Set = !G::FILE_A;
+    let not_last: G::Set = !G::FILE_LAST;
+    let all: G::Set = G::ALL;
     // north: anvil two ranks up
     let north = (enemies & (anvils >> G::SIDE)) >> G::SIDE;
     let south = ((enemies & (anvils << G::SIDE)) << G::SIDE) & all;
@@ -377,9 +390,9 @@ fn capture_squares<G: Geometry>(enemies: u128, anvils: u128) -> u128 {
 fn king_targets_among<G: Geometry>(
     rules: &Rules,
     k: SquareOf<G>,
-    soldiers: u128,
-    soldiers_t: u128,
-) -> u128 {
+    soldiers: G::Set,
+    soldiers_t: G::Set,
+) -> G::Set {
     let (walls, walls_t) = camp_walls::<G>(rules, k.index());
     king_targets_past_throne(rules, k, soldiers | walls, soldiers_t | walls_t)
 }
@@ -390,29 +403,33 @@ fn king_targets_among<G: Geometry>(
 fn king_targets_past_throne<G: Geometry>(
     rules: &Rules,
     k: SquareOf<G>,
-    mut soldiers: u128,
-    mut soldiers_t: u128,
-) -> u128 {
+    mut soldiers: G::Set,
+    mut soldiers_t: G::Set,
+) -> G::Set {
     if !rules.king_passes_throne() {
-        soldiers |= 1 << G::THRONE;
-        soldiers_t |= 1 << G::THRONE;
+        soldiers |= G::Set::bit(G::THRONE);
+        soldiers_t |= G::Set::bit(G::THRONE);
     }
     let dests = slide_targets(k, soldiers, soldiers_t);
     if rules.king_reenters_throne {
         dests
     } else {
-        dests & !(1u128 << G::THRONE)
+        dests & !(G::THRONE_BIT)
     }
 }
 
 /// The empty squares a piece on `from` reaches along its rank and file, given the blockers by
 /// rank (`block`) and transposed (`block_t`).
 #[inline]
-pub(super) fn slide_targets<G: Geometry>(from: SquareOf<G>, block: u128, block_t: u128) -> u128 {
+pub(super) fn slide_targets<G: Geometry>(
+    from: SquareOf<G>,
+    block: G::Set,
+    block_t: G::Set,
+) -> G::Set {
     let (f, r) = (from.file() as usize, from.rank() as usize);
-    let rank_line = (block >> (G::SIDE * r)) as usize & G::LINE_MASK;
-    let file_line = (block_t >> (G::SIDE * f)) as usize & G::LINE_MASK;
-    let along_rank = (G::slides(f, rank_line) as u128) << (G::SIDE * r);
+    let rank_line = block.line(G::SIDE * r) & G::LINE_MASK;
+    let file_line = block_t.line(G::SIDE * f) & G::LINE_MASK;
+    let along_rank = G::Set::from_line(G::slides(f, rank_line) as usize, G::SIDE * r);
     let along_file = G::spread_file(f, G::slides(r, file_line) as usize);
     along_rank | along_file
 }

@@ -6,6 +6,7 @@ use super::movegen::{slide_targets, soldier_walls};
 use super::{BoardOf, camp_walls, camps};
 use crate::bitboard::BitboardOf;
 use crate::geometry::Geometry;
+use crate::geometry::SquareSet;
 use crate::rules::Rules;
 use crate::types::{MoveOf, Side, SquareOf};
 use smallvec::SmallVec;
@@ -23,7 +24,7 @@ impl<G: Geometry> BoardOf<G> {
         }
         // Compiled twice, so that rules without camps run none of the camps' code: with the
         // camp checks in its move loop Linnaeus perft(5) was 3-4 % slower.
-        if camps::<G>(rules) == 0 {
+        if camps::<G>(rules) == G::Set::ZERO {
             self.count_replies_in::<false>(rules)
         } else {
             self.count_replies_in::<true>(rules)
@@ -39,7 +40,11 @@ impl<G: Geometry> BoardOf<G> {
         let opp = me.opponent();
         let (block, block_t) = self.soldier_blockers(rules);
         let forced = soldier_walls::<G>(rules);
-        let camps = if CAMPS { camps::<G>(rules) } else { 0 };
+        let camps = if CAMPS {
+            camps::<G>(rules)
+        } else {
+            G::Set::ZERO
+        };
         // The opponent's soldiers outside the camps, line by line.
         let (om, om_t) = match opp {
             Side::Attackers => (self.att & !camps, self.att_t & !camps),
@@ -63,7 +68,7 @@ impl<G: Geometry> BoardOf<G> {
             };
             for middle in BitboardOf::<G>::CAMP_MIDDLES {
                 let (camp, camp_t) = (G::camp_of(middle.index()), G::camp_of_t(middle.index()));
-                if om & camp != 0 {
+                if om & camp != G::Set::ZERO {
                     let (b, bt) = self.camp_blockers(middle.index(), block, block_t);
                     let (w, wt) = (forced & !camp, forced & !camp_t);
                     in_camps.push(LineMobility::new(b, bt, w, wt, om & camp, om_t & camp_t));
@@ -78,7 +83,7 @@ impl<G: Geometry> BoardOf<G> {
                     .neighbours()
                     .0
             }
-            Side::Defenders => 0,
+            Side::Defenders => G::Set::ZERO,
         };
         let captures = self.tablut_capture_targets(rules).0 | near_king;
         let king = SquareOf::<G>::new(self.king);
@@ -86,18 +91,18 @@ impl<G: Geometry> BoardOf<G> {
         // he may stop on, read once from the rules instead of once per move.
         let (camp_w, camp_wt) = match king {
             Some(k) if CAMPS => camp_walls::<G>(rules, k.index()),
-            _ => (0, 0),
+            _ => (G::Set::ZERO, G::Set::ZERO),
         };
         let throne_w = if rules.king_passes_throne() {
-            0
+            G::Set::ZERO
         } else {
-            1u128 << G::THRONE
+            G::THRONE_BIT
         };
         let (king_w, king_wt) = (camp_w | throne_w, camp_wt | throne_w);
         let king_stops = if rules.king_reenters_throne {
-            !0u128
+            !G::Set::ZERO
         } else {
-            !(1u128 << G::THRONE)
+            !(G::THRONE_BIT)
         };
         let mut total = 0u64;
         self.tablut_for_each_piece_moves_in::<CAMPS>(rules, |from, dests| {
@@ -105,7 +110,12 @@ impl<G: Geometry> BoardOf<G> {
             let full = if rules.encirclement {
                 dests.0
             } else if is_king {
-                G::EDGE | if rules.king_armed { captures } else { 0 }
+                G::EDGE
+                    | if rules.king_armed {
+                        captures
+                    } else {
+                        G::Set::ZERO
+                    }
             } else {
                 captures
             };
@@ -115,11 +125,14 @@ impl<G: Geometry> BoardOf<G> {
                 total += child.count_moves_out_of_line::<CAMPS>(rules) as u64;
             }
             let (fr, ff) = (from.rank() as usize, from.file() as usize);
-            let (fb, ft) = (1u128 << from.index(), 1u128 << G::transpose(from.index()));
+            let (fb, ft) = (
+                G::Set::bit(from.index()),
+                G::Set::bit(G::transpose(from.index())),
+            );
             for to in BitboardOf::<G>::raw(dests.0 & !full) {
                 let (tr, tf) = (to.rank() as usize, to.file() as usize);
-                let moved = fb | 1u128 << to.index();
-                let moved_t = ft | 1u128 << G::transpose(to.index());
+                let moved = fb | G::bit(to.index());
+                let moved_t = ft | G::bit_t(to.index());
                 // Toggling both squares empties the origin and fills the destination; a wall
                 // stays a wall whichever of them it is.
                 let cb = (block ^ moved) | forced;
@@ -182,15 +195,15 @@ impl<G: Geometry> BoardOf<G> {
 /// through its two squares are counted again.
 struct LineMobility<G: Geometry> {
     /// Blockers by rank: the pieces and the walls.
-    block: u128,
+    block: G::Set,
     /// Blockers, transposed.
-    block_t: u128,
+    block_t: G::Set,
     /// Squares that block whether or not a piece stands there, by rank.
-    walls: u128,
+    walls: G::Set,
     /// The walls, transposed.
-    walls_t: u128,
-    movers: u128,
-    movers_t: u128,
+    walls_t: G::Set,
+    movers: G::Set,
+    movers_t: G::Set,
     ranks: G::LineCounts,
     files: G::LineCounts,
     total: u32,
@@ -199,12 +212,12 @@ struct LineMobility<G: Geometry> {
 impl<G: Geometry> LineMobility<G> {
     #[inline]
     fn new(
-        block: u128,
-        block_t: u128,
-        walls: u128,
-        walls_t: u128,
-        movers: u128,
-        movers_t: u128,
+        block: G::Set,
+        block_t: G::Set,
+        walls: G::Set,
+        walls_t: G::Set,
+        movers: G::Set,
+        movers_t: G::Set,
     ) -> Self {
         let mut m = LineMobility::<G> {
             block,
@@ -229,7 +242,13 @@ impl<G: Geometry> LineMobility<G> {
     /// `moved` (`moved_t` transposed) holds its two squares, `from` and `to` their (rank,
     /// file). Only the lines through them are counted again.
     #[inline]
-    fn after(&self, moved: u128, moved_t: u128, from: (usize, usize), to: (usize, usize)) -> u32 {
+    fn after(
+        &self,
+        moved: G::Set,
+        moved_t: G::Set,
+        from: (usize, usize),
+        to: (usize, usize),
+    ) -> u32 {
         let ((fr, ff), (tr, tf)) = (from, to);
         let cb = (self.block ^ moved) | self.walls;
         let cbt = (self.block_t ^ moved_t) | self.walls_t;

@@ -10,9 +10,9 @@ use super::{
     MoveListOf, PositionErrorOf, START_FEN, Status, WinReason,
 };
 use crate::bitboard::BitboardOf;
-use crate::geometry::{Eleven, Geometry, Nine, Seven};
+use crate::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use crate::perft::{divide, perft, perft_slow};
-use crate::rules::{KingCapture, Rules};
+use crate::rules::{KingCapture, Rules, Variant};
 use crate::types::{Direction, MoveOf, Piece, Side, SquareOf};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -162,6 +162,109 @@ fn copenhagen_set_up_reads_with_the_listed_pieces_and_writes_back_the_same() {
     assert_eq!(board.hash(), board.compute_hash());
 }
 
+/// hnefatafl.org's 13×13 start position, as its preset writes it.
+fn thirteen_start() -> String {
+    Variant::find("hnefatafl.org-13")
+        .expect("the 13x13 preset")
+        .start_fen()
+}
+
+#[test]
+fn thirteen_by_thirteen_set_up_reads_with_the_listed_pieces_and_writes_back_the_same() {
+    let fen = thirteen_start();
+    let board = BoardOf::<Thirteen>::from_fen(&fen).unwrap();
+    assert_eq!(board.to_fen(), fen);
+    assert_eq!(board.king(), Some(sq("g7")));
+    assert_eq!(board.king(), Some(SquareOf::THRONE));
+    assert_eq!(
+        board.defenders(),
+        squares("g4 g5 f6 g6 h6 d7 e7 f7 h7 i7 j7 f8 g8 h8 g9 g10")
+    );
+    let attackers = "d1 e1 f1 g1 h1 i1 j1 g2 d13 e13 f13 g13 h13 i13 j13 g12 \
+                     a4 a5 a6 a7 a8 a9 a10 b7 m4 m5 m6 m7 m8 m9 m10 l7";
+    assert_eq!(board.attackers(), squares(attackers));
+    assert_eq!(board.attackers().len(), 32);
+    assert_eq!(board.side_to_move(), Side::Attackers);
+    assert_eq!(board.hash(), board.compute_hash());
+}
+
+#[test]
+fn thirteen_by_thirteen_squares_run_from_a1_to_m13_and_moves_pack_every_pair() {
+    let m13 = sq::<Thirteen>("m13");
+    assert_eq!((m13.index(), m13.file(), m13.rank()), (168, 12, 12));
+    assert_eq!(m13.to_string(), "m13");
+    assert_eq!(SquareOf::<Thirteen>::THRONE.to_string(), "g7");
+    for bad in ["n1", "a14", "a0", "m133"] {
+        let err = bad.parse::<SquareOf<Thirteen>>().unwrap_err();
+        assert_eq!((err.text.as_str(), err.side), (bad, 13));
+        assert!(
+            err.to_string().contains("a file a-m and a rank 1-13"),
+            "{err}"
+        );
+    }
+    for (text, written) in [
+        ("a13m13", "a13m13"),
+        ("m1-m13", "m1m13"),
+        ("L12l1", "l12l1"),
+    ] {
+        let mv = MoveOf::<Thirteen>::parse(text).unwrap();
+        assert_eq!(mv.to_string(), written, "{text}");
+    }
+    for from in SquareOf::<Thirteen>::all() {
+        for to in SquareOf::<Thirteen>::all() {
+            let mv = MoveOf::new(from, to);
+            assert_eq!((mv.from(), mv.to()), (from, to));
+            assert_eq!(MoveOf::from_raw(mv.raw()), Some(mv));
+        }
+    }
+}
+
+#[test]
+fn thirteen_by_thirteen_position_strings_with_runs_of_twelve_and_thirteen_round_trip() {
+    for text in [
+        "13/13/13/13/13/13/6K6/13/13/13/13/13/b12 b 0",
+        "12b/b12/13/13/13/13/6K6/13/13/13/13/13/1w10b w 3",
+    ] {
+        let board = BoardOf::<Thirteen>::from_fen(text).unwrap();
+        assert_eq!(board.to_fen(), text);
+        assert_eq!(board.hash(), board.compute_hash());
+    }
+    let board =
+        BoardOf::<Thirteen>::from_fen("12b/b12/13/13/13/13/6K6/13/13/13/13/13/13 w").unwrap();
+    assert_eq!(board.attackers(), squares("m13 a12"));
+    assert!(BoardOf::<Thirteen>::from_fen("14/13/13/13/13/13/6K6/13/13/13/13/13/13 w").is_err());
+    assert!(BoardOf::<Thirteen>::from_fen("13/13/13/13/13/13/6K6/13/13/13/13/13 w").is_err());
+}
+
+/// Plays `mv` on the 13×13 position `fen` under hnefatafl.org's 13×13 rules and returns the
+/// squares it took.
+fn thirteen_takes(fen: &str, mv: &str) -> BitboardOf<Thirteen> {
+    let rules = Variant::find("hnefatafl.org-13").unwrap().rules();
+    let mut board = BoardOf::<Thirteen>::from_fen(fen).unwrap();
+    let mv = board.parse_move(&rules, mv).unwrap();
+    let taken = board.play(&rules, mv);
+    assert_eq!(board.hash(), board.compute_hash(), "{fen} {mv}");
+    taken
+}
+
+#[test]
+fn thirteen_by_thirteen_captures_reach_across_the_two_words_of_a_set() {
+    // k10 is square 127, the last of the first word; l10 and m10 are 128 and 129.
+    assert_eq!(sq::<Thirteen>("k10").index(), 127);
+    let across = "13/13/13/11wb/13/13/6K6/13/13/10b2/13/13/13 b 0";
+    assert_eq!(thirteen_takes(across, "k4k10"), squares("l10"));
+    // Down file l, whose transposed squares all lie in the second word.
+    let down = "11b1/11w1/3b9/13/13/13/6K6/13/13/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(down, "d11l11"), squares("l12"));
+    // A shieldwall on rank 13 (squares 159 to 168): d13 and the mover on h13 bracket the
+    // row e13-g13, each faced from rank 12.
+    let wall = "3bwww6/4bbb6/13/13/13/13/6K6/13/7b5/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(wall, "h5h13"), squares("e13 f13 g13"));
+    // The same along file m, with the corner m13 as the far bracket.
+    let wall_m = "13/11bw/11bw/11bw/b12/13/6K6/13/13/13/13/13/13 b 0";
+    assert_eq!(thirteen_takes(wall_m, "a9m9"), squares("m10 m11 m12"));
+}
+
 #[test]
 fn square_names_run_from_a1_to_the_far_corner_and_a10_is_never_a1() {
     fn round_trip<G: Geometry>() {
@@ -173,6 +276,7 @@ fn square_names_run_from_a1_to_the_far_corner_and_a10_is_never_a1() {
     round_trip::<Seven>();
     round_trip::<Nine>();
     round_trip::<Eleven>();
+    round_trip::<Thirteen>();
     let a10 = sq::<Eleven>("a10");
     assert_eq!((a10.file(), a10.rank()), (0, 9));
     assert_eq!(sq::<Eleven>("k11").index(), 120);
@@ -412,6 +516,29 @@ fn eleven_by_eleven_generation_agrees_with_the_plain_generator_and_keys_with_rec
     generation_agrees_with_the_plain_generator::<Eleven>(COPENHAGEN_FEN, 11);
 }
 
+#[test]
+fn thirteen_by_thirteen_generation_agrees_with_the_plain_generator_and_keys_with_recomputation() {
+    generation_agrees_with_the_plain_generator::<Thirteen>(&thirteen_start(), 13);
+}
+
+#[test]
+fn thirteen_by_thirteen_perft_agrees_with_divide_and_the_slow_count() {
+    let board = BoardOf::<Thirteen>::from_fen(&thirteen_start()).unwrap();
+    let rules = Variant::find("hnefatafl.org-13").unwrap().rules();
+    let fast = perft(&board, &rules, 2);
+    assert_eq!(perft_slow(&board, &rules, 2), fast);
+    assert_eq!(
+        divide(&board, &rules, 2)
+            .iter()
+            .map(|&(_, n)| n)
+            .sum::<u64>(),
+        fast
+    );
+    assert_eq!(perft(&board, &rules, 1), 180);
+    let open = Rules::default();
+    assert_eq!(perft_slow(&board, &open, 2), perft(&board, &open, 2));
+}
+
 /// Perft of one size, from its set-up and from positions along a random game: the bulk count
 /// equals the count that plays every move, and equals divide's sum.
 fn perft_agrees_with_divide_and_the_slow_count<G: Geometry>(start: &str, depth: u32) -> u64 {
@@ -467,11 +594,22 @@ fn each_size_has_keys_of_its_own_drawn_from_the_same_generator() {
         .flat_map(|p| (0..Eleven::SQUARES).map(move |s| Eleven::piece_key(p, s)))
         .collect();
     keys.push(Eleven::SIDE_KEY);
+
     let n = keys.len();
     keys.sort_unstable();
     keys.dedup();
     assert_eq!(keys.len(), n);
     assert_ne!(Seven::SIDE_KEY, Nine::SIDE_KEY);
+    // 13×13's keys: the same first draw, all different, a side key of their own.
+    assert_eq!(a1(0), Thirteen::piece_key(0, 0));
+    let mut keys: Vec<u64> = (0..3)
+        .flat_map(|p| (0..Thirteen::SQUARES).map(move |s| Thirteen::piece_key(p, s)))
+        .collect();
+    keys.push(Thirteen::SIDE_KEY);
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), 3 * 169 + 1);
+    assert_ne!(Eleven::SIDE_KEY, Thirteen::SIDE_KEY);
 }
 
 #[test]

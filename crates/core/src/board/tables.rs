@@ -7,6 +7,7 @@
 //! read from the transposed bitboards the board keeps, so one set of line tables serves ranks
 //! and files.
 
+use crate::geometry::Wide;
 use crate::zobrist;
 
 /// `[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied squares
@@ -122,29 +123,29 @@ const fn make_transpose<const SIDE: usize, const SQUARES: usize>() -> [u8; SQUAR
 /// The bit of each square index, by rank (`[0]`) and transposed (`[1]`), and zero for the
 /// index past the last square (no king): a table look-up costs less than shifting a 128-bit
 /// word by a variable amount. `SLOTS` is the number of squares plus one.
-const fn make_bits<const SIDE: usize, const SLOTS: usize>() -> [[u128; SLOTS]; 2] {
-    let mut t = [[0u128; SLOTS]; 2];
+const fn make_bits<const SIDE: usize, const SLOTS: usize>() -> [[Wide; SLOTS]; 2] {
+    let mut t = [[Wide::ZERO; SLOTS]; 2];
     let mut sq = 0;
     while sq + 1 < SLOTS {
-        t[0][sq] = 1u128 << sq;
-        t[1][sq] = 1u128 << ((sq % SIDE) * SIDE + sq / SIDE);
+        t[0][sq] = Wide::bit(sq);
+        t[1][sq] = Wide::bit((sq % SIDE) * SIDE + sq / SIDE);
         sq += 1;
     }
     t
 }
 
 /// `[f][bits]`: a line mask along file `f` (bit `i` = rank `i`) as a board set.
-const fn make_spread_file<const SIDE: usize, const PATTERNS: usize>() -> [[u128; PATTERNS]; SIDE] {
-    let mut t = [[0u128; PATTERNS]; SIDE];
+const fn make_spread_file<const SIDE: usize, const PATTERNS: usize>() -> [[Wide; PATTERNS]; SIDE] {
+    let mut t = [[Wide::ZERO; PATTERNS]; SIDE];
     let mut f = 0;
     while f < SIDE {
         let mut m = 0;
         while m < PATTERNS {
-            let mut b = 0u128;
+            let mut b = Wide::ZERO;
             let mut i = 0;
             while i < SIDE {
                 if m & (1 << i) != 0 {
-                    b |= 1u128 << (i * SIDE + f);
+                    b = b.or(Wide::bit(i * SIDE + f));
                 }
                 i += 1;
             }
@@ -204,16 +205,16 @@ const fn make_neighbours<const SIDE: usize, const SQUARES: usize>() -> [[u8; 4];
 /// `[sq][d]`: the bit of the neighbour of `sq` in direction `d` when the square beyond that
 /// neighbour, in the same direction, is on the board too; zero otherwise. A piece arriving on
 /// `sq` captures an enemy there if the square beyond holds a partner.
-const fn make_flanks<const SQUARES: usize>(neighbour: &[[u8; 4]; SQUARES]) -> [[u128; 4]; SQUARES] {
+const fn make_flanks<const SQUARES: usize>(neighbour: &[[u8; 4]; SQUARES]) -> [[Wide; 4]; SQUARES] {
     let off = SQUARES as u8;
-    let mut t = [[0u128; 4]; SQUARES];
+    let mut t = [[Wide::ZERO; 4]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let mut d = 0;
         while d < 4 {
             let n = neighbour[sq][d];
             if n != off && neighbour[n as usize][d] != off {
-                t[sq][d] = 1u128 << n;
+                t[sq][d] = Wide::bit(n as usize);
             }
             d += 1;
         }
@@ -223,11 +224,11 @@ const fn make_flanks<const SQUARES: usize>(neighbour: &[[u8; 4]; SQUARES]) -> [[
 }
 
 /// `[sq]`: the squares next to each square.
-const fn make_around<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
-    let mut t = [0u128; SQUARES];
+const fn make_around<const SIDE: usize, const SQUARES: usize>() -> [Wide; SQUARES] {
+    let mut t = [Wide::ZERO; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq);
+        t[sq] = crate::geometry::neighbour_bits(SIDE, Wide::bit(sq));
         sq += 1;
     }
     t
@@ -236,14 +237,14 @@ const fn make_around<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARE
 /// `[sq]`: the squares attackers must all hold to capture a king on `sq` when surrounding is
 /// what captures him: all four neighbours, or the three beside the throne. Empty for edge
 /// squares (a king there has escaped).
-const fn make_king_ring<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
+const fn make_king_ring<const SIDE: usize, const SQUARES: usize>() -> [Wide; SQUARES] {
     let edge = crate::geometry::edge_bits(SIDE);
-    let throne = 1u128 << (SQUARES / 2);
-    let mut t = [0u128; SQUARES];
+    let throne = Wide::bit(SQUARES / 2);
+    let mut t = [Wide::ZERO; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        if edge >> sq & 1 == 0 {
-            t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq) & !throne;
+        if !edge.has(sq) {
+            t[sq] = crate::geometry::neighbour_bits(SIDE, Wide::bit(sq)).and(throne.not());
         }
         sq += 1;
     }
@@ -253,13 +254,13 @@ const fn make_king_ring<const SIDE: usize, const SQUARES: usize>() -> [u128; SQU
 /// `[index]`: the four neighbours of each square inside the edge, by square index: empty for
 /// edge squares, where the king has escaped, and for the index past the last square (the king
 /// captured). `SLOTS` is the number of squares plus one.
-const fn make_king_neighbours<const SIDE: usize, const SLOTS: usize>() -> [u128; SLOTS] {
+const fn make_king_neighbours<const SIDE: usize, const SLOTS: usize>() -> [Wide; SLOTS] {
     let edge = crate::geometry::edge_bits(SIDE);
-    let mut t = [0u128; SLOTS];
+    let mut t = [Wide::ZERO; SLOTS];
     let mut sq = 0;
     while sq + 1 < SLOTS {
-        if edge >> sq & 1 == 0 {
-            t[sq] = crate::geometry::neighbour_bits(SIDE, 1u128 << sq);
+        if !edge.has(sq) {
+            t[sq] = crate::geometry::neighbour_bits(SIDE, Wide::bit(sq));
         }
         sq += 1;
     }
@@ -267,15 +268,15 @@ const fn make_king_neighbours<const SIDE: usize, const SLOTS: usize>() -> [u128;
 }
 
 /// `[sq]`: the rank and the file of each square, the square itself left out.
-const fn make_lines<const SIDE: usize, const SQUARES: usize>() -> [u128; SQUARES] {
-    let mut t = [0u128; SQUARES];
+const fn make_lines<const SIDE: usize, const SQUARES: usize>() -> [Wide; SQUARES] {
+    let mut t = [Wide::ZERO; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let (file, rank) = (sq % SIDE, sq / SIDE);
         let mut other = 0;
         while other < SQUARES {
             if other != sq && (other % SIDE == file || other / SIDE == rank) {
-                t[sq] |= 1u128 << other;
+                t[sq] = t[sq].or(Wide::bit(other));
             }
             other += 1;
         }
@@ -301,8 +302,8 @@ const fn make_king_wins<const SIDE: usize>() -> [bool; 256] {
 
 /// `[d][sq]`: the squares along each line from each square, the square left out: north, east
 /// (up the square indices), south, west (down them).
-const fn make_rays<const SIDE: usize, const SQUARES: usize>() -> [[u128; SQUARES]; 4] {
-    let mut rays = [[0u128; SQUARES]; 4];
+const fn make_rays<const SIDE: usize, const SQUARES: usize>() -> [[Wide; SQUARES]; 4] {
+    let mut rays = [[Wide::ZERO; SQUARES]; 4];
     let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
     let last = SIDE as i32 - 1;
     let mut d = 0;
@@ -316,7 +317,7 @@ const fn make_rays<const SIDE: usize, const SQUARES: usize>() -> [[u128; SQUARES
                 if file < 0 || file > last || rank < 0 || rank > last {
                     break;
                 }
-                rays[d][sq] |= 1u128 << (rank * SIDE as i32 + file);
+                rays[d][sq] = rays[d][sq].or(Wide::bit((rank * SIDE as i32 + file) as usize));
             }
             sq += 1;
         }
@@ -328,12 +329,12 @@ const fn make_rays<const SIDE: usize, const SQUARES: usize>() -> [[u128; SQUARES
 /// `[sq]`: the camp (of four squares) that `sq` belongs to among the camp squares `camps`,
 /// empty for a square outside them. Each camp lies along one edge: the camp squares of the
 /// first two files, of the first two ranks, of the last two files and of the last two ranks.
-const fn make_camp_of<const SIDE: usize, const SQUARES: usize>(camps: u128) -> [u128; SQUARES] {
+const fn make_camp_of<const SIDE: usize, const SQUARES: usize>(camps: Wide) -> [Wide; SQUARES] {
     let last = SIDE - 1;
-    let mut t = [0u128; SQUARES];
+    let mut t = [Wide::ZERO; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        if camps >> sq & 1 != 0 {
+        if camps.has(sq) {
             let (f, r) = (sq % SIDE, sq / SIDE);
             let mut other = 0;
             while other < SQUARES {
@@ -342,8 +343,8 @@ const fn make_camp_of<const SIDE: usize, const SQUARES: usize>(camps: u128) -> [
                     || (f >= last - 1 && of >= last - 1)
                     || (r <= 1 && or <= 1)
                     || (r >= last - 1 && or >= last - 1);
-                if same && camps >> other & 1 != 0 {
-                    t[sq] |= 1u128 << other;
+                if same && camps.has(other) {
+                    t[sq] = t[sq].or(Wide::bit(other));
                 }
                 other += 1;
             }
@@ -356,15 +357,15 @@ const fn make_camp_of<const SIDE: usize, const SQUARES: usize>(camps: u128) -> [
 /// [`make_camp_of`] in the transposed layout: `[sq]` is the camp of `sq` (a square index by
 /// rank) as a transposed set.
 const fn make_camp_of_t<const SIDE: usize, const SQUARES: usize>(
-    camp_of: &[u128; SQUARES],
-) -> [u128; SQUARES] {
-    let mut t = [0u128; SQUARES];
+    camp_of: &[Wide; SQUARES],
+) -> [Wide; SQUARES] {
+    let mut t = [Wide::ZERO; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let mut other = 0;
         while other < SQUARES {
-            if camp_of[sq] >> other & 1 != 0 {
-                t[sq] |= 1u128 << ((other % SIDE) * SIDE + other / SIDE);
+            if camp_of[sq].has(other) {
+                t[sq] = t[sq].or(Wide::bit((other % SIDE) * SIDE + other / SIDE));
             }
             other += 1;
         }
@@ -373,43 +374,76 @@ const fn make_camp_of_t<const SIDE: usize, const SQUARES: usize>(
     t
 }
 
-/// The tables of one size, in a module of their own, and its [`Geometry`] implementation.
-/// `line_moves: ternary` counts a line's moves from the ternary tables (sizes whose line
-/// states fit a `u16`), `line_moves: slides` from the slide table, a mover at a time.
+/// The tables of one size, in a module of their own, and its [`Geometry`] implementation,
+/// its sets in the word `set` (`u128` or [`Wide`]): the tables are built in the wide word and
+/// narrowed. `line_moves: ternary` counts a line's moves from the ternary tables (sizes whose
+/// line states fit a `u16`), `line_moves: slides` from the slide table, a mover at a time;
+/// `line_moves: computed` (13×13, whose line tables would weigh megabytes) works the slides,
+/// edge views and file spreads out with a few word operations instead of reading tables.
 macro_rules! geometry_tables {
     (
-        $module:ident, $size:ident, $side:literal,
+        $module:ident, $size:ident, $side:literal, set: $set:ident,
         camps: $camps:expr, camp_middles: $middles:expr, line_moves: $how:ident
     ) => {
         mod $module {
             use super::*;
-            use crate::geometry::Geometry;
+            use crate::geometry::{corner_bits, edge_bits, file_bits, neighbour_bits};
+            use crate::geometry::{Geometry, SquareSet};
 
             const SIDE: usize = $side;
             const SQUARES: usize = SIDE * SIDE;
             const PATTERNS: usize = 1 << SIDE;
-            const _: () = assert!(SQUARES < 128, "a set of squares is a u128");
+            const _: () = assert!(SQUARES < <$set as SquareSet>::BITS, "a set of squares fits its word");
+            const _: () = assert!(SQUARES < 255, "a square index and the king's absence fit a u8");
             const _: () = assert!(SIDE % 2 == 1, "the throne needs a middle square");
 
+            /// This size's word.
+            type Set = $set;
+            const ZERO: Set = <Set as SquareSet>::ZERO;
+
+            /// A set built in the wide word, in this size's word.
+            const fn conv(w: Wide) -> Set {
+                geometry_tables!(@conv $set, w)
+            }
+
+            /// A table of sets built in the wide word, in this size's word.
+            const fn conv1<const N: usize>(t: &[Wide; N]) -> [Set; N] {
+                let mut out = [ZERO; N];
+                let mut i = 0;
+                while i < N {
+                    out[i] = conv(t[i]);
+                    i += 1;
+                }
+                out
+            }
+
+            /// A table of tables of sets built in the wide word, in this size's word.
+            const fn conv2<const N: usize, const M: usize>(t: &[[Wide; M]; N]) -> [[Set; M]; N] {
+                let mut out = [[ZERO; M]; N];
+                let mut i = 0;
+                while i < N {
+                    out[i] = conv1(&t[i]);
+                    i += 1;
+                }
+                out
+            }
+
             static TRANSPOSE: [u8; SQUARES] = make_transpose::<SIDE, SQUARES>();
-            static BITS: [[u128; SQUARES + 1]; 2] = make_bits::<SIDE, { SQUARES + 1 }>();
-            static AROUND: [u128; SQUARES] = make_around::<SIDE, SQUARES>();
+            static BITS: [[Set; SQUARES + 1]; 2] = conv2(&make_bits::<SIDE, { SQUARES + 1 }>());
+            static AROUND: [Set; SQUARES] = conv1(&make_around::<SIDE, SQUARES>());
             const NEIGHBOUR_TABLE: [[u8; 4]; SQUARES] = make_neighbours::<SIDE, SQUARES>();
             static NEIGHBOUR: [[u8; 4]; SQUARES] = NEIGHBOUR_TABLE;
-            static FLANKS: [[u128; 4]; SQUARES] = make_flanks::<SQUARES>(&NEIGHBOUR_TABLE);
-            static KING_RING: [u128; SQUARES] = make_king_ring::<SIDE, SQUARES>();
+            static FLANKS: [[Set; 4]; SQUARES] = conv2(&make_flanks::<SQUARES>(&NEIGHBOUR_TABLE));
+            static KING_RING: [Set; SQUARES] = conv1(&make_king_ring::<SIDE, SQUARES>());
             static KING_WINS: [bool; 256] = make_king_wins::<SIDE>();
-            static KING_NEIGHBOURS: [u128; SQUARES + 1] =
-                make_king_neighbours::<SIDE, { SQUARES + 1 }>();
-            static LINES: [u128; SQUARES] = make_lines::<SIDE, SQUARES>();
-            static RAYS: [[u128; SQUARES]; 4] = make_rays::<SIDE, SQUARES>();
-            static SLIDES: [[u16; PATTERNS]; SIDE] = make_slides::<SIDE, PATTERNS>();
-            static SPREAD_FILE: [[u128; PATTERNS]; SIDE] = make_spread_file::<SIDE, PATTERNS>();
-            static EDGE_VIEW: [u16; PATTERNS] = make_edge_view::<SIDE, PATTERNS>();
-            const CAMP_OF_TABLE: [u128; SQUARES] = make_camp_of::<SIDE, SQUARES>($camps);
-            static CAMP_OF: [u128; SQUARES] = CAMP_OF_TABLE;
-            static CAMP_OF_T: [u128; SQUARES] =
-                make_camp_of_t::<SIDE, SQUARES>(&CAMP_OF_TABLE);
+            static KING_NEIGHBOURS: [Set; SQUARES + 1] =
+                conv1(&make_king_neighbours::<SIDE, { SQUARES + 1 }>());
+            static LINES: [Set; SQUARES] = conv1(&make_lines::<SIDE, SQUARES>());
+            static RAYS: [[Set; SQUARES]; 4] = conv2(&make_rays::<SIDE, SQUARES>());
+            const CAMP_OF_TABLE: [Wide; SQUARES] = make_camp_of::<SIDE, SQUARES>($camps);
+            static CAMP_OF: [Set; SQUARES] = conv1(&CAMP_OF_TABLE);
+            static CAMP_OF_T: [Set; SQUARES] =
+                conv1(&make_camp_of_t::<SIDE, SQUARES>(&CAMP_OF_TABLE));
             const KEYS: ([[u64; SQUARES]; 3], u64) = zobrist::make_keys::<SQUARES>();
             static PIECE_KEYS: [[u64; SQUARES]; 3] = KEYS.0;
 
@@ -417,9 +451,19 @@ macro_rules! geometry_tables {
 
             impl Geometry for crate::geometry::$size {
                 const SIDE: usize = SIDE;
-                const CAMPS: u128 = $camps;
-                const CAMP_MIDDLES: u128 = $middles;
+                const ALL: Set = conv(Wide::below(SQUARES));
+                const EDGE: Set = conv(edge_bits(SIDE));
+                const FILE_A: Set = conv(file_bits(SIDE, 0));
+                const FILE_LAST: Set = conv(file_bits(SIDE, SIDE - 1));
+                const CORNERS: Set = conv(corner_bits(SIDE));
+                const RANK_FIRST: Set = conv(Wide::below(SIDE));
+                const RANK_LAST: Set = conv(Wide::below(SIDE).shl(SIDE * (SIDE - 1)));
+                const THRONE_BIT: Set = conv(Wide::bit(SQUARES / 2));
+                const THRONE_RING: Set = conv(neighbour_bits(SIDE, Wide::bit(SQUARES / 2)));
+                const CAMPS: Set = conv($camps);
+                const CAMP_MIDDLES: Set = conv($middles);
                 const SIDE_KEY: u64 = KEYS.1;
+                type Set = $set;
                 type Moves<T> = [T; crate::geometry::max_moves($side)];
                 type LineCounts = [u32; SIDE];
 
@@ -428,15 +472,15 @@ macro_rules! geometry_tables {
                     TRANSPOSE[sq] as usize
                 }
                 #[inline(always)]
-                fn bit(sq: usize) -> u128 {
+                fn bit(sq: usize) -> Set {
                     BITS[0][sq]
                 }
                 #[inline(always)]
-                fn bit_t(sq: usize) -> u128 {
+                fn bit_t(sq: usize) -> Set {
                     BITS[1][sq]
                 }
                 #[inline(always)]
-                fn around(sq: usize) -> u128 {
+                fn around(sq: usize) -> Set {
                     AROUND[sq]
                 }
                 #[inline(always)]
@@ -444,11 +488,11 @@ macro_rules! geometry_tables {
                     NEIGHBOUR[sq][d]
                 }
                 #[inline(always)]
-                fn flanks(sq: usize) -> &'static [u128; 4] {
+                fn flanks(sq: usize) -> &'static [Set; 4] {
                     &FLANKS[sq]
                 }
                 #[inline(always)]
-                fn king_ring(sq: usize) -> u128 {
+                fn king_ring(sq: usize) -> Set {
                     KING_RING[sq]
                 }
                 #[inline(always)]
@@ -456,35 +500,35 @@ macro_rules! geometry_tables {
                     KING_WINS[king as usize]
                 }
                 #[inline(always)]
-                fn king_neighbours(king: usize) -> u128 {
+                fn king_neighbours(king: usize) -> Set {
                     KING_NEIGHBOURS[king]
                 }
                 #[inline(always)]
-                fn lines(sq: usize) -> u128 {
+                fn lines(sq: usize) -> Set {
                     LINES[sq]
                 }
                 #[inline(always)]
-                fn ray(d: usize, sq: usize) -> u128 {
+                fn ray(d: usize, sq: usize) -> Set {
                     RAYS[d][sq]
                 }
                 #[inline(always)]
                 fn slides(p: usize, occ: usize) -> u16 {
-                    SLIDES[p][occ]
+                    slides_of(p, occ)
                 }
                 #[inline(always)]
-                fn spread_file(file: usize, bits: usize) -> u128 {
-                    SPREAD_FILE[file][bits]
+                fn spread_file(file: usize, bits: usize) -> Set {
+                    spread_file_of(file, bits)
                 }
                 #[inline(always)]
                 fn edge_view(occ: usize) -> u16 {
-                    EDGE_VIEW[occ]
+                    edge_view_of(occ)
                 }
                 #[inline(always)]
-                fn camp_of(sq: usize) -> u128 {
+                fn camp_of(sq: usize) -> Set {
                     CAMP_OF[sq]
                 }
                 #[inline(always)]
-                fn camp_of_t(sq: usize) -> u128 {
+                fn camp_of_t(sq: usize) -> Set {
                     CAMP_OF_T[sq]
                 }
                 #[inline(always)]
@@ -498,7 +542,15 @@ macro_rules! geometry_tables {
             }
         }
     };
+    (@conv u128, $w:expr) => {
+        $w.narrow()
+    };
+    (@conv Wide, $w:expr) => {
+        $w
+    };
     (@line_tables ternary) => {
+        geometry_tables!(@pattern_tables);
+
         /// Number of line states in base 3.
         const LINE_STATES: usize = 3usize.pow(SIDE as u32);
         /// The power of two above [`LINE_STATES`] (see [`make_line_moves`]).
@@ -524,8 +576,76 @@ macro_rules! geometry_tables {
         }
     };
     (@line_tables slides) => {
+        geometry_tables!(@pattern_tables);
+        geometry_tables!(@count_by_slides);
+    };
+    (@line_tables computed) => {
+        /// The squares a piece at position `p` of a line reaches, its occupied squares being
+        /// `occ` (its own bit ignored): up to the nearest blocker on each side.
+        #[inline(always)]
+        fn slides_of(p: usize, occ: usize) -> u16 {
+            let occ = occ & (PATTERNS - 1) & !(1 << p);
+            let above = occ & !((2usize << p) - 1);
+            let up_end = if above == 0 { SIDE } else { above.trailing_zeros() as usize };
+            let up = ((1usize << up_end) - 1) & !((2usize << p) - 1);
+            let below = occ & ((1usize << p) - 1);
+            let down_from = if below == 0 { 0 } else { (usize::BITS - below.leading_zeros()) as usize };
+            let down = ((1usize << p) - 1) & !((1usize << down_from) - 1);
+            (up | down) as u16
+        }
+
+        /// A line's bits along file `file` as a set of squares, a bit at a time.
+        #[inline]
+        fn spread_file_of(file: usize, bits: usize) -> Set {
+            let mut out = ZERO;
+            let mut m = bits & (PATTERNS - 1);
+            while m != 0 {
+                out |= <Set as SquareSet>::bit(m.trailing_zeros() as usize * SIDE + file);
+                m &= m - 1;
+            }
+            out
+        }
+
+        /// The inner positions of a line that see one of its ends: those at or below its
+        /// lowest occupied square, and those at or above its highest.
+        #[inline]
+        fn edge_view_of(occ: usize) -> u16 {
+            let inner = (PATTERNS - 1) & !1 & !(1 << (SIDE - 1));
+            let occ = occ & (PATTERNS - 1);
+            if occ == 0 {
+                return inner as u16;
+            }
+            let lowest = occ.trailing_zeros() as usize;
+            let highest = (usize::BITS - 1 - occ.leading_zeros()) as usize;
+            let sees_low = (2usize << lowest) - 1;
+            let sees_high = !((1usize << highest) - 1);
+            ((sees_low | sees_high) & inner) as u16
+        }
+
+        geometry_tables!(@count_by_slides);
+    };
+    (@pattern_tables) => {
+        static SLIDES: [[u16; PATTERNS]; SIDE] = make_slides::<SIDE, PATTERNS>();
+        static SPREAD_FILE: [[Set; PATTERNS]; SIDE] =
+            conv2(&make_spread_file::<SIDE, PATTERNS>());
+        static EDGE_VIEW: [u16; PATTERNS] = make_edge_view::<SIDE, PATTERNS>();
+
+        #[inline(always)]
+        fn slides_of(p: usize, occ: usize) -> u16 {
+            SLIDES[p][occ]
+        }
+        #[inline(always)]
+        fn spread_file_of(file: usize, bits: usize) -> Set {
+            SPREAD_FILE[file][bits]
+        }
+        #[inline(always)]
+        fn edge_view_of(occ: usize) -> u16 {
+            EDGE_VIEW[occ]
+        }
+    };
+    (@count_by_slides) => {
         /// The moves of `movers` along a line with blockers `block`, a mover at a time from
-        /// the slide table (no soldier stops on the middle line's centre, the throne).
+        /// the slides (no soldier stops on the middle line's centre, the throne).
         #[inline(always)]
         fn count_line_moves(block: usize, movers: usize, middle: bool) -> u32 {
             let stops = if middle { !(1u16 << (SIDE / 2)) } else { !0 };
@@ -533,7 +653,7 @@ macro_rules! geometry_tables {
             let mut m = movers & (PATTERNS - 1);
             while m != 0 {
                 let p = m.trailing_zeros() as usize;
-                count += (SLIDES[p][block & (PATTERNS - 1)] & stops).count_ones();
+                count += (slides_of(p, block & (PATTERNS - 1)) & stops).count_ones();
                 m &= m - 1;
             }
             count
@@ -541,18 +661,20 @@ macro_rules! geometry_tables {
     };
 }
 
-geometry_tables!(seven, Seven, 7, camps: 0, camp_middles: 0, line_moves: ternary);
+geometry_tables!(seven, Seven, 7, set: u128, camps: Wide::ZERO, camp_middles: Wide::ZERO, line_moves: ternary);
 geometry_tables!(
-    nine, Nine, 9,
-    camps: crate::bitboard::TABLUT_CAMPS,
-    camp_middles: crate::bitboard::TABLUT_CAMP_MIDDLES,
+    nine, Nine, 9, set: u128,
+    camps: Wide::from_u128(crate::bitboard::TABLUT_CAMPS),
+    camp_middles: Wide::from_u128(crate::bitboard::TABLUT_CAMP_MIDDLES),
     line_moves: ternary
 );
-geometry_tables!(eleven, Eleven, 11, camps: 0, camp_middles: 0, line_moves: slides);
+geometry_tables!(eleven, Eleven, 11, set: u128, camps: Wide::ZERO, camp_middles: Wide::ZERO, line_moves: slides);
+geometry_tables!(thirteen, Thirteen, 13, set: Wide, camps: Wide::ZERO, camp_middles: Wide::ZERO, line_moves: computed);
 
 #[cfg(test)]
 mod tests {
-    use crate::geometry::{Eleven, Geometry, Nine, Seven};
+    use crate::bitboard::BitboardOf;
+    use crate::geometry::{Eleven, Geometry, Nine, Seven, SquareSet, Thirteen};
 
     #[test]
     fn edge_view_needs_a_clear_path_to_an_end() {
@@ -610,5 +732,45 @@ mod tests {
         line_moves_agree_with_slides::<Seven>();
         line_moves_agree_with_slides::<Nine>();
         line_moves_agree_with_slides::<Eleven>();
+        line_moves_agree_with_slides::<Thirteen>();
+    }
+
+    /// 13×13 works its slides and edge views out instead of reading tables: they equal the
+    /// tables the smaller sizes are built from, made for a side of 13, for every pattern.
+    #[test]
+    fn thirteen_by_thirteen_slides_and_edge_views_equal_the_tables_built_for_thirteen() {
+        let slides = super::make_slides::<13, 8192>();
+        let views = super::make_edge_view::<13, 8192>();
+        for occ in 0..8192 {
+            assert_eq!(Thirteen::edge_view(occ), views[occ], "{occ:#b}");
+            for p in 0..13 {
+                assert_eq!(Thirteen::slides(p, occ), slides[p][occ], "{p} {occ:#b}");
+            }
+        }
+        assert_eq!(Thirteen::edge_view(0), 0b0_1111_1111_1110);
+        assert_eq!(Thirteen::slides(12, 0), 0b0_1111_1111_1111);
+    }
+
+    /// A file's line spread onto the board is the rank's line transposed, on every size.
+    fn file_spreads_are_transposed_ranks<G: Geometry>() {
+        let step = if G::SIDE > 11 { 37 } else { 1 };
+        for file in 0..G::SIDE {
+            for bits in (0..1usize << G::SIDE).step_by(step) {
+                let rank = BitboardOf::<G>::raw(G::Set::from_line(bits, G::SIDE * file));
+                assert_eq!(
+                    BitboardOf::<G>::raw(G::spread_file(file, bits)),
+                    rank.transposed(),
+                    "{file} {bits:#b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn file_spreads_are_transposed_ranks_on_every_size() {
+        file_spreads_are_transposed_ranks::<Seven>();
+        file_spreads_are_transposed_ranks::<Nine>();
+        file_spreads_are_transposed_ranks::<Eleven>();
+        file_spreads_are_transposed_ranks::<Thirteen>();
     }
 }

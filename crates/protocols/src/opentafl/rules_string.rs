@@ -41,7 +41,7 @@ use super::notation::{
 };
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, SIDE, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, SIDE, Seven, corner_bits};
 use konakis_core::rules::{
     BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall,
 };
@@ -496,7 +496,7 @@ fn read_corners<'a, G: Geometry>(
     let unsupported = RulesStringError::unsupported;
     let corners = match &squares.cor {
         None => None,
-        Some((_, None)) => Some(G::CORNERS),
+        Some((_, None)) => Some(corner_bits(G::SIDE).narrow()),
         Some((_, Some(bits))) => Some(*bits),
     };
     let cor_value = || {
@@ -532,7 +532,7 @@ fn read_corners<'a, G: Geometry>(
                     unsupported("esc", "c", "left out, so OpenTafl's default: corner escape")
                 });
             }
-            if corners.is_some_and(|c| c != G::CORNERS) {
+            if corners.is_some_and(|c| c != corner_bits(G::SIDE).narrow()) {
                 return Err(unsupported(
                     "cor",
                     &cor_value(),
@@ -1350,6 +1350,7 @@ mod tests {
             BoardSize::Seven => SizedBoard::Seven(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Nine => SizedBoard::Nine(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Eleven => SizedBoard::Eleven(BoardOf::from_fen(&fen).unwrap()),
+            BoardSize::Thirteen => unreachable!("OpenTafl's strings here are of boards to 11x11"),
         }
     }
 
@@ -1617,6 +1618,7 @@ mod tests {
                     BoardSize::Seven => SizedBoard::Seven(BoardOf::from_fen(&fen).unwrap()),
                     BoardSize::Nine => SizedBoard::Nine(BoardOf::from_fen(&fen).unwrap()),
                     BoardSize::Eleven => SizedBoard::Eleven(BoardOf::from_fen(&fen).unwrap()),
+                    BoardSize::Thirteen => unreachable!("the sizes of this loop"),
                 };
                 let text = start.format_rules(&rules, "Some game", key);
                 assert!(text.is_ascii(), "{text}");

@@ -18,7 +18,7 @@ use super::command::{self, Command, Start};
 use super::{Input, Output, Reply};
 use konakis_core::board::GameErrorOf;
 #[cfg(feature = "boards")]
-use konakis_core::geometry::{Eleven, Seven};
+use konakis_core::geometry::{Eleven, Seven, Thirteen};
 use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::perft::divide_until;
 use konakis_core::rules::{BoardSize, Escape, Rules, VARIANTS};
@@ -111,6 +111,8 @@ enum Engines {
     Nine(Engine<Nine>),
     #[cfg(feature = "boards")]
     Eleven(Engine<Eleven>),
+    #[cfg(feature = "boards")]
+    Thirteen(Engine<Thirteen>),
 }
 
 /// Runs `$body` with `$e` bound to the engine, whichever board it plays.
@@ -122,6 +124,8 @@ macro_rules! on_engine {
             Engines::Nine($e) => $body,
             #[cfg(feature = "boards")]
             Engines::Eleven($e) => $body,
+            #[cfg(feature = "boards")]
+            Engines::Thirteen($e) => $body,
         }
     };
 }
@@ -215,6 +219,8 @@ impl<R: Reply> Session<R> {
             BoardSize::Nine => e.to_board::<Nine>(variant).map(Engines::Nine).map_err(|e| e.to_string()),
             #[cfg(feature = "boards")]
             BoardSize::Eleven => e.to_board::<Eleven>(variant).map(Engines::Eleven).map_err(|e| e.to_string()),
+            #[cfg(feature = "boards")]
+            BoardSize::Thirteen => e.to_board::<Thirteen>(variant).map(Engines::Thirteen).map_err(|e| e.to_string()),
             #[cfg(not(feature = "boards"))]
             other => Err(format!("UCI_Variant: this build plays 9x9 games only, not {other}")),
         });
