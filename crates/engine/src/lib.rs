@@ -63,5 +63,5 @@ mod trace;
 pub mod wdl;
 
 pub use engine::{Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced};
-pub use size::Size;
+pub use size::{ReportBox, Size};
 pub use trace::{EvalTrace, NetworkEval};
