@@ -1,7 +1,7 @@
 //! `konakis variants`: the built-in presets, and a variants file's variants and mistakes.
 
 use clap::{Args, Subcommand};
-use konakis_core::rules::{PRESETS, Rules};
+use konakis_core::rules::{PRESETS, Rules, VARIANTS};
 use konakis_core::variants_file::{LoadError, VariantsFile};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,6 +36,11 @@ pub fn run(args: VariantsArgs) -> ExitCode {
             for preset in PRESETS {
                 print_variant(preset.id, &preset.rules());
                 println!("    {}", preset.description);
+            }
+            println!("Games of the tafl family (UCI_Variant), each on its own board:");
+            for variant in VARIANTS {
+                println!("  {}: {}, {}", variant.id, variant.size, variant.name);
+                println!("    {}", variant.source);
             }
             match file {
                 None => ExitCode::SUCCESS,

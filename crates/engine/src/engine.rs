@@ -614,7 +614,19 @@ impl<G: Size> Engine<G> {
     pub fn think(
         &mut self,
         limits: Limits<G>,
-        mut report: impl FnMut(SearchId, Report<G>) + Send + 'static,
+        report: impl FnMut(SearchId, Report<G>) + Send + 'static,
+    ) -> Result<SearchId, EngineError<G>> {
+        // Through `Size`: each board's search is compiled once, in this crate (a generic
+        // function is compiled in every crate that calls it, at that crate's optimisation
+        // level).
+        G::think(self, limits, Box::new(report))
+    }
+
+    /// [`Engine::think`], as [`Size::think`] runs it.
+    pub(crate) fn think_boxed(
+        &mut self,
+        limits: Limits<G>,
+        mut report: crate::ReportBox<G>,
     ) -> Result<SearchId, EngineError<G>> {
         self.check(&limits)?;
         let id = self.begin();
@@ -645,6 +657,17 @@ impl<G: Size> Engine<G> {
         limits: Limits<G>,
         cancel: Cancel,
         mut report: impl FnMut(SearchId, Report<G>) + Send,
+    ) -> Result<SearchOutcome<G>, EngineError<G>> {
+        // Through `Size`, as `think`.
+        G::search(self, limits, cancel, &mut report)
+    }
+
+    /// [`Engine::search`], as [`Size::search`] runs it.
+    pub(crate) fn search_dyn(
+        &mut self,
+        limits: Limits<G>,
+        cancel: Cancel,
+        report: &mut (dyn FnMut(SearchId, Report<G>) + Send),
     ) -> Result<SearchOutcome<G>, EngineError<G>> {
         self.check(&limits)?;
         let id = self.begin();
@@ -677,6 +700,17 @@ impl<G: Size> Engine<G> {
     /// [`Engine::clear`] first makes the result depend on the position alone. Refused
     /// while a search runs, or when a move of `searchmoves` is not legal in `game`.
     pub fn analyse(
+        &mut self,
+        game: &GameOf<G>,
+        limits: Limits<G>,
+        cancel: Cancel,
+    ) -> Result<SearchOutcome<G>, EngineError<G>> {
+        // Through `Size`, as `think`.
+        G::analyse(self, game, limits, cancel)
+    }
+
+    /// [`Engine::analyse`], as [`Size::analyse`] runs it.
+    pub(crate) fn analyse_here(
         &mut self,
         game: &GameOf<G>,
         limits: Limits<G>,

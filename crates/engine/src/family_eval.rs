@@ -445,9 +445,9 @@ mod tests {
     fn plain_corners_in_two<G: Geometry>(b: &BoardOf<G>, rules: &Rules) -> i32 {
         let soldiers = b.attackers() | b.defenders();
         let corners = G::CORNERS;
-        let mut reached = 0u128;
+        let mut reached = G::Set::ZERO;
         for s in b.king_moves(rules) {
-            reached |= 1u128 << s.index() & corners;
+            reached |= G::Set::bit(s.index()) & corners;
             for (df, dr) in [(0i32, 1i32), (1, 0), (0, -1), (-1, 0)] {
                 let (mut f, mut r) = (s.file() as i32, s.rank() as i32);
                 loop {
@@ -460,7 +460,7 @@ mod tests {
                     if soldiers.has(next) {
                         break;
                     }
-                    reached |= 1u128 << next.index() & corners;
+                    reached |= G::Set::bit(next.index()) & corners;
                     if rules.king_moves_one_square {
                         break;
                     }
@@ -595,11 +595,11 @@ mod tests {
         );
     }
 
-    fn squares<G: Geometry>(names: &str) -> u128 {
+    fn squares<G: Geometry>(names: &str) -> Wide {
         names
             .split_whitespace()
-            .map(|n| 1u128 << n.parse::<SquareOf<G>>().unwrap().index())
-            .fold(0, |a, b| a | b)
+            .map(|n| Wide::bit(n.parse::<SquareOf<G>>().unwrap().index()))
+            .fold(Wide::ZERO, |a, b| a | b)
     }
 
     #[test]
@@ -749,6 +749,7 @@ mod tests {
                 BoardSize::Seven => start_of::<Seven>(&fen, &rules),
                 BoardSize::Nine => start_of::<Nine>(&fen, &rules),
                 BoardSize::Eleven => start_of::<Eleven>(&fen, &rules),
+                BoardSize::Thirteen => start_of::<konakis_core::geometry::Thirteen>(&fen, &rules),
             };
             assert!(e.abs() < 300, "{}: {e} {list:?}", v.id);
         }

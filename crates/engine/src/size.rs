@@ -6,7 +6,7 @@
 
 use crate::search::{Cancel, Limits, Report, SearchOutcome};
 use crate::{Engine, EngineError, SearchId, eval, family_eval};
-use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN};
+use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN, GameOf};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{Rules, Variant};
 use konakis_core::types::{Move, MoveOf};
@@ -33,21 +33,29 @@ pub trait Size: Geometry {
     /// The board as Tablut's, for the networks, which know no other; `None` on other sizes.
     fn tablut(board: &BoardOf<Self>) -> Option<&Board>;
 
-    /// [`Engine::think`] with a boxed report: the search of this size compiled once, in this
-    /// crate, whichever crate calls it (a generic function is compiled in each crate that
-    /// uses it, at that crate's optimisation level).
+    /// What [`Engine::think`] runs: the search of this size compiled once, in this crate,
+    /// whichever crate calls it (a generic function is compiled in each crate that uses it,
+    /// at that crate's optimisation level). Front-ends call [`Engine::think`].
     fn think(
         engine: &mut Engine<Self>,
         limits: Limits<Self>,
         report: ReportBox<Self>,
     ) -> Result<SearchId, EngineError<Self>>;
 
-    /// [`Engine::search`] with a borrowed report, compiled once as [`Size::think`] is.
+    /// What [`Engine::search`] runs, compiled once as [`Size::think`] is.
     fn search(
         engine: &mut Engine<Self>,
         limits: Limits<Self>,
         cancel: Cancel,
         report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
+    ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
+
+    /// What [`Engine::analyse`] runs, compiled once as [`Size::think`] is.
+    fn analyse(
+        engine: &mut Engine<Self>,
+        game: &GameOf<Self>,
+        limits: Limits<Self>,
+        cancel: Cancel,
     ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
 
     /// A move as Tablut's (see [`Size::tablut`]).
@@ -68,7 +76,7 @@ macro_rules! searches {
             limits: Limits<Self>,
             report: ReportBox<Self>,
         ) -> Result<SearchId, EngineError<Self>> {
-            engine.think(limits, report)
+            engine.think_boxed(limits, report)
         }
 
         fn search(
@@ -77,7 +85,16 @@ macro_rules! searches {
             cancel: Cancel,
             report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
         ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
-            engine.search(limits, cancel, report)
+            engine.search_dyn(limits, cancel, report)
+        }
+
+        fn analyse(
+            engine: &mut Engine<Self>,
+            game: &GameOf<Self>,
+            limits: Limits<Self>,
+            cancel: Cancel,
+        ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
+            engine.analyse_here(game, limits, cancel)
         }
     };
 }

@@ -536,6 +536,7 @@ mod tests {
                 BoardSize::Seven => check::<Seven>(variant, &mut rng),
                 BoardSize::Nine => check::<Nine>(variant, &mut rng),
                 BoardSize::Eleven => check::<Eleven>(variant, &mut rng),
+                BoardSize::Thirteen => check::<crate::geometry::Thirteen>(variant, &mut rng),
             };
             assert!(found > 20, "{}: {found} threats", variant.id);
         }

@@ -392,13 +392,12 @@ impl<R: Reply, G: Size> Handler<'_, R, G> {
         });
         let report =
             move |_, report: Report<G>| out.line(&format_report(&report, show_multipv, chances));
-        // Through `Size`, so that the search is the engine crate's own build of it.
         let started = match *self.mode {
-            Mode::Threads { .. } => G::think(self.engine, limits, Box::new(report)).map(|_| ()),
-            Mode::Inline { poll } => {
-                let mut report = report;
-                G::search(self.engine, limits, Cancel::Poll(poll), &mut report).map(|_| ())
-            }
+            Mode::Threads { .. } => self.engine.think(limits, report).map(|_| ()),
+            Mode::Inline { poll } => self
+                .engine
+                .search(limits, Cancel::Poll(poll), report)
+                .map(|_| ()),
         };
         if let Err(e) = started {
             self.out.error(&format!("go: {e}"));
