@@ -308,11 +308,15 @@ fn uci_announces_identity_and_every_option() {
         "option name UCI_Elo type spin default {lo} min {lo} max {hi}"
     ));
     expected.push("option name Skill Seed type spin default 0 min 0 max 2147483647".to_string());
-    expected.push(
-        "option name UCI_Variant type combo default original var original var english var \
-         taflhub var encyclopedia var ashton"
-            .to_string(),
-    );
+    // Tablut's presets, then the family's games.
+    let mut variant = "option name UCI_Variant type combo default original var original var \
+                       english var taflhub var encyclopedia var ashton"
+        .to_string();
+    for game in konakis_core::rules::VARIANTS {
+        variant.push_str(" var ");
+        variant.push_str(game.id);
+    }
+    expected.push(variant);
     expected.push("option name VariantPath type string default <empty>".to_string());
     expected.extend(
         [

@@ -1,6 +1,6 @@
 //! The words a set of squares is stored in ([`SquareSet`]): a `u128` for the boards up to
 //! 11×11 (121 squares), [`Wide`] (two `u128`, 256 bits) for 13×13 (169 squares). Each board
-//! size names its word as [`crate::geometry::Geometry::Set`], so that the boards up to 11×11
+//! size names its word as `Geometry::Set`, so that the boards up to 11×11
 //! are compiled with plain `u128` operations, exactly as before 13×13 existed, and only the
 //! 13×13 board pays for the wider word.
 //!

@@ -12,7 +12,7 @@ use crate::search::{
 use crate::skill::Skill;
 use crate::trace::{self, EvalTrace};
 use konakis_core::board::{BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf};
-use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{BoardSize, PRESETS, Preset, VARIANTS, Variant};
 use konakis_core::types::MoveOf;
 use konakis_core::variants_file::{LoadError, VariantsFile};
@@ -207,6 +207,74 @@ pub struct Engine<G: Size = Nine> {
     placement: Option<&'static str>,
 }
 
+/// A board the engine plays on ([`Size`]) with its searches: what [`Engine::think`],
+/// [`Engine::search`] and [`Engine::analyse`] run, each board's compiled once, in this crate,
+/// whichever crate calls them (a generic function is compiled in every crate that uses it, at
+/// that crate's optimisation level: the browser build compiles the line protocol for size,
+/// and would search with a second, slower copy). Front-ends call the [`Engine`]'s methods.
+pub trait Playable: Size {
+    /// What [`Engine::think`] runs.
+    fn think(
+        engine: &mut Engine<Self>,
+        limits: Limits<Self>,
+        report: ReportBox<Self>,
+    ) -> Result<SearchId, EngineError<Self>>;
+
+    /// What [`Engine::search`] runs.
+    fn search(
+        engine: &mut Engine<Self>,
+        limits: Limits<Self>,
+        cancel: Cancel,
+        report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
+    ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
+
+    /// What [`Engine::analyse`] runs.
+    fn analyse(
+        engine: &mut Engine<Self>,
+        game: &GameOf<Self>,
+        limits: Limits<Self>,
+        cancel: Cancel,
+    ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
+}
+
+/// Where [`Engine::think`]'s reports go.
+pub type ReportBox<G> = Box<dyn FnMut(SearchId, Report<G>) + Send + 'static>;
+
+/// [`Playable`] for each board: the same three delegations.
+macro_rules! playable {
+    ($($size:ty),*) => {$(
+        impl Playable for $size {
+            fn think(
+                engine: &mut Engine<Self>,
+                limits: Limits<Self>,
+                report: ReportBox<Self>,
+            ) -> Result<SearchId, EngineError<Self>> {
+                engine.think_boxed(limits, report)
+            }
+
+            fn search(
+                engine: &mut Engine<Self>,
+                limits: Limits<Self>,
+                cancel: Cancel,
+                report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
+            ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
+                engine.search_dyn(limits, cancel, report)
+            }
+
+            fn analyse(
+                engine: &mut Engine<Self>,
+                game: &GameOf<Self>,
+                limits: Limits<Self>,
+                cancel: Cancel,
+            ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
+                engine.analyse_here(game, limits, cancel)
+            }
+        }
+    )*};
+}
+
+playable!(Seven, Nine, Eleven, Thirteen);
+
 /// The game from `start` and `moves` under `rules`, `startpos` being `placement` (the
 /// board's usual start where `None`).
 fn build_game<G: Size>(
@@ -247,7 +315,7 @@ impl Engine<Nine> {
     }
 }
 
-impl<G: Size> Engine<G> {
+impl<G: Playable> Engine<G> {
     /// An engine for `variant`, one of the family's games ([`konakis_core::rules::VARIANTS`]),
     /// with these option values but the variant's rules, at its start;
     /// [`EngineError::OtherBoard`] if the variant is played on another board than `G`.
@@ -269,7 +337,7 @@ impl<G: Size> Engine<G> {
     /// [`EngineError::OtherBoard`]: an engine of board `B` with this one's options, variants
     /// file and network, the variant set (as `setoption` sets it) and its game at the start.
     /// Refused as `setoption` refuses the variant there.
-    pub fn to_board<B: Size>(&self, variant: &str) -> Result<Engine<B>, EngineError<B>> {
+    pub fn to_board<B: Playable>(&self, variant: &str) -> Result<Engine<B>, EngineError<B>> {
         let options = self.options;
         let mut engine = match Variant::find(variant).filter(|v| v.size == BoardSize::of::<B>()) {
             Some(v) => Engine::<B>::for_variant(options, v)?,
@@ -616,17 +684,17 @@ impl<G: Size> Engine<G> {
         limits: Limits<G>,
         report: impl FnMut(SearchId, Report<G>) + Send + 'static,
     ) -> Result<SearchId, EngineError<G>> {
-        // Through `Size`: each board's search is compiled once, in this crate (a generic
+        // Through `Playable`: each board's search is compiled once, in this crate (a generic
         // function is compiled in every crate that calls it, at that crate's optimisation
         // level).
-        G::think(self, limits, Box::new(report))
+        <G as Playable>::think(self, limits, Box::new(report))
     }
 
-    /// [`Engine::think`], as [`Size::think`] runs it.
+    /// [`Engine::think`], as [`Playable::think`] runs it.
     pub(crate) fn think_boxed(
         &mut self,
         limits: Limits<G>,
-        mut report: crate::ReportBox<G>,
+        mut report: ReportBox<G>,
     ) -> Result<SearchId, EngineError<G>> {
         self.check(&limits)?;
         let id = self.begin();
@@ -658,11 +726,11 @@ impl<G: Size> Engine<G> {
         cancel: Cancel,
         mut report: impl FnMut(SearchId, Report<G>) + Send,
     ) -> Result<SearchOutcome<G>, EngineError<G>> {
-        // Through `Size`, as `think`.
-        G::search(self, limits, cancel, &mut report)
+        // Through `Playable`, as `think`.
+        <G as Playable>::search(self, limits, cancel, &mut report)
     }
 
-    /// [`Engine::search`], as [`Size::search`] runs it.
+    /// [`Engine::search`], as [`Playable::search`] runs it.
     pub(crate) fn search_dyn(
         &mut self,
         limits: Limits<G>,
@@ -705,11 +773,11 @@ impl<G: Size> Engine<G> {
         limits: Limits<G>,
         cancel: Cancel,
     ) -> Result<SearchOutcome<G>, EngineError<G>> {
-        // Through `Size`, as `think`.
-        G::analyse(self, game, limits, cancel)
+        // Through `Playable`, as `think`.
+        <G as Playable>::analyse(self, game, limits, cancel)
     }
 
-    /// [`Engine::analyse`], as [`Size::analyse`] runs it.
+    /// [`Engine::analyse`], as [`Playable::analyse`] runs it.
     pub(crate) fn analyse_here(
         &mut self,
         game: &GameOf<G>,

@@ -62,6 +62,9 @@ pub mod tactics;
 mod trace;
 pub mod wdl;
 
-pub use engine::{Engine, EngineError, EvalFileError, Explain, GameReset, SearchId, Start, Synced};
-pub use size::{ReportBox, Size};
+pub use engine::{
+    Engine, EngineError, EvalFileError, Explain, GameReset, Playable, ReportBox, SearchId, Start,
+    Synced,
+};
+pub use size::Size;
 pub use trace::{EvalTrace, NetworkEval};

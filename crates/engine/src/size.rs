@@ -4,9 +4,8 @@
 //! network, which knows only that board); under the tafl family's rules, on every board, it is
 //! the family's evaluation (`family_eval.rs`).
 
-use crate::search::{Cancel, Limits, Report, SearchOutcome};
-use crate::{Engine, EngineError, SearchId, eval, family_eval};
-use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN, GameOf};
+use crate::{eval, family_eval};
+use konakis_core::board::{BRANDUBH_FEN, Board, BoardOf, COPENHAGEN_FEN};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{Rules, Variant};
 use konakis_core::types::{Move, MoveOf};
@@ -33,31 +32,6 @@ pub trait Size: Geometry {
     /// The board as Tablut's, for the networks, which know no other; `None` on other sizes.
     fn tablut(board: &BoardOf<Self>) -> Option<&Board>;
 
-    /// What [`Engine::think`] runs: the search of this size compiled once, in this crate,
-    /// whichever crate calls it (a generic function is compiled in each crate that uses it,
-    /// at that crate's optimisation level). Front-ends call [`Engine::think`].
-    fn think(
-        engine: &mut Engine<Self>,
-        limits: Limits<Self>,
-        report: ReportBox<Self>,
-    ) -> Result<SearchId, EngineError<Self>>;
-
-    /// What [`Engine::search`] runs, compiled once as [`Size::think`] is.
-    fn search(
-        engine: &mut Engine<Self>,
-        limits: Limits<Self>,
-        cancel: Cancel,
-        report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
-    ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
-
-    /// What [`Engine::analyse`] runs, compiled once as [`Size::think`] is.
-    fn analyse(
-        engine: &mut Engine<Self>,
-        game: &GameOf<Self>,
-        limits: Limits<Self>,
-        cancel: Cancel,
-    ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
-
     /// A move as Tablut's (see [`Size::tablut`]).
     fn tablut_move(mv: MoveOf<Self>) -> Option<Move>;
 
@@ -65,43 +39,7 @@ pub trait Size: Geometry {
     fn tablut_set(set: BitboardOf<Self>) -> Option<Bitboard>;
 }
 
-/// What [`Size::think`] sends the reports to.
-pub type ReportBox<G> = Box<dyn FnMut(SearchId, Report<G>) + Send + 'static>;
-
-/// The searches of [`Size`], the same for every size.
-macro_rules! searches {
-    () => {
-        fn think(
-            engine: &mut Engine<Self>,
-            limits: Limits<Self>,
-            report: ReportBox<Self>,
-        ) -> Result<SearchId, EngineError<Self>> {
-            engine.think_boxed(limits, report)
-        }
-
-        fn search(
-            engine: &mut Engine<Self>,
-            limits: Limits<Self>,
-            cancel: Cancel,
-            report: &mut (dyn FnMut(SearchId, Report<Self>) + Send),
-        ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
-            engine.search_dyn(limits, cancel, report)
-        }
-
-        fn analyse(
-            engine: &mut Engine<Self>,
-            game: &GameOf<Self>,
-            limits: Limits<Self>,
-            cancel: Cancel,
-        ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
-            engine.analyse_here(game, limits, cancel)
-        }
-    };
-}
-
 impl Size for Nine {
-    searches!();
-
     const TABLUT: bool = true;
 
     fn start() -> Board {
@@ -146,8 +84,6 @@ macro_rules! family_size {
     ($($size:ty: $start:expr),*) => {$(
         impl Size for $size {
             const TABLUT: bool = false;
-
-            searches!();
 
             fn start() -> BoardOf<Self> {
                 BoardOf::from_fen($start).expect("the usual start is a valid position")

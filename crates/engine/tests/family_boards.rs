@@ -8,7 +8,7 @@ use konakis_core::rules::{BoardSize, VARIANTS, Variant};
 use konakis_core::types::MoveOf;
 use konakis_engine::options::Options;
 use konakis_engine::search::{Cancel, Limits};
-use konakis_engine::{Engine, EngineError, Size, Start};
+use konakis_engine::{Engine, EngineError, Playable, Size, Start};
 
 fn options() -> Options {
     Options {
@@ -27,7 +27,7 @@ fn depth<G: Size>(d: u32) -> Limits<G> {
 /// Plays `variant` against itself at a small depth for up to `plies` plies: every move the
 /// engine answers is one of the game's legal moves, and the game the engine holds is the one
 /// replayed here.
-fn self_play<G: Size>(variant: &'static Variant, plies: usize) -> usize {
+fn self_play<G: Playable>(variant: &'static Variant, plies: usize) -> usize {
     let mut engine = Engine::<G>::for_variant(options(), variant).unwrap();
     let start = BoardOf::<G>::from_fen(&variant.start_fen()).unwrap();
     assert!(
@@ -73,7 +73,7 @@ fn every_variant_plays_legal_moves_on_its_own_board() {
 }
 
 /// The best move of `fen` under `variant` at depth `d`.
-fn best<G: Size>(variant: &str, fen: &str, d: u32) -> MoveOf<G> {
+fn best<G: Playable>(variant: &str, fen: &str, d: u32) -> MoveOf<G> {
     let variant = Variant::find(variant).unwrap();
     let mut engine = Engine::<G>::for_variant(options(), variant).unwrap();
     let board = BoardOf::<G>::from_fen(fen).unwrap();

@@ -54,7 +54,7 @@ const HELP: &[&str] = &[
 use konakis_engine::search::{
     Cancel, Info, Limits, Report, Score, ScoreBound, SearchError, Signal,
 };
-use konakis_engine::{Engine, EngineError, Size};
+use konakis_engine::{Engine, EngineError, Playable};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -132,7 +132,7 @@ macro_rules! on_engine {
 
 /// What one command works with: the session's output and mode, and the engine of the
 /// current board.
-struct Handler<'a, R: Reply, G: Size> {
+struct Handler<'a, R: Reply, G: Playable> {
     out: &'a mut R,
     mode: &'a mut Mode,
     engine: &'a mut Engine<G>,
@@ -234,7 +234,7 @@ impl<R: Reply> Session<R> {
 /// A board the session should change to, for a `UCI_Variant` value.
 type NewBoard = Option<(BoardSize, String)>;
 
-impl<R: Reply, G: Size> Handler<'_, R, G> {
+impl<R: Reply, G: Playable> Handler<'_, R, G> {
     /// Answers one line; a `UCI_Variant` of another board is handed back to the session.
     fn input(mut self, input: Input) -> (Flow, NewBoard) {
         match input {
