@@ -512,19 +512,7 @@ mod tests {
                         variant.id
                     );
                     found += expected.len() as usize;
-                    let near: Vec<_> = moves
-                        .iter()
-                        .copied()
-                        .filter(|m| {
-                            m.to().file().abs_diff(k.file()) <= 2
-                                && m.to().rank().abs_diff(k.rank()) <= 2
-                        })
-                        .collect();
-                    let m = if !near.is_empty() && rng.random_bool(0.6) {
-                        near[rng.random_range(0..near.len())]
-                    } else {
-                        moves[rng.random_range(0..moves.len())]
-                    };
+                    let m = crate::board::tests::move_near_king(&moves, k, 0.6, rng);
                     board.play(&rules, m);
                 }
             }

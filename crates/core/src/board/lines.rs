@@ -185,7 +185,7 @@ mod tests {
     use super::*;
     use crate::bitboard::Bitboard;
     use crate::board::Board;
-    use crate::types::{Move, Square};
+    use crate::types::Square;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -254,19 +254,7 @@ mod tests {
                         }
                     }
                     // Mostly moves to within two squares of the king, so that he is crowded.
-                    let near: Vec<Move> = moves
-                        .iter()
-                        .copied()
-                        .filter(|m| {
-                            m.to().file().abs_diff(k.file()) <= 2
-                                && m.to().rank().abs_diff(k.rank()) <= 2
-                        })
-                        .collect();
-                    let m = if !near.is_empty() && rng.random_bool(0.7) {
-                        near[rng.random_range(0..near.len())]
-                    } else {
-                        moves[rng.random_range(0..moves.len())]
-                    };
+                    let m = crate::board::tests::move_near_king(&moves, k, 0.7, &mut rng);
                     board.play(&rules, m);
                 }
             }

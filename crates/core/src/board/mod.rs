@@ -529,7 +529,7 @@ impl<G: Geometry> std::fmt::Debug for BoardOf<G> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bitboard::Bitboard;
     use crate::rules::PRESETS;
@@ -635,6 +635,28 @@ mod tests {
         board.side = board.side.opponent();
         board.plies = board.plies.saturating_add(1);
         captured
+    }
+
+    /// One of `moves` (not empty), most often (with probability `near`) one ending within two
+    /// squares of the king on `king`, so that random games crowd him.
+    pub(crate) fn move_near_king<G: Geometry>(
+        moves: &[MoveOf<G>],
+        king: SquareOf<G>,
+        near: f64,
+        rng: &mut StdRng,
+    ) -> MoveOf<G> {
+        let close: Vec<MoveOf<G>> = moves
+            .iter()
+            .copied()
+            .filter(|m| {
+                m.to().file().abs_diff(king.file()) <= 2 && m.to().rank().abs_diff(king.rank()) <= 2
+            })
+            .collect();
+        if !close.is_empty() && rng.random_bool(near) {
+            close[rng.random_range(0..close.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        }
     }
 
     /// Twenty random games of up to 200 plies from `start` under `rules`, steered towards
