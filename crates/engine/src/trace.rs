@@ -34,7 +34,8 @@ pub struct EvalTrace {
     /// [`EvalTrace::evaluation`] take.
     pub side: Side,
     /// The classical evaluation's terms, each weighted, from the attackers' view, in the
-    /// order of [`eval::FEATURES`].
+    /// order of [`crate::eval::FEATURES`] (of [`crate::family_eval::FAMILY_FEATURES`] under
+    /// the family's rules).
     pub terms: Vec<(&'static str, i32)>,
     /// The classical evaluation, centi-soldiers for the side to move.
     pub classical: i32,

@@ -305,7 +305,7 @@ impl fmt::Display for BadMilliseconds {
 pub enum BadMove {
     /// Longer than any move (more than 5 characters).
     TooLong,
-    /// [`Move::parse`] refused it.
+    /// [`MoveOf::parse`] refused it.
     Notation(MoveParseError),
 }
 
