@@ -329,7 +329,7 @@ pub fn otep_line(data: &[u8]) {
     match otep::parse(line) {
         Ok(HostCommand::Clock(clock)) => {
             let written = clock_args(&clock);
-            let back = otep::parse_clock(&written)
+            let back = otep::parse_clock::<Nine>(&written)
                 .unwrap_or_else(|e| panic!("{line:?} -> {written:?}: {e}"));
             assert_eq!(back.ms, clock.ms, "{line:?}");
             assert_eq!(back.overtime, clock.overtime, "{line:?}");
