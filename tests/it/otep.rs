@@ -8,6 +8,7 @@
 use crate::common::KONAKIS;
 use crate::common::matches::{assert_no_faults, fake_engine, read_json, run, scratch, text};
 use crate::common::process::Process;
+use konakis::geometry::Nine;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
@@ -240,7 +241,7 @@ fn the_real_host_session_gets_a_legal_move_at_every_play() {
 #[test]
 fn opentafls_saved_king_capture_replays_to_its_result() {
     let text = data("opentafl-saved-king-capture.otg");
-    let records = parse_otg(&text).unwrap();
+    let records = parse_otg::<Nine>(&text).unwrap();
     assert_eq!(records.len(), 1);
     let r = replay(&records[0]).unwrap();
     assert_eq!(
@@ -268,7 +269,7 @@ fn opentafls_saved_king_capture_replays_to_its_result() {
         ("xCf4", "a piece Tablut does not have"),
     ] {
         let bad = text.replace("xKf4", typed);
-        let e = replay(&parse_otg(&bad).unwrap()[0])
+        let e = replay(&parse_otg::<Nine>(&bad).unwrap()[0])
             .unwrap_err()
             .to_string();
         assert!(e.contains(want), "{typed}: {e}");
@@ -411,6 +412,51 @@ fn the_three_rules_strings_tablut_played_sea_battle_played_foteviken_refused() {
     assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
 }
 
+/// The records OpenTafl 0.4.8 saved when it hosted Konakis (`konakis otep`) against its own AI
+/// in Brandub 7x7 and Copenhagen 11x11, Konakis on each side (scripts/opentafl-host.sh):
+/// `konakis replay` reads each on its own board, every move is legal under Konakis' referee,
+/// and the referee's result is OpenTafl's.
+#[test]
+fn opentafls_records_of_hosted_brandub_and_copenhagen_games_replay_to_their_results() {
+    for (name, size, winner, reason) in [
+        (
+            "brandub-konakis-attackers",
+            7,
+            "attackers won",
+            "the king was captured",
+        ),
+        ("brandub-konakis-defenders", 7, "defenders won", ""),
+        (
+            "copenhagen-konakis-attackers",
+            11,
+            "attackers won",
+            "the defenders are encircled",
+        ),
+        (
+            "copenhagen-konakis-defenders",
+            11,
+            "attackers won",
+            "the position was repeated",
+        ),
+    ] {
+        let file = format!("{DATA}/hosted/{name}.otg");
+        let record = std::fs::read_to_string(&file).unwrap();
+        assert!(record.contains(&format!("[rules:dim:{size} ")), "{name}");
+        let out = Command::new(KONAKIS)
+            .arg("replay")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{name}: {stdout}");
+        assert!(
+            stdout.contains(&format!("result tag: {winner} (agrees)")),
+            "{name}: {stdout}"
+        );
+        assert!(stdout.contains(reason), "{name}: {stdout}");
+    }
+}
+
 /// Random legal games: every position's record reads back to the same board, and the games
 /// written as `.otg` (rules tag and turns) read back and replay to the same moves and end.
 #[test]
@@ -523,7 +569,7 @@ fn the_sample_game_replays_with_its_captures() {
 
     // A record whose capture the referee does not make is refused, naming the move.
     let tampered = text.replace("12. h7-f7xf8", "12. h7-f7");
-    let e = replay(&parse_otg(&tampered).unwrap()[0])
+    let e = replay(&parse_otg::<Nine>(&tampered).unwrap()[0])
         .unwrap_err()
         .to_string();
     assert!(
@@ -531,7 +577,7 @@ fn the_sample_game_replays_with_its_captures() {
         "{e}"
     );
     let illegal = text.replace("24. f9-f7xe7", "24. a1-a2");
-    let e = replay(&parse_otg(&illegal).unwrap()[0])
+    let e = replay(&parse_otg::<Nine>(&illegal).unwrap()[0])
         .unwrap_err()
         .to_string();
     assert!(e.contains("turn 24") && e.contains("no piece on a1"), "{e}");
@@ -877,7 +923,7 @@ fn the_runner_plays_otep_engines() {
             assert_eq!(g["termination"], "rules", "{limits}: {g}");
         }
         // The records replay to the same results.
-        let records = parse_otg(&std::fs::read_to_string(&otg).unwrap()).unwrap();
+        let records = parse_otg::<Nine>(&std::fs::read_to_string(&otg).unwrap()).unwrap();
         assert_eq!(records.len(), 2);
         for record in &records {
             let number: u64 = record.tag("game").unwrap().parse().unwrap();
