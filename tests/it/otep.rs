@@ -457,6 +457,51 @@ fn opentafls_records_of_hosted_brandub_and_copenhagen_games_replay_to_their_resu
     }
 }
 
+/// The games of the strength check against OpenTafl's AI (docs/strength.md, "OpenTafl's AI in
+/// Brandub and Copenhagen"), as OpenTafl saved them, one file a game named for Konakis' side:
+/// each replays under Konakis' referee on its own board to the result OpenTafl gave, decided
+/// on the board (no loss on time, no illegal move), and the sides alternate.
+#[test]
+fn the_strength_games_against_opentafls_ai_replay_to_their_results() {
+    fn check<G: konakis::geometry::Geometry>(folder: &str) -> usize {
+        let dir = format!("{DATA}/hosted/{folder}");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        for name in &files {
+            let side = if name.ends_with("-konakis-attackers.otg") {
+                1
+            } else {
+                assert!(name.ends_with("-konakis-defenders.otg"), "{name}");
+                0
+            };
+            let game: usize = name
+                .strip_prefix("game-")
+                .and_then(|n| n.split('-').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(game % 2, side, "{name}: Konakis attacks in odd games");
+            let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+            let records = parse_otg::<G>(&text).unwrap();
+            assert_eq!(records.len(), 1, "{name}");
+            let r = replay(&records[0]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let winner = match r.status {
+                Status::Win(side, _) => Some(side),
+                other => panic!("{name}: not decided on the board: {other}"),
+            };
+            assert_eq!(result_tag(&records[0]), Some(winner), "{name}");
+        }
+        files.len()
+    }
+    assert_eq!(check::<konakis::geometry::Seven>("brandub-2026-12-06"), 20);
+    assert_eq!(
+        check::<konakis::geometry::Eleven>("copenhagen-2026-12-06"),
+        20
+    );
+}
+
 /// Random legal games: every position's record reads back to the same board, and the games
 /// written as `.otg` (rules tag and turns) read back and replay to the same moves and end.
 #[test]
