@@ -329,7 +329,7 @@ pub fn otep_line(data: &[u8]) {
     match otep::parse(line) {
         Ok(HostCommand::Clock(clock)) => {
             let written = clock_args(&clock);
-            let back = otep::parse_clock(&written)
+            let back = otep::parse_clock::<Nine>(&written)
                 .unwrap_or_else(|e| panic!("{line:?} -> {written:?}: {e}"));
             assert_eq!(back.ms, clock.ms, "{line:?}");
             assert_eq!(back.overtime, clock.overtime, "{line:?}");
@@ -467,7 +467,7 @@ pub fn otg(data: &[u8]) {
         }
         record.push('\n');
         record.push_str(&otg::turns(&replay.start, &replay.rules, &moves));
-        let back = otg::parse_otg(&record).unwrap_or_else(|e| panic!("{record:?}: {e}"));
+        let back = otg::parse_otg::<Nine>(&record).unwrap_or_else(|e| panic!("{record:?}: {e}"));
         assert_eq!(back.len(), 1, "{record:?}");
         let again = otg::replay(&back[0]).unwrap_or_else(|e| panic!("{record:?}: {e}"));
         assert_eq!(again.moves, replay.moves, "{record:?}");

@@ -3,8 +3,11 @@
 
 use clap::Args;
 use konakis::board::Status;
+use konakis::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis::opentafl::notation;
-use konakis::opentafl::otg::{RulesSource, describe_winner, parse_otg, replay, result_tag};
+use konakis::opentafl::otg::{
+    RulesSource, describe_winner, parse_otg, replay, result_tag, rules_tag_dim,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,7 +19,8 @@ pub struct ReplayArgs {
 }
 
 /// Runs `konakis replay`. The exit status is 0 when every game replays and ends as its
-/// `result` tag says (or the tag says nothing), 1 otherwise.
+/// `result` tag says (or the tag says nothing), 1 otherwise. The games are read on the board
+/// the first game's rules tag names (7x7, 9x9 or 11x11; Tablut's 9x9 when it names none).
 pub fn run(args: ReplayArgs) -> ExitCode {
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
@@ -25,7 +29,16 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let games = match parse_otg(&text) {
+    match rules_tag_dim(&text) {
+        Some(7) => replay_all::<Seven>(&args, &text),
+        Some(11) => replay_all::<Eleven>(&args, &text),
+        _ => replay_all::<Nine>(&args, &text),
+    }
+}
+
+/// Replays every game of `text` on a board of size `G`.
+fn replay_all<G: Geometry>(args: &ReplayArgs, text: &str) -> ExitCode {
+    let games = match parse_otg::<G>(text) {
         Ok(g) if g.is_empty() => {
             eprintln!("error: {} holds no game", args.file.display());
             return ExitCode::FAILURE;

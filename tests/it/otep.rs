@@ -8,6 +8,7 @@
 use crate::common::KONAKIS;
 use crate::common::matches::{assert_no_faults, fake_engine, read_json, run, scratch, text};
 use crate::common::process::Process;
+use konakis::geometry::Nine;
 use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
@@ -240,7 +241,7 @@ fn the_real_host_session_gets_a_legal_move_at_every_play() {
 #[test]
 fn opentafls_saved_king_capture_replays_to_its_result() {
     let text = data("opentafl-saved-king-capture.otg");
-    let records = parse_otg(&text).unwrap();
+    let records = parse_otg::<Nine>(&text).unwrap();
     assert_eq!(records.len(), 1);
     let r = replay(&records[0]).unwrap();
     assert_eq!(
@@ -268,7 +269,7 @@ fn opentafls_saved_king_capture_replays_to_its_result() {
         ("xCf4", "a piece Tablut does not have"),
     ] {
         let bad = text.replace("xKf4", typed);
-        let e = replay(&parse_otg(&bad).unwrap()[0])
+        let e = replay(&parse_otg::<Nine>(&bad).unwrap()[0])
             .unwrap_err()
             .to_string();
         assert!(e.contains(want), "{typed}: {e}");
@@ -344,11 +345,11 @@ fn status_and_analysis_scores_are_absolute_as_opentafls_ai_gives_them() {
 }
 
 /// OpenTafl's Tablut is played exactly, read into its preset; Sea Battle (no throne, an
-/// unarmed king) is read into its preset but refused by `konakis otep`, whose search plays
-/// Tablut's rules only; Foteviken Tablut (forts) is refused, naming the key, by the library and
-/// by `konakis otep`, which then never moves.
+/// unarmed king) is read into its preset and played by `konakis otep`; Foteviken Tablut
+/// (forts) is refused, naming the key, by the library and by `konakis otep`, which then never
+/// moves.
 #[test]
-fn the_three_rules_strings_tablut_played_sea_battle_read_foteviken_refused() {
+fn the_three_rules_strings_tablut_played_sea_battle_played_foteviken_refused() {
     let _serial = serial();
     let strings = rules_strings();
     assert_eq!(strings.len(), 3);
@@ -371,14 +372,19 @@ fn the_three_rules_strings_tablut_played_sea_battle_read_foteviken_refused() {
     let mut otep = Otep::start(&["--max-time", "100"]);
     otep.send(&format!("rules {}", strings[0]));
     let line = otep.next(Duration::from_secs(5));
-    assert!(
-        line.starts_with("error -1 unsupported rule: Sea Battle is not Tablut"),
-        "{line}"
-    );
+    assert!(line.starts_with("status rules accepted"), "{line}");
     otep.send("clock 30000 30000 0 0 0");
     otep.send("play attackers");
-    let line = otep.next(Duration::from_secs(5));
-    assert!(line.starts_with("error -1 unsupported rule"), "{line}");
+    let answer = otep.until("move ", Duration::from_secs(5));
+    let mv = answer.last().unwrap().strip_prefix("move ").unwrap();
+    let mv: Move = parse_move(mv).unwrap().mv;
+    assert!(
+        sea_battle
+            .start
+            .legal_moves(&sea_battle.rules)
+            .contains(&mv),
+        "{answer:?}"
+    );
     otep.send("goodbye");
     assert!(otep.exits_within(Duration::from_secs(5)).success());
 
@@ -404,6 +410,96 @@ fn the_three_rules_strings_tablut_played_sea_battle_read_foteviken_refused() {
     otep.send("play defenders");
     let rest = otep.quiet(Duration::from_millis(500));
     assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+}
+
+/// The records OpenTafl 0.4.8 saved when it hosted Konakis (`konakis otep`) against its own AI
+/// in Brandub 7x7 and Copenhagen 11x11, Konakis on each side (scripts/opentafl-host.sh):
+/// `konakis replay` reads each on its own board, every move is legal under Konakis' referee,
+/// and the referee's result is OpenTafl's.
+#[test]
+fn opentafls_records_of_hosted_brandub_and_copenhagen_games_replay_to_their_results() {
+    for (name, size, winner, reason) in [
+        (
+            "brandub-konakis-attackers",
+            7,
+            "attackers won",
+            "the king was captured",
+        ),
+        ("brandub-konakis-defenders", 7, "defenders won", ""),
+        (
+            "copenhagen-konakis-attackers",
+            11,
+            "attackers won",
+            "the defenders are encircled",
+        ),
+        (
+            "copenhagen-konakis-defenders",
+            11,
+            "attackers won",
+            "the position was repeated",
+        ),
+    ] {
+        let file = format!("{DATA}/hosted/{name}.otg");
+        let record = std::fs::read_to_string(&file).unwrap();
+        assert!(record.contains(&format!("[rules:dim:{size} ")), "{name}");
+        let out = Command::new(KONAKIS)
+            .arg("replay")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{name}: {stdout}");
+        assert!(
+            stdout.contains(&format!("result tag: {winner} (agrees)")),
+            "{name}: {stdout}"
+        );
+        assert!(stdout.contains(reason), "{name}: {stdout}");
+    }
+}
+
+/// The games of the strength check against OpenTafl's AI (docs/strength.md, "OpenTafl's AI in
+/// Brandub and Copenhagen"), as OpenTafl saved them, one file a game named for Konakis' side:
+/// each replays under Konakis' referee on its own board to the result OpenTafl gave, decided
+/// on the board (no loss on time, no illegal move), and the sides alternate.
+#[test]
+fn the_strength_games_against_opentafls_ai_replay_to_their_results() {
+    fn check<G: konakis::geometry::Geometry>(folder: &str) -> usize {
+        let dir = format!("{DATA}/hosted/{folder}");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        for name in &files {
+            let side = if name.ends_with("-konakis-attackers.otg") {
+                1
+            } else {
+                assert!(name.ends_with("-konakis-defenders.otg"), "{name}");
+                0
+            };
+            let game: usize = name
+                .strip_prefix("game-")
+                .and_then(|n| n.split('-').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(game % 2, side, "{name}: Konakis attacks in odd games");
+            let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+            let records = parse_otg::<G>(&text).unwrap();
+            assert_eq!(records.len(), 1, "{name}");
+            let r = replay(&records[0]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let winner = match r.status {
+                Status::Win(side, _) => Some(side),
+                other => panic!("{name}: not decided on the board: {other}"),
+            };
+            assert_eq!(result_tag(&records[0]), Some(winner), "{name}");
+        }
+        files.len()
+    }
+    assert_eq!(check::<konakis::geometry::Seven>("brandub-2026-12-06"), 20);
+    assert_eq!(
+        check::<konakis::geometry::Eleven>("copenhagen-2026-12-06"),
+        20
+    );
 }
 
 /// Random legal games: every position's record reads back to the same board, and the games
@@ -518,7 +614,7 @@ fn the_sample_game_replays_with_its_captures() {
 
     // A record whose capture the referee does not make is refused, naming the move.
     let tampered = text.replace("12. h7-f7xf8", "12. h7-f7");
-    let e = replay(&parse_otg(&tampered).unwrap()[0])
+    let e = replay(&parse_otg::<Nine>(&tampered).unwrap()[0])
         .unwrap_err()
         .to_string();
     assert!(
@@ -526,7 +622,7 @@ fn the_sample_game_replays_with_its_captures() {
         "{e}"
     );
     let illegal = text.replace("24. f9-f7xe7", "24. a1-a2");
-    let e = replay(&parse_otg(&illegal).unwrap()[0])
+    let e = replay(&parse_otg::<Nine>(&illegal).unwrap()[0])
         .unwrap_err()
         .to_string();
     assert!(e.contains("turn 24") && e.contains("no piece on a1"), "{e}");
@@ -872,7 +968,7 @@ fn the_runner_plays_otep_engines() {
             assert_eq!(g["termination"], "rules", "{limits}: {g}");
         }
         // The records replay to the same results.
-        let records = parse_otg(&std::fs::read_to_string(&otg).unwrap()).unwrap();
+        let records = parse_otg::<Nine>(&std::fs::read_to_string(&otg).unwrap()).unwrap();
         assert_eq!(records.len(), 2);
         for record in &records {
             let number: u64 = record.tag("game").unwrap().parse().unwrap();

@@ -311,11 +311,19 @@ impl Engine<Nine> {
     /// A Tablut engine with these option values and the start position of their rules, or an
     /// error if the searcher cannot be set up (the table's memory cannot be had).
     pub fn new(options: Options) -> Result<Engine, SearchError> {
-        Engine::on_board(options, None)
+        Engine::with_options(options)
     }
 }
 
 impl<G: Playable> Engine<G> {
+    /// An engine on the board `G` with these option values, at the board's usual start
+    /// ([`Size::start`]) with the side their rules say moves first; for rules and a start a
+    /// host sends (an OpenTafl rules string), [`Engine::set_rules`] follows. An error if the
+    /// searcher cannot be set up (the table's memory cannot be had).
+    pub fn with_options(options: Options) -> Result<Engine<G>, SearchError> {
+        Engine::on_board(options, None)
+    }
+
     /// An engine for `variant`, one of the family's games ([`konakis_core::rules::VARIANTS`]),
     /// with these option values but the variant's rules, at its start;
     /// [`EngineError::OtherBoard`] if the variant is played on another board than `G`.

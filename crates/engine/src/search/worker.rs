@@ -15,7 +15,7 @@ use crate::clock::Instant;
 use ahash::AHashMap;
 use konakis_core::BitboardOf;
 use konakis_core::board::{BoardOf, MoveListOf};
-use konakis_core::rules::Rules;
+use konakis_core::rules::{Repetition, Rules};
 use konakis_core::types::{MoveOf, Side};
 use std::sync::atomic::Ordering;
 
@@ -321,21 +321,23 @@ impl<'a, G: Size> Worker<'a, G> {
         self.unreported = 0;
     }
 
-    /// Is the position at `ply` (key already pushed on the path) drawn by repetition or the
-    /// move limit?
+    /// Does the position at `ply` (key already pushed on the path) end the game by repetition
+    /// or the move limit? Its score for the side to move if so: a draw, or under the family's
+    /// repetition rules ([`Repetition`]) a win or a loss.
     #[inline(always)]
-    fn is_draw(&self, board: &BoardOf<G>, ply: usize) -> bool {
+    fn repetition_end(&self, board: &BoardOf<G>, ply: usize) -> Option<i32> {
         if self.rules.move_limit > 0 && board.plies() >= self.rules.move_limit {
-            return true;
+            return Some(0);
         }
         let key = board.hash();
         // The positions of the path with the same side to move: plies `ply - 2`, `ply - 4`, ...
-        // A repetition inside the tree is scored as a draw: either side can repeat again.
+        // A repetition inside the tree ends the game as the rules say a repetition does:
+        // either side can repeat again.
         let mut p = ply;
         while p >= 2 {
             p -= 2;
             if self.path[p] == key {
-                return true;
+                return Some(self.repetition_score(board, ply));
             }
         }
         let earlier = if self.game_filter[(key as usize >> 6) & 3] >> (key & 63) & 1 == 0 {
@@ -343,7 +345,25 @@ impl<'a, G: Size> Worker<'a, G> {
         } else {
             self.game_counts.get(&key).copied().unwrap_or(0)
         };
-        earlier + 1 >= self.rules.repetition_draw
+        (earlier + 1 >= self.rules.repetition_draw).then(|| self.repetition_score(board, ply))
+    }
+
+    /// The score of a repeated position at `ply` for the side to move, as the rules' repetition
+    /// rule ends the game: a draw (Tablut), or a win or loss (the family's rules: the
+    /// attackers win, or the side whose move repeated loses or wins). hnefatafl.org's rule,
+    /// under which a defender may not repeat at all, is scored as a draw here.
+    #[inline(never)]
+    fn repetition_score(&self, board: &BoardOf<G>, ply: usize) -> i32 {
+        let win = MATE - ply as i32;
+        let to_move = board.side_to_move();
+        match self.rules.repetition {
+            Repetition::Draw | Repetition::DefenderMayNotRepeat => 0,
+            Repetition::AttackersWin if to_move == Side::Attackers => win,
+            Repetition::AttackersWin => -win,
+            // The side that moved into the repetition is the one not to move.
+            Repetition::MakerLoses => win,
+            Repetition::MakerWins => -win,
+        }
     }
 
     /// Root search with a window; returns the score, the PV is in `pv()`.
@@ -408,8 +428,8 @@ impl<'a, G: Size> Worker<'a, G> {
             if board.is_won(&rules) {
                 return -(MATE - ply as i32);
             }
-            if self.is_draw(board, ply) {
-                return 0;
+            if let Some(score) = self.repetition_end(board, ply) {
+                return score;
             }
             alpha = alpha.max(-(MATE - ply as i32));
             beta = beta.min(MATE - ply as i32 - 1);

@@ -1,15 +1,17 @@
-//! The host's OTEP lines, each parsed into a [`HostCommand`] (or an error message) before the
+//! The host's OTEP lines, each parsed into a [`HostCommandOf`] (or an error message) before the
 //! engine acts on it.
 
-use super::notation::{NotationError, parse_move, parse_position_record};
+use super::notation::{NotationErrorOf, parse_move, parse_position_record};
 use crate::text::excerpt;
-use konakis_core::board::Board;
-use konakis_core::types::{BySide, Move, Side};
+use konakis_core::board::BoardOf;
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{BySide, MoveOf, Side};
 use std::fmt;
 
-/// One line from the host.
+/// One line from the host, its moves and records read on a board of size `G` (the size of the
+/// rules in force).
 #[derive(Clone, Debug, PartialEq)]
-pub enum HostCommand {
+pub enum HostCommandOf<G: Geometry> {
     /// `rules <rules string>`: kept as text, since refusing rules is a fatal error (`error -1`)
     /// rather than a bad line.
     Rules(String),
@@ -22,16 +24,16 @@ pub enum HostCommand {
     /// move follows from the move).
     OpponentMove {
         /// The move, if it could be read.
-        mv: Option<Move>,
+        mv: Option<MoveOf<G>>,
         /// The move as written.
         text: String,
         /// The board after it.
-        board: Board,
+        board: BoardOf<G>,
     },
     /// `move <record>`: the board after the engine's move, attackers to move.
-    Confirm(Board),
+    Confirm(BoardOf<G>),
     /// `position <record>`: a board, attackers to move.
-    Position(Board),
+    Position(BoardOf<G>),
     /// `side attackers|defenders`.
     Side(Side),
     /// `analyze <lines> <seconds>`.
@@ -53,10 +55,13 @@ pub enum HostCommand {
     Unknown(String),
 }
 
+/// A line from the host of a Tablut (9×9) game.
+pub type HostCommand = HostCommandOf<Nine>;
+
 /// A host line that cannot be read: the text of an `error 0` line names the command. Quoted
 /// input is kept shortened, as the message shows it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CommandError {
+pub enum CommandErrorOf<G: Geometry> {
     /// `play` or `side` without `attackers` or `defenders`.
     Side {
         /// The command.
@@ -69,7 +74,7 @@ pub enum CommandError {
         /// The command.
         command: &'static str,
         /// What is wrong with the record.
-        error: NotationError,
+        error: NotationErrorOf<G>,
     },
     /// `opponent-move` without a move and a record.
     OpponentMove(String),
@@ -85,72 +90,76 @@ pub enum CommandError {
     ClockCount(String),
 }
 
-impl fmt::Display for CommandError {
+/// A host line of a Tablut (9×9) game that cannot be read.
+pub type CommandError = CommandErrorOf<Nine>;
+
+impl<G: Geometry> fmt::Display for CommandErrorOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CommandError::Side { command, text } => {
+            Self::Side { command, text } => {
                 write!(
                     f,
                     "{command}: expected attackers or defenders, got '{text}'"
                 )
             }
-            CommandError::Record { command, error } => write!(f, "{command}: {error}"),
-            CommandError::OpponentMove(text) => write!(
+            Self::Record { command, error } => write!(f, "{command}: {error}"),
+            Self::OpponentMove(text) => write!(
                 f,
                 "opponent-move: expected <move> <position record>, got '{text}'"
             ),
-            CommandError::Confirm(text) => {
+            Self::Confirm(text) => {
                 write!(f, "move: expected a position record, got '{text}'")
             }
-            CommandError::Analyze(text) => write!(
+            Self::Analyze(text) => write!(
                 f,
                 "analyze: expected <number of moves> <seconds>, got '{text}'"
             ),
-            CommandError::ClockFields(n) => write!(
+            Self::ClockFields(n) => write!(
                 f,
                 "clock: expected 5 fields (<att ms>[*] <def ms>[*] <overtime s> <att overtimes> \
                  <def overtimes>), got {n}"
             ),
-            CommandError::ClockTime(text) => write!(f, "clock: '{text}' is not a time in ms"),
-            CommandError::ClockCount(text) => write!(f, "clock: '{text}' is not a count"),
+            Self::ClockTime(text) => write!(f, "clock: '{text}' is not a time in ms"),
+            Self::ClockCount(text) => write!(f, "clock: '{text}' is not a count"),
         }
     }
 }
 
-impl std::error::Error for CommandError {}
+impl<G: Geometry> std::error::Error for CommandErrorOf<G> {}
 
-fn side(command: &'static str, text: &str) -> Result<Side, CommandError> {
+fn side<G: Geometry>(command: &'static str, text: &str) -> Result<Side, CommandErrorOf<G>> {
     match text {
         "attackers" => Ok(Side::Attackers),
         "defenders" => Ok(Side::Defenders),
-        _ => Err(CommandError::Side {
+        _ => Err(CommandErrorOf::Side {
             command,
             text: excerpt(text),
         }),
     }
 }
 
-fn record(command: &'static str, text: &str) -> Result<Board, CommandError> {
+fn record<G: Geometry>(command: &'static str, text: &str) -> Result<BoardOf<G>, CommandErrorOf<G>> {
     parse_position_record(text, Side::Attackers)
-        .map_err(|error| CommandError::Record { command, error })
+        .map_err(|error| CommandErrorOf::Record { command, error })
 }
 
-/// Parses one line from the host; the error is the text of an `error 0` line.
-pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
+/// Parses one line from the host, its moves and records on a board of size `G`; the error is
+/// the text of an `error 0` line.
+pub fn parse<G: Geometry>(line: &str) -> Result<HostCommandOf<G>, CommandErrorOf<G>> {
     let line = line.trim();
     let (word, rest) = line.split_once([' ', '\t']).unwrap_or((line, ""));
     let rest = rest.trim();
     Ok(match word {
-        "" | "hello" | "start" | "simple-moves" => HostCommand::Nothing,
-        "rules" => HostCommand::Rules(rest.to_string()),
-        "clock" => HostCommand::Clock(parse_clock(rest)?),
-        "play" => HostCommand::Play(side("play", rest)?),
-        "side" => HostCommand::Side(side("side", rest)?),
+        "" | "hello" | "start" | "simple-moves" => HostCommandOf::Nothing,
+        "rules" => HostCommandOf::Rules(rest.to_string()),
+        "clock" => HostCommandOf::Clock(parse_clock(rest)?),
+        "play" => HostCommandOf::Play(side("play", rest)?),
+        "side" => HostCommandOf::Side(side("side", rest)?),
         "opponent-move" => {
             let Some((text, rec)) = rest.split_once(' ') else {
-                return Err(CommandError::OpponentMove(excerpt(rest)));
+                return Err(CommandErrorOf::OpponentMove(excerpt(rest)));
             };
-            HostCommand::OpponentMove {
+            HostCommandOf::OpponentMove {
                 mv: parse_move(text).ok().map(|m| m.mv),
                 text: text.to_string(),
                 board: record("opponent-move", rec.trim())?,
@@ -158,11 +167,11 @@ pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
         }
         "move" => {
             if !rest.starts_with('/') {
-                return Err(CommandError::Confirm(excerpt(rest)));
+                return Err(CommandErrorOf::Confirm(excerpt(rest)));
             }
-            HostCommand::Confirm(record("move", rest)?)
+            HostCommandOf::Confirm(record("move", rest)?)
         }
-        "position" => HostCommand::Position(record("position", rest)?),
+        "position" => HostCommandOf::Position(record("position", rest)?),
         "analyze" => {
             let fields: Vec<&str> = rest.split_whitespace().collect();
             let parsed = match fields.as_slice() {
@@ -174,14 +183,14 @@ pub fn parse(line: &str) -> Result<HostCommand, CommandError> {
                 _ => None,
             };
             let Some((lines, seconds)) = parsed else {
-                return Err(CommandError::Analyze(excerpt(rest)));
+                return Err(CommandErrorOf::Analyze(excerpt(rest)));
             };
-            HostCommand::Analyze { lines, seconds }
+            HostCommandOf::Analyze { lines, seconds }
         }
-        "error" => HostCommand::Error(rest.to_string()),
-        "finish" => HostCommand::Finish,
-        "goodbye" => HostCommand::Goodbye,
-        other => HostCommand::Unknown(other.to_string()),
+        "error" => HostCommandOf::Error(rest.to_string()),
+        "finish" => HostCommandOf::Finish,
+        "goodbye" => HostCommandOf::Goodbye,
+        other => HostCommandOf::Unknown(other.to_string()),
     })
 }
 
@@ -200,25 +209,25 @@ pub struct Clock {
 }
 
 /// Parses the arguments of `clock <att ms>[*] <def ms>[*] <overtime s> <att n> <def n>`.
-pub fn parse_clock(args: &str) -> Result<Clock, CommandError> {
+pub fn parse_clock<G: Geometry>(args: &str) -> Result<Clock, CommandErrorOf<G>> {
     let fields: Vec<&str> = args.split_whitespace().collect();
     if fields.len() != 5 {
-        return Err(CommandError::ClockFields(fields.len()));
+        return Err(CommandErrorOf::ClockFields(fields.len()));
     }
-    let time = |text: &str| -> Result<(i64, bool), CommandError> {
+    let time = |text: &str| -> Result<(i64, bool), CommandErrorOf<G>> {
         let (num, star) = match text.strip_suffix('*') {
             Some(n) => (n, true),
             None => (text, false),
         };
         num.parse::<i64>()
             .map(|ms| (ms, star))
-            .map_err(|_| CommandError::ClockTime(excerpt(text)))
+            .map_err(|_| CommandErrorOf::ClockTime(excerpt(text)))
     };
-    let number = |text: &str| -> Result<f64, CommandError> {
+    let number = |text: &str| -> Result<f64, CommandErrorOf<G>> {
         text.parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
-            .ok_or_else(|| CommandError::ClockCount(excerpt(text)))
+            .ok_or_else(|| CommandErrorOf::ClockCount(excerpt(text)))
     };
     let (att, att_ot) = time(fields[0])?;
     let (def, def_ot) = time(fields[1])?;
@@ -236,13 +245,13 @@ mod tests {
 
     #[test]
     fn clock_lines_parse_with_overtime_marks_and_trailing_spaces() {
-        let c = parse_clock("29469 30000 3 3 3 ").unwrap();
+        let c = parse_clock::<Nine>("29469 30000 3 3 3 ").unwrap();
         assert_eq!(c.ms, BySide::new(29_469, 30_000));
         assert_eq!(c.overtime, BySide::new(false, false));
         assert_eq!(c.period_ms, 3_000);
         assert_eq!(c.periods, BySide::new(3, 3));
-        assert_eq!(parse_clock("1 2 2.5 1 1").unwrap().period_ms, 2_500);
-        let c = parse_clock("3000* 1129* 3 3 2").unwrap();
+        assert_eq!(parse_clock::<Nine>("1 2 2.5 1 1").unwrap().period_ms, 2_500);
+        let c = parse_clock::<Nine>("3000* 1129* 3 3 2").unwrap();
         assert_eq!(c.overtime, BySide::new(true, true));
         assert_eq!(c.periods[Side::Defenders], 2);
         for bad in [
@@ -253,7 +262,7 @@ mod tests {
             "1 2* 3 -4 5",
             "1** 2 3 4 5",
         ] {
-            assert!(parse_clock(bad).is_err(), "{bad:?}");
+            assert!(parse_clock::<Nine>(bad).is_err(), "{bad:?}");
         }
     }
 
@@ -280,11 +289,11 @@ mod tests {
             })
         );
         let record = "/4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
-        let board = parse_position_record(record, Side::Attackers).unwrap();
+        let board = parse_position_record::<Nine>(record, Side::Attackers).unwrap();
         assert_eq!(
             parse(&format!("opponent-move d1-d2 {record}")),
             Ok(HostCommand::OpponentMove {
-                mv: Some(Move::parse("d1d2").unwrap()),
+                mv: Some(MoveOf::<Nine>::parse("d1d2").unwrap()),
                 text: "d1-d2".into(),
                 board
             })
@@ -324,7 +333,7 @@ mod tests {
             ("analyze 2 -1", "analyze:"),
             ("analyze 2", "analyze:"),
         ] {
-            let e = parse(line).unwrap_err().to_string();
+            let e = parse::<Nine>(line).unwrap_err().to_string();
             assert!(e.starts_with(want), "{line}: {e}");
         }
     }

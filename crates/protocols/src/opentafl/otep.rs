@@ -7,21 +7,27 @@
 //! `goodbye` are honoured while it thinks; a search cancelled that way prints no move. The
 //! session only translates: the [`Engine`] holds the searcher, the game and the options.
 //!
+//! Every board of OpenTafl's rules strings that Konakis plays (7×7, 9×9, 11×11) gets an engine
+//! of its size (an `Engine<G>`): the session starts with Tablut's, and a `rules` line of
+//! another size replaces it with one of that size. The rest of the session is one body of code
+//! over the size.
+//!
 //! The game is kept with its history (for repetition) as long as the host's position records
 //! agree with it; when one does not, the record wins and the game restarts from it.
 
-use super::command::{self, Clock, HostCommand};
+use super::command::{self, Clock, HostCommandOf};
 use super::notation::{position_record, simple_move};
-use super::rules_string::parse_rules;
+use super::rules_string::{SizedBoard, parse_any_rules};
 use crate::protocol::{Input, spawn_reader};
 use crate::text::excerpt;
-use konakis_core::board::Board;
+use konakis_core::board::BoardOf;
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Side};
+use konakis_core::types::{MoveOf, Side};
 use konakis_engine::options::{self, Options};
 use konakis_engine::search::{Info, Limits, Report, Score};
 use konakis_engine::wdl::{self, Wdl};
-use konakis_engine::{Engine, EngineError, Explain, Synced};
+use konakis_engine::{Engine, EngineError, Explain, Playable, Synced};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::io::{Read, Write};
@@ -74,11 +80,13 @@ where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
-    // The table is allocated before `hello`, so that it does not delay the first move.
-    let engine = Engine::new(config(&args)?)?;
+    let options = config(&args)?;
+    // The table is allocated before `hello`, so that it does not delay the first move: on
+    // Tablut's board, until a `rules` line names another.
+    let engine = Engine::new(options)?;
     let out = Out::new(output);
     let lines = spawn_reader(input);
-    let session = Session::new(out.clone(), lines, args, engine);
+    let session = Session::new(Host::new(out.clone(), lines, args, options), engine);
     out.line("hello");
     session.run();
     Ok(())
@@ -168,7 +176,7 @@ pub fn overtime_share(left: u64) -> u64 {
 /// left of it is used. With main time left the usual time manager shares it out, counting each
 /// overtime period to come like an increment; when main time is shorter than a period, the move
 /// is played as if in overtime, since a full period follows the main time anyway.
-pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits {
+pub fn clock_limits<G: Geometry>(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits<G> {
     let fixed = |ms: u64| Limits {
         movetime: Some(ms.max(1)),
         ..Limits::default()
@@ -208,7 +216,7 @@ pub fn clock_limits(clock: Option<&Clock>, side: Side, movetime: u64) -> Limits 
 }
 
 /// `board` with `side` to move (the ply count kept).
-fn with_side(board: &Board, side: Side) -> Board {
+fn with_side<G: Geometry>(board: &BoardOf<G>, side: Side) -> BoardOf<G> {
     let mut b = *board;
     b.set_side_to_move(side);
     b
@@ -231,47 +239,45 @@ enum Task {
     Analyze,
 }
 
-struct Session {
+/// What the session does after a line.
+enum Flow {
+    /// Goes on reading.
+    Next,
+    /// A `rules` line, with its rules string: it may need an engine of another size.
+    Rules(String),
+    /// `goodbye`.
+    Goodbye,
+}
+
+/// The side of the session that knows no board: the host's lines, the output, the arguments
+/// and the clocks.
+struct Host {
     out: Out,
     lines: Receiver<Input>,
     /// Lines read ahead while waiting for a clock, to be handled next.
     backlog: VecDeque<Input>,
-    engine: Engine,
     args: OtepConfig,
-    rules: RulesState,
+    /// The option values every engine starts from (an engine of another size is made when
+    /// rules of that size arrive).
+    options: Options,
     clock: Option<Clock>,
     /// A `clock` line arrived since the last search started.
     clock_fresh: bool,
     /// The side named by the last `side` line.
     side_hint: Option<Side>,
-    /// The move sent for the last `play`, until the host confirms or overrides it (set by the
-    /// search's callback).
-    answered: Arc<Mutex<Option<Move>>>,
-    /// No search has used the table since it was allocated or cleared.
-    fresh_table: bool,
 }
 
-impl Session {
-    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, engine: Engine) -> Session {
-        Session {
+impl Host {
+    fn new(out: Out, lines: Receiver<Input>, args: OtepConfig, options: Options) -> Host {
+        Host {
             out,
             lines,
             backlog: VecDeque::new(),
-            engine,
             args,
-            rules: RulesState::Missing,
+            options,
             clock: None,
             clock_fresh: false,
             side_hint: None,
-            answered: Arc::new(Mutex::new(None)),
-            fresh_table: true,
-        }
-    }
-
-    fn answered(&self) -> MutexGuard<'_, Option<Move>> {
-        match self.answered.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
         }
     }
 
@@ -282,55 +288,218 @@ impl Session {
         self.lines.recv().unwrap_or(Input::End)
     }
 
+    /// Forgets the clocks (a new game, or the end of one).
+    fn forget_clock(&mut self) {
+        self.clock = None;
+        self.clock_fresh = false;
+    }
+
+    /// Waits briefly for a `clock` line after `play`; other lines are kept for later.
+    fn await_clock<G: Geometry>(&mut self) {
+        if self.clock_fresh {
+            return;
+        }
+        match self.lines.recv_timeout(CLOCK_WAIT) {
+            Ok(Input::Line(l)) => match command::parse::<G>(&l) {
+                Ok(HostCommandOf::Clock(c)) => {
+                    self.clock = Some(c);
+                    self.clock_fresh = true;
+                }
+                _ => self.backlog.push_back(Input::Line(l)),
+            },
+            Ok(other) => self.backlog.push_back(other),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => self.backlog.push_back(Input::End),
+        }
+    }
+}
+
+/// The engine of one board size and what the session knows of its game: the rules, the move
+/// last answered, whether the table is fresh.
+struct Play<G: Playable> {
+    engine: Engine<G>,
+    rules: RulesState,
+    /// The move sent for the last `play`, until the host confirms or overrides it (set by the
+    /// search's callback).
+    answered: Arc<Mutex<Option<MoveOf<G>>>>,
+    /// No search has used the table since it was allocated or cleared.
+    fresh_table: bool,
+}
+
+/// The engine of the board the rules in force are played on.
+enum Boards {
+    Seven(Play<Seven>),
+    Nine(Play<Nine>),
+    Eleven(Play<Eleven>),
+}
+
+/// `$body` with `$play` the [`Play`] of whichever board `$boards` holds.
+macro_rules! on_board {
+    ($boards:expr, $play:ident => $body:expr) => {
+        match $boards {
+            Boards::Seven($play) => $body,
+            Boards::Nine($play) => $body,
+            Boards::Eleven($play) => $body,
+        }
+    };
+}
+
+/// The board sizes a session plays, each with its place in [`Boards`].
+trait OnBoard: Playable {
+    /// The engine of this size, if it is the one held.
+    fn held(boards: &mut Boards) -> Option<&mut Play<Self>>;
+
+    /// `play` as the engine held.
+    fn hold(play: Play<Self>) -> Boards;
+}
+
+macro_rules! on_board_size {
+    ($($size:ident),*) => {$(
+        impl OnBoard for $size {
+            fn held(boards: &mut Boards) -> Option<&mut Play<$size>> {
+                match boards {
+                    Boards::$size(play) => Some(play),
+                    _ => None,
+                }
+            }
+
+            fn hold(play: Play<$size>) -> Boards {
+                Boards::$size(play)
+            }
+        }
+    )*};
+}
+
+on_board_size!(Seven, Nine, Eleven);
+
+struct Session {
+    host: Host,
+    boards: Boards,
+}
+
+impl Session {
+    fn new(host: Host, engine: Engine) -> Session {
+        Session {
+            host,
+            boards: Boards::Nine(Play::new(engine)),
+        }
+    }
+
     fn run(mut self) {
         loop {
-            match self.next_input() {
+            match self.host.next_input() {
                 Input::Line(line) => {
-                    if !self.handle(&line) {
-                        break;
+                    let flow =
+                        on_board!(&mut self.boards, play => play.handle(&mut self.host, &line));
+                    match flow {
+                        Flow::Next => {}
+                        Flow::Rules(text) => self.rules_line(&text),
+                        Flow::Goodbye => break,
                     }
                 }
-                Input::TooLong(n) => self.out.warn(&format!("line of {n} bytes ignored")),
+                Input::TooLong(n) => self.host.out.warn(&format!("line of {n} bytes ignored")),
                 Input::End => break,
             }
         }
-        self.cancel();
+        on_board!(&mut self.boards, play => play.cancel());
     }
 
-    /// Handles one line; `false` on `goodbye`.
-    fn handle(&mut self, line: &str) -> bool {
-        let command = match command::parse(line) {
+    /// `rules <text>`: a new game under those rules, on an engine of their board's size.
+    fn rules_line(&mut self, text: &str) {
+        on_board!(&mut self.boards, play => play.cancel());
+        self.host.forget_clock();
+        match parse_any_rules(text) {
+            Ok(parsed) => match parsed.start {
+                SizedBoard::Seven(start) => self.accept(parsed.rules, start),
+                SizedBoard::Nine(start) => self.accept(parsed.rules, start),
+                SizedBoard::Eleven(start) => self.accept(parsed.rules, start),
+            },
+            Err(e) => self.refuse(e.to_string()),
+        }
+    }
+
+    /// Plays `rules` from `start`, with the engine held if it is of that size, else with a new
+    /// one (the one held is dropped; if the new one cannot be had, the rules are refused).
+    fn accept<G: OnBoard>(&mut self, rules: Rules, start: BoardOf<G>) {
+        if let Some(play) = G::held(&mut self.boards) {
+            return play.accept(&self.host, rules, start);
+        }
+        match Engine::<G>::with_options(Options {
+            rules,
+            ..self.host.options
+        }) {
+            Ok(engine) => {
+                let mut play = Play::new(engine);
+                play.accept(&self.host, rules, start);
+                self.boards = G::hold(play);
+            }
+            Err(e) => self.refuse(format!(
+                "cannot set up an engine for a {n}x{n} board: {e}",
+                n = G::SIDE
+            )),
+        }
+    }
+
+    /// Refuses the last `rules` line with `msg`: no move is given until rules Konakis plays
+    /// arrive.
+    fn refuse(&mut self, msg: String) {
+        self.host.out.line(&format!("error -1 {msg}"));
+        on_board!(&mut self.boards, play => play.refuse(msg));
+    }
+}
+
+impl<G: Playable> Play<G> {
+    fn new(engine: Engine<G>) -> Play<G> {
+        Play {
+            engine,
+            rules: RulesState::Missing,
+            answered: Arc::new(Mutex::new(None)),
+            fresh_table: true,
+        }
+    }
+
+    fn answered(&self) -> MutexGuard<'_, Option<MoveOf<G>>> {
+        match self.answered.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Handles one line, read on this board's size.
+    fn handle(&mut self, host: &mut Host, line: &str) -> Flow {
+        let command = match command::parse::<G>(line) {
             Ok(c) => c,
             Err(e) => {
-                self.out.warn(&e.to_string());
-                return true;
+                host.out.warn(&e.to_string());
+                return Flow::Next;
             }
         };
         match command {
-            HostCommand::Rules(text) => self.rules_line(&text),
-            HostCommand::Clock(c) => {
-                self.clock = Some(c);
-                self.clock_fresh = true;
+            HostCommandOf::Rules(text) => return Flow::Rules(text),
+            HostCommandOf::Clock(c) => {
+                host.clock = Some(c);
+                host.clock_fresh = true;
             }
-            HostCommand::Play(side) => self.play(side),
-            HostCommand::OpponentMove { mv, text, board } => self.opponent_move(mv, &text, board),
-            HostCommand::Confirm(board) => self.confirm(board),
-            HostCommand::Position(board) => self.position(board),
-            HostCommand::Side(side) => self.side(side),
-            HostCommand::Analyze { lines, seconds } => self.analyze(lines, seconds),
-            HostCommand::Error(text) => self.host_error(&text),
-            HostCommand::Finish => {
+            HostCommandOf::Play(side) => self.play(host, side),
+            HostCommandOf::OpponentMove { mv, text, board } => {
+                self.opponent_move(host, mv, &text, board)
+            }
+            HostCommandOf::Confirm(board) => self.confirm(host, board),
+            HostCommandOf::Position(board) => self.position(host, board),
+            HostCommandOf::Side(side) => self.side(host, side),
+            HostCommandOf::Analyze { lines, seconds } => self.analyze(host, lines, seconds),
+            HostCommandOf::Error(text) => self.host_error(host, &text),
+            HostCommandOf::Finish => {
                 self.cancel();
-                self.clock = None;
-                self.clock_fresh = false;
+                host.forget_clock();
             }
-            HostCommand::Goodbye => return false,
-            HostCommand::Nothing => {}
-            HostCommand::Unknown(word) => self
+            HostCommandOf::Goodbye => return Flow::Goodbye,
+            HostCommandOf::Nothing => {}
+            HostCommandOf::Unknown(word) => host
                 .out
                 .status(&format!("ignored unknown command '{}'", excerpt(&word))),
         }
-        true
+        Flow::Next
     }
 
     /// Stops the running search, if any, without letting it print its answer.
@@ -351,96 +520,59 @@ impl Session {
     }
 
     /// The `error -1` line for a host that asks for moves without rules Konakis plays.
-    fn refuse_without_rules(&self) {
+    fn refuse_without_rules(&self, host: &Host) {
         match &self.rules {
-            RulesState::Refused(msg) => self.out.line(&format!("error -1 {msg}")),
-            RulesState::Missing => self
+            RulesState::Refused(msg) => host.out.line(&format!("error -1 {msg}")),
+            RulesState::Missing => host
                 .out
                 .line("error -1 no rules received (the host must send rules first)"),
             RulesState::Known(_) => {}
         }
     }
 
-    fn rules_line(&mut self, text: &str) {
-        self.cancel();
-        self.clock = None;
-        self.clock_fresh = false;
+    /// The last `rules` line was refused with `msg`.
+    fn refuse(&mut self, msg: String) {
         *self.answered() = None;
-        match parse_rules(text) {
-            // The rules crate plays the tafl family, but the search still reads Tablut's
-            // throne and king (the king-danger and king-line views): it plays Tablut's rules
-            // only, until it learns the family's.
-            Ok(parsed) if parsed.rules.family_rules() => {
-                let msg = format!(
-                    "unsupported rule: {} is not Tablut (Konakis' rules play it, its search \
-                     plays Tablut's rules only, for now)",
-                    parsed.name.as_deref().unwrap_or("this game")
-                );
-                self.out.line(&format!("error -1 {msg}"));
-                self.rules = RulesState::Refused(msg);
-            }
-            Ok(parsed) => {
-                self.engine.set_rules(parsed.rules, parsed.start);
-                self.rules = RulesState::Known(parsed.rules);
-                // Clearing a table no search has touched would only cost time (the host's
-                // clock may already run).
-                if !self.fresh_table {
-                    self.engine.clear();
-                    self.fresh_table = true;
-                }
-                self.out
-                    .status(&format!("rules accepted: {}", parsed.rules));
-            }
-            Err(e) => {
-                let msg = e.to_string();
-                self.out.line(&format!("error -1 {msg}"));
-                self.rules = RulesState::Refused(msg);
-            }
-        }
+        self.rules = RulesState::Refused(msg);
     }
 
-    /// Waits briefly for a `clock` line after `play`; other lines are kept for later.
-    fn await_clock(&mut self) {
-        if self.clock_fresh {
-            return;
+    /// A new game under `rules` from `start`.
+    fn accept(&mut self, host: &Host, rules: Rules, start: BoardOf<G>) {
+        *self.answered() = None;
+        self.engine.set_rules(rules, start);
+        self.rules = RulesState::Known(rules);
+        // Clearing a table no search has touched would only cost time (the host's clock may
+        // already run).
+        if !self.fresh_table {
+            self.engine.clear();
+            self.fresh_table = true;
         }
-        match self.lines.recv_timeout(CLOCK_WAIT) {
-            Ok(Input::Line(l)) => match command::parse(&l) {
-                Ok(HostCommand::Clock(c)) => {
-                    self.clock = Some(c);
-                    self.clock_fresh = true;
-                }
-                _ => self.backlog.push_back(Input::Line(l)),
-            },
-            Ok(other) => self.backlog.push_back(other),
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => self.backlog.push_back(Input::End),
-        }
+        host.out.status(&format!("rules accepted: {rules}"));
     }
 
-    fn play(&mut self, side: Side) {
+    fn play(&mut self, host: &mut Host, side: Side) {
         let Some(rules) = self.known_rules() else {
-            return self.refuse_without_rules();
+            return self.refuse_without_rules(host);
         };
         if self.searching() {
-            return self.out.status("play ignored: already thinking");
+            return host.out.status("play ignored: already thinking");
         }
         if self.engine.board().side_to_move() != side {
-            self.out.status(&format!(
+            host.out.status(&format!(
                 "the host asks the {side} to move; the game is taken over with them to move"
             ));
             self.engine
                 .take_position(with_side(self.engine.board(), side));
         }
-        if !self.playable(rules) {
+        if !self.playable(host, rules) {
             return;
         }
-        self.await_clock();
+        host.await_clock::<G>();
         if self.searching() {
             return;
         }
-        let mut limits = clock_limits(self.clock.as_ref(), side, self.args.movetime);
-        if let Some(max) = self.args.max_time {
+        let mut limits = clock_limits(host.clock.as_ref(), side, host.args.movetime);
+        if let Some(max) = host.args.max_time {
             let longest = match limits.movetime {
                 Some(ms) => ms,
                 None => self
@@ -455,25 +587,25 @@ impl Session {
                 };
             }
         }
-        self.start(Task::Play, limits, 1);
+        self.start(host, Task::Play, limits, 1);
     }
 
     /// Makes sure the current game has a move to give: a game Konakis thinks drawn by
     /// repetition (which the host may count otherwise) is continued from its board alone.
-    fn playable(&mut self, rules: Rules) -> bool {
+    fn playable(&mut self, host: &Host, rules: Rules) -> bool {
         if !self.engine.game().status().is_over() {
             return true;
         }
         let board = *self.engine.board();
         if !board.status(&rules).is_over() {
-            self.out.status(&format!(
+            host.out.status(&format!(
                 "Konakis sees {}; playing on from the board as the host asks",
                 self.engine.game().status()
             ));
             self.engine.take_position(board);
             return true;
         }
-        self.out.warn(&format!(
+        host.out.warn(&format!(
             "no move to give: {} (position {})",
             board.status(&rules),
             position_record(&board)
@@ -483,30 +615,30 @@ impl Session {
 
     /// Starts a search; its reports become `status` lines and its answer a `move` (or
     /// `analysis`) line, unless it is cancelled first.
-    fn start(&mut self, task: Task, limits: Limits, multipv: usize) {
+    fn start(&mut self, host: &mut Host, task: Task, limits: Limits<G>, multipv: usize) {
         if let Err(e) = self
             .engine
             .set_option("MultiPV", Some(&multipv.to_string()))
         {
-            return self.out.warn(&format!("cannot start a search: {e}"));
+            return host.out.warn(&format!("cannot start a search: {e}"));
         }
         if task == Task::Play {
             *self.answered() = None;
         }
-        self.clock_fresh = false;
+        host.clock_fresh = false;
         self.fresh_table = false;
-        let out = self.out.clone();
+        let out = host.out.clone();
         let to_move = self.engine.board().side_to_move();
         let plies = self.engine.board().plies();
         let rules = self.engine.options().rules;
         let answered = Arc::clone(&self.answered);
         // The lines of the iteration being reported, and of the one before (the last
         // iteration may stop before all its lines are done).
-        let mut lines: Vec<Info> = Vec::new();
-        let mut previous: Vec<Info> = Vec::new();
+        let mut lines: Vec<Info<G>> = Vec::new();
+        let mut previous: Vec<Info<G>> = Vec::new();
         // The engine hands on the reports of the current search only: a cancelled one says
         // nothing more.
-        let callback = move |_, report: Report| match report {
+        let callback = move |_, report: Report<G>| match report {
             Report::Info(info) => {
                 if info.multipv == 1 {
                     let chances = wdl::wdl(info.score, plies, to_move, &rules);
@@ -550,35 +682,41 @@ impl Session {
             Report::CurrMove { .. } => {}
         };
         if let Err(e) = self.engine.think(limits, callback) {
-            self.out.warn(&format!("cannot start a search: {e}"));
+            host.out.warn(&format!("cannot start a search: {e}"));
         }
     }
 
     /// Continues the game with one of `lines` (tried in order) if its moves are legal and lead
     /// to `target` (placement and side to move); otherwise takes `target` as a new game and
     /// returns `false`.
-    fn follow(&mut self, lines: &[&[Move]], target: Board) -> bool {
+    fn follow(&mut self, lines: &[&[MoveOf<G>]], target: BoardOf<G>) -> bool {
         let synced = self.engine.sync(
             |b| b.same_position(&target),
             Explain::Lines(lines),
-            |_| Ok::<Board, Infallible>(target),
+            |_| Ok::<BoardOf<G>, Infallible>(target),
         );
         !matches!(synced, Ok(Synced::Taken))
     }
 
-    fn adopted(&self, why: &str) {
-        self.out
+    fn adopted(host: &Host, why: &str) {
+        host.out
             .status(&format!("{why}; the game goes on from the host's position"));
     }
 
     /// The other side played `mv` (written `text`); `record` is the board after it (with the
     /// attackers to move until the mover is known).
-    fn opponent_move(&mut self, mv: Option<Move>, text: &str, record: Board) {
+    fn opponent_move(
+        &mut self,
+        host: &Host,
+        mv: Option<MoveOf<G>>,
+        text: &str,
+        record: BoardOf<G>,
+    ) {
         if self.known_rules().is_none() {
-            return self.refuse_without_rules();
+            return self.refuse_without_rules(host);
         }
         if self.searching() {
-            self.out
+            host.out
                 .status("opponent-move while thinking: search dropped");
             self.cancel();
         }
@@ -592,7 +730,7 @@ impl Session {
         let followed = match mv {
             Some(mv) => {
                 let (theirs, both) = ([mv], answered.map(|a| [a, mv]));
-                let mut lines: Vec<&[Move]> = vec![&theirs];
+                let mut lines: Vec<&[MoveOf<G>]> = vec![&theirs];
                 lines.extend(both.as_ref().map(|b| b.as_slice()));
                 self.follow(&lines, target)
             }
@@ -606,42 +744,43 @@ impl Session {
                     simple_move(mv)
                 ),
             };
-            self.adopted(&why);
+            Self::adopted(host, &why);
         }
     }
 
     /// `move <record>`: the host accepted our move; the record is the board after it.
-    fn confirm(&mut self, record: Board) {
+    fn confirm(&mut self, host: &Host, record: BoardOf<G>) {
         if self.known_rules().is_none() {
-            return self.refuse_without_rules();
+            return self.refuse_without_rules(host);
         }
         let mover = self.engine.board().side_to_move();
         let target = with_side(&record, mover.opponent());
         let answered = self.answered().take();
         let ours = answered.map(|a| [a]);
-        let mut lines: Vec<&[Move]> = ours.as_ref().map(|a| a.as_slice()).into_iter().collect();
+        let mut lines: Vec<&[MoveOf<G>]> =
+            ours.as_ref().map(|a| a.as_slice()).into_iter().collect();
         lines.push(&[]);
         if !self.follow(&lines, target) {
-            self.adopted("the confirmed position is not Konakis' move");
+            Self::adopted(host, "the confirmed position is not Konakis' move");
         }
     }
 
-    fn position(&mut self, record: Board) {
+    fn position(&mut self, host: &Host, record: BoardOf<G>) {
         if self.known_rules().is_none() {
-            return self.refuse_without_rules();
+            return self.refuse_without_rules(host);
         }
         if self.searching() {
             self.cancel();
         }
-        let side = self.side_hint.unwrap_or(self.engine.board().side_to_move());
+        let side = host.side_hint.unwrap_or(self.engine.board().side_to_move());
         let board = with_side(&record, side);
         if !self.follow(&[&[]], board) {
             *self.answered() = None;
         }
     }
 
-    fn side(&mut self, side: Side) {
-        self.side_hint = Some(side);
+    fn side(&mut self, host: &mut Host, side: Side) {
+        host.side_hint = Some(side);
         if self.known_rules().is_some()
             && self.engine.board().side_to_move() != side
             && !self.searching()
@@ -651,14 +790,14 @@ impl Session {
         }
     }
 
-    fn analyze(&mut self, lines: usize, seconds: f64) {
+    fn analyze(&mut self, host: &mut Host, lines: usize, seconds: f64) {
         let Some(rules) = self.known_rules() else {
-            return self.refuse_without_rules();
+            return self.refuse_without_rules(host);
         };
         if self.searching() {
-            return self.out.status("analyze ignored: already thinking");
+            return host.out.status("analyze ignored: already thinking");
         }
-        if !self.playable(rules) {
+        if !self.playable(host, rules) {
             return;
         }
         let ms = (seconds * 1000.0).min(3_600_000.0) as u64;
@@ -666,16 +805,16 @@ impl Session {
             movetime: Some(ms.saturating_sub(ms / 10).max(1)),
             ..Limits::default()
         };
-        self.start(Task::Analyze, limits, lines.min(16));
+        self.start(host, Task::Analyze, limits, lines.min(16));
     }
 
-    fn host_error(&mut self, text: &str) {
-        self.out.status(&format!(
+    fn host_error(&mut self, host: &Host, text: &str) {
+        host.out.status(&format!(
             "the host reports error {}; asking for the position",
             excerpt(text)
         ));
         *self.answered() = None;
-        self.out.line("position");
+        host.out.line("position");
     }
 }
 
@@ -717,7 +856,7 @@ pub fn opentafl_score(score: Score, depth: u32, to_move: Side) -> i32 {
 
 /// A search report as the text of a `status` line, its score as OpenTafl's AI gives one,
 /// followed by the win chances in words (`chances`, for the side to move).
-fn status_text(i: &Info, to_move: Side, chances: Wdl) -> String {
+fn status_text<G: Geometry>(i: &Info<G>, to_move: Side, chances: Wdl) -> String {
     let score = opentafl_score(i.score, i.depth, to_move);
     let pv: Vec<String> = i.pv.iter().map(|&m| simple_move(m)).collect();
     format!(
@@ -734,7 +873,7 @@ fn status_text(i: &Info, to_move: Side, chances: Wdl) -> String {
 
 /// `analysis <n> <move|move|...> <eval> ...` from the lines of the last finished iteration,
 /// scores as [`opentafl_score`] gives them; the best move alone when no iteration finished.
-fn analysis_text(lines: &[Info], best: Move, to_move: Side) -> String {
+fn analysis_text<G: Geometry>(lines: &[Info<G>], best: MoveOf<G>, to_move: Side) -> String {
     if lines.is_empty() {
         return format!("analysis 1 {} 0", simple_move(best));
     }
@@ -755,18 +894,19 @@ mod tests {
     use super::*;
 
     use super::command::parse_clock;
+    use crate::opentafl::notation::parse_move;
 
     #[test]
     fn overtime_moves_fit_in_the_period() {
         // In overtime: all but the second OpenTafl's AI keeps back, at most three quarters.
-        let c = parse_clock("3000* 384 3 3 3").unwrap();
+        let c = parse_clock::<Nine>("3000* 384 3 3 3").unwrap();
         assert_eq!(
-            clock_limits(Some(&c), Side::Attackers, 5000).movetime,
+            clock_limits::<Nine>(Some(&c), Side::Attackers, 5000).movetime,
             Some(2000)
         );
         // Main time shorter than a period: played as in overtime.
         assert_eq!(
-            clock_limits(Some(&c), Side::Defenders, 5000).movetime,
+            clock_limits::<Nine>(Some(&c), Side::Defenders, 5000).movetime,
             Some(2000)
         );
         // The runner's st=S: a period of S + 1 s gives S; long periods three quarters; less
@@ -775,34 +915,37 @@ mod tests {
             assert_eq!(overtime_share(left), think, "{left}");
         }
         // Plenty of main time: the time manager, with the periods as an increment.
-        let c = parse_clock("29469 30000 3 3 3").unwrap();
-        let l = clock_limits(Some(&c), Side::Attackers, 5000);
+        let c = parse_clock::<Nine>("29469 30000 3 3 3").unwrap();
+        let l = clock_limits::<Nine>(Some(&c), Side::Attackers, 5000);
         assert_eq!(
             (l.btime, l.binc, l.movetime),
             (Some(29_469), Some(2000), None)
         );
         // No overtime: main time alone.
-        let c = parse_clock("60000 60000 0 0 0").unwrap();
-        let l = clock_limits(Some(&c), Side::Defenders, 5000);
+        let c = parse_clock::<Nine>("60000 60000 0 0 0").unwrap();
+        let l = clock_limits::<Nine>(Some(&c), Side::Defenders, 5000);
         assert_eq!((l.wtime, l.winc), (Some(60_000), None));
         // No clock, or no main time and no overtime: the fixed time per move.
-        assert_eq!(clock_limits(None, Side::Attackers, 777).movetime, Some(777));
-        let c = parse_clock("-1 -1 0 0 0").unwrap();
         assert_eq!(
-            clock_limits(Some(&c), Side::Attackers, 777).movetime,
+            clock_limits::<Nine>(None, Side::Attackers, 777).movetime,
+            Some(777)
+        );
+        let c = parse_clock::<Nine>("-1 -1 0 0 0").unwrap();
+        assert_eq!(
+            clock_limits::<Nine>(Some(&c), Side::Attackers, 777).movetime,
             Some(777)
         );
         // A spent period never gives a zero budget.
-        let c = parse_clock("0* 0* 3 0 0").unwrap();
+        let c = parse_clock::<Nine>("0* 0* 3 0 0").unwrap();
         assert_eq!(
-            clock_limits(Some(&c), Side::Attackers, 777).movetime,
+            clock_limits::<Nine>(Some(&c), Side::Attackers, 777).movetime,
             Some(1)
         );
     }
 
     #[test]
     fn analysis_lines_join_the_pv_with_bars() {
-        let mv = |t: &str| Move::parse(t).unwrap();
+        let mv = |t: &str| MoveOf::<Nine>::parse(t).unwrap();
         let info = |score, pv: &[&str]| Info {
             depth: 3,
             seldepth: 3,
@@ -836,5 +979,291 @@ mod tests {
         // A won position found deep: no bonus below zero; centi-soldiers stay below wins.
         assert_eq!(opentafl_score(Score::Mate(3), 2, Side::Attackers), 5_050);
         assert_eq!(opentafl_score(Score::Cp(9_999), 2, Side::Attackers), 5_000);
+    }
+
+    /// The input of a hosted session: the lines the host sends, the end of the input when the
+    /// host goes.
+    struct Feed {
+        lines: Receiver<Vec<u8>>,
+        pending: VecDeque<u8>,
+    }
+
+    impl Read for Feed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pending.is_empty() {
+                match self.lines.recv() {
+                    Ok(bytes) => self.pending.extend(bytes),
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.pending.len());
+            for (slot, byte) in buf.iter_mut().zip(self.pending.drain(..n)) {
+                *slot = byte;
+            }
+            Ok(n)
+        }
+    }
+
+    /// The output of a hosted session, gathered.
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `konakis otep` ([`serve`]) on a thread, driven line by line as OpenTafl drives it.
+    struct Hosted {
+        input: std::sync::mpsc::Sender<Vec<u8>>,
+        output: Arc<Mutex<Vec<u8>>>,
+        /// How many output lines were handed out.
+        read: usize,
+    }
+
+    impl Hosted {
+        fn start() -> Hosted {
+            let (input, lines) = std::sync::mpsc::channel();
+            let output = Arc::new(Mutex::new(Vec::new()));
+            let sink = Sink(Arc::clone(&output));
+            let args = OtepConfig {
+                hash_mib: 4,
+                ..OtepConfig::default()
+            };
+            let feed = Feed {
+                lines,
+                pending: VecDeque::new(),
+            };
+            std::thread::spawn(move || serve(feed, sink, args).unwrap());
+            let mut hosted = Hosted {
+                input,
+                output,
+                read: 0,
+            };
+            hosted.until("hello");
+            hosted
+        }
+
+        fn send(&self, line: &str) {
+            self.input.send(format!("{line}\n").into_bytes()).unwrap();
+        }
+
+        /// The lines written since the last call, up to the first one that starts with
+        /// `prefix`; fails with all of them after 30 s without one.
+        fn until(&mut self, prefix: &str) -> Vec<String> {
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            loop {
+                let text = String::from_utf8(self.output.lock().unwrap().clone()).unwrap();
+                let lines: Vec<String> = text.lines().map(str::to_string).collect();
+                let complete = if text.ends_with('\n') {
+                    lines.len()
+                } else {
+                    lines.len().saturating_sub(1)
+                };
+                if let Some(i) = (self.read..complete).find(|&i| lines[i].starts_with(prefix)) {
+                    let seen = lines[self.read..=i].to_vec();
+                    self.read = i + 1;
+                    return seen;
+                }
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "no line starting with {prefix:?} in {:#?}",
+                    &lines[self.read..]
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    /// OpenTafl hosting Konakis for `konakis` under the rules string `text` (of board `G`,
+    /// read as `rules` from `start`) for up to `plies` plies: the host's side plays legal moves
+    /// of its own choosing, and each move Konakis answers is legal on the host's board. Konakis
+    /// keeps the host's game (no record makes it start over) and writes no error before its
+    /// moves.
+    fn host_game<G: Geometry>(
+        text: &str,
+        rules: Rules,
+        start: BoardOf<G>,
+        konakis: Side,
+        plies: usize,
+    ) {
+        let mut otep = Hosted::start();
+        otep.send(&format!("rules {text}"));
+        let accepted = otep.until("status rules accepted");
+        assert_eq!(accepted.len(), 1, "{accepted:#?}");
+        let mut board = start;
+        let mut answered = 0;
+        for ply in 0..plies {
+            if board.status(&rules).is_over() {
+                break;
+            }
+            let side = board.side_to_move();
+            let legal = board.legal_moves(&rules);
+            let mv = if side == konakis {
+                // OpenTafl's st-like clock: one overtime period, already running.
+                otep.send("clock 1000* 1000* 1 1 1");
+                otep.send(&format!("play {side}"));
+                let lines = otep.until("move ");
+                for line in &lines {
+                    assert!(
+                        !line.starts_with("error") && !line.contains("goes on from the host"),
+                        "ply {ply}: {lines:#?}"
+                    );
+                }
+                let written = lines.last().unwrap().strip_prefix("move ").unwrap();
+                let mv = parse_move::<G>(written).unwrap().mv;
+                assert!(
+                    legal.contains(&mv),
+                    "ply {ply}: {written} is not legal in {}",
+                    position_record(&board)
+                );
+                answered += 1;
+                mv
+            } else {
+                legal[(ply * 7) % legal.len()]
+            };
+            board.play(&rules, mv);
+            if board.status(&rules).is_over() {
+                // OpenTafl ends the game with `finish`.
+                break;
+            }
+            if side == konakis {
+                otep.send(&format!("move {}", position_record(&board)));
+            } else {
+                otep.send(&format!(
+                    "opponent-move {} {}",
+                    simple_move(mv),
+                    position_record(&board)
+                ));
+            }
+        }
+        assert!(answered >= 1, "no move answered");
+        otep.send("finish 1");
+        otep.send("goodbye");
+    }
+
+    fn brandub() -> (String, Rules, BoardOf<Seven>) {
+        let text = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: \
+                    start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        let parsed = parse_any_rules(text).unwrap();
+        let SizedBoard::Seven(start) = parsed.start else {
+            panic!("{text}: not 7x7");
+        };
+        (text.to_string(), parsed.rules, start)
+    }
+
+    fn copenhagen() -> (String, Rules, BoardOf<Eleven>) {
+        let text = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y \
+                    start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+        let parsed = parse_any_rules(text).unwrap();
+        let SizedBoard::Eleven(start) = parsed.start else {
+            panic!("{text}: not 11x11");
+        };
+        (text.to_string(), parsed.rules, start)
+    }
+
+    #[test]
+    fn a_brandub_7x7_session_answers_legal_moves_for_either_side() {
+        let (text, rules, start) = brandub();
+        host_game(&text, rules, start, Side::Attackers, 12);
+        host_game(&text, rules, start, Side::Defenders, 12);
+    }
+
+    #[test]
+    fn a_copenhagen_11x11_session_answers_legal_moves_for_either_side() {
+        let (text, rules, start) = copenhagen();
+        host_game(&text, rules, start, Side::Attackers, 10);
+        host_game(&text, rules, start, Side::Defenders, 10);
+    }
+
+    /// One session given OpenTafl's ten built-in rules strings in turn, as a user picks one
+    /// variant after another: each of the eight Konakis plays is accepted and answered with a
+    /// legal move on its own board; Berserk and Foteviken Tablut are refused by the pair at
+    /// fault, and no move is given under them (nor under the rules before them).
+    #[test]
+    fn every_built_in_opentafl_variant_is_played_on_its_board_or_refused_by_name() {
+        let text = include_str!("../../../../tests/data/opentafl/builtin-rules-strings.txt");
+        let mut otep = Hosted::start();
+        let mut played = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let string = line.split('\t').nth(3).unwrap();
+            otep.send(&format!("rules {string}"));
+            let answer = otep.until("");
+            let first = &answer[0];
+            let parsed = match parse_any_rules(string) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    assert_eq!(*first, format!("error -1 {e}"));
+                    assert!(first.starts_with("error -1 unsupported rule: "), "{first}");
+                    otep.send("play attackers");
+                    let refused = otep.until("");
+                    assert!(
+                        refused[0].starts_with("error -1 unsupported rule"),
+                        "{refused:?}"
+                    );
+                    continue;
+                }
+            };
+            assert!(
+                first.starts_with("status rules accepted"),
+                "{string}: {first}"
+            );
+            let side = parsed.rules.first_move;
+            otep.send("clock 1000* 1000* 1 1 1");
+            otep.send(&format!("play {side}"));
+            let lines = otep.until("move ");
+            let written = lines.last().unwrap().strip_prefix("move ").unwrap();
+            let legal = match &parsed.start {
+                SizedBoard::Seven(b) => {
+                    let mv = parse_move::<Seven>(written).unwrap().mv;
+                    b.legal_moves(&parsed.rules).contains(&mv)
+                }
+                SizedBoard::Nine(b) => {
+                    let mv = parse_move::<Nine>(written).unwrap().mv;
+                    b.legal_moves(&parsed.rules).contains(&mv)
+                }
+                SizedBoard::Eleven(b) => {
+                    let mv = parse_move::<Eleven>(written).unwrap().mv;
+                    b.legal_moves(&parsed.rules).contains(&mv)
+                }
+            };
+            assert!(legal, "{string}: {written} is not legal at the start");
+            played += 1;
+        }
+        assert_eq!(played, 8);
+        otep.send("goodbye");
+    }
+
+    /// Analysis on 11x11 as OpenTafl's analysis window asks for it: a position record, the
+    /// side to move, `analyze`; every line's first move is legal there.
+    #[test]
+    fn analysis_of_a_copenhagen_position_gives_legal_lines() {
+        let (text, rules, start) = copenhagen();
+        let mut otep = Hosted::start();
+        otep.send(&format!("rules {text}"));
+        otep.until("status rules accepted");
+        let mut board = start;
+        let first = board.legal_moves(&rules)[3];
+        board.play(&rules, first);
+        otep.send(&format!("position {}", position_record(&board)));
+        otep.send("side defenders");
+        otep.send("analyze 2 0.3");
+        let lines = otep.until("analysis ");
+        let analysis = lines.last().unwrap();
+        let fields: Vec<&str> = analysis.split(' ').collect();
+        assert_eq!(fields[1], "2", "{analysis}");
+        let legal = board.legal_moves(&rules);
+        for pv in [fields[2], fields[4]] {
+            let mv = parse_move::<Eleven>(pv.split('|').next().unwrap())
+                .unwrap()
+                .mv;
+            assert!(legal.contains(&mv), "{analysis}");
+        }
+        otep.send("goodbye");
     }
 }

@@ -10,11 +10,11 @@
 //! after turns starts the next game.
 
 use super::notation::{self, NotationErrorOf, OtMoveOf, full_move};
-use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
-use konakis_core::board::{Board, BoardOf, Game, GameError, IllegalMove, Status};
+use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules_of};
+use konakis_core::board::{Board, BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf, Status};
 use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::{Rules, RulesError};
-use konakis_core::types::{Move, MoveOf, Piece, Side, Square};
+use konakis_core::types::{Move, MoveOf, Piece, Side, SquareOf};
 use std::fmt::{self, Write};
 
 /// One game of an `.otg` file, its moves read for a board of size `G`.
@@ -399,26 +399,29 @@ pub enum RulesSource {
     KonakisTag,
 }
 
-/// A game replayed by Konakis' referee.
+/// A game on a board of size `G` replayed by Konakis' referee.
 #[derive(Clone, Debug)]
-pub struct Replay {
+pub struct ReplayOf<G: Geometry> {
     /// The rules it was refereed under.
     pub rules: Rules,
     /// Where they came from.
     pub source: RulesSource,
     /// The start position.
-    pub start: Board,
+    pub start: BoardOf<G>,
     /// Every move in full notation, as the referee sees it.
     pub moves: Vec<String>,
     /// The referee's status after the last move.
     pub status: Status,
     /// The game.
-    pub game: Game,
+    pub game: GameOf<G>,
 }
+
+/// A Tablut (9×9) game replayed by Konakis' referee.
+pub type Replay = ReplayOf<Nine>;
 
 /// The winner a `result` tag names: `Some(Some(side))`, `Some(None)` for a draw, `None` when
 /// the tag is absent or says nothing (`?`).
-pub fn result_tag(game: &OtgGame) -> Option<Option<Side>> {
+pub fn result_tag<G: Geometry>(game: &OtgGameOf<G>) -> Option<Option<Side>> {
     match game.tag("result")?.trim() {
         "1" => Some(Some(Side::Attackers)),
         "-1" => Some(Some(Side::Defenders)),
@@ -428,16 +431,16 @@ pub fn result_tag(game: &OtgGame) -> Option<Option<Side>> {
 }
 
 /// The set of squares a move's record lists as captured, and the referee's.
-fn capture_set(squares: &[Square]) -> Vec<Square> {
+fn capture_set<G: Geometry>(squares: &[SquareOf<G>]) -> Vec<SquareOf<G>> {
     let mut v = squares.to_vec();
     v.sort_by_key(|s| s.index());
     v.dedup();
     v
 }
 
-/// Why [`replay`] refused a record.
+/// Why [`replay`] refused a record of a board of size `G`.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayError {
+pub enum ReplayErrorOf<G: Geometry> {
     /// The record has no `rules` tag.
     NoRulesTag,
     /// The `rules` tag is no rules string Konakis plays.
@@ -453,19 +456,22 @@ pub enum ReplayError {
         /// The move as the record has it (simple notation, king and captures).
         written: String,
         /// What is wrong with it.
-        fault: ReplayFault,
+        fault: ReplayFaultOf<G>,
     },
 }
 
-impl fmt::Display for ReplayError {
+/// Why [`replay`] refused a Tablut (9×9) record.
+pub type ReplayError = ReplayErrorOf<Nine>;
+
+impl<G: Geometry> fmt::Display for ReplayErrorOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::NoRulesTag => {
+            ReplayErrorOf::NoRulesTag => {
                 f.write_str("the record has no rules tag (OpenTafl's rules string)")
             }
-            ReplayError::RulesTag(e) => write!(f, "rules tag: {e}"),
-            ReplayError::KonakisRulesTag(e) => write!(f, "konakis-rules tag: {e}"),
-            ReplayError::Move {
+            ReplayErrorOf::RulesTag(e) => write!(f, "rules tag: {e}"),
+            ReplayErrorOf::KonakisRulesTag(e) => write!(f, "konakis-rules tag: {e}"),
+            ReplayErrorOf::Move {
                 turn,
                 number,
                 written,
@@ -475,57 +481,60 @@ impl fmt::Display for ReplayError {
     }
 }
 
-impl std::error::Error for ReplayError {}
+impl<G: Geometry> std::error::Error for ReplayErrorOf<G> {}
 
-/// What is wrong with one move of a record ([`ReplayError::Move`]).
+/// What is wrong with one move of a record ([`ReplayErrorOf::Move`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayFault {
+pub enum ReplayFaultOf<G: Geometry> {
     /// The move is written as a king's, and the king is not on its first square.
-    NoKing(Square),
+    NoKing(SquareOf<G>),
     /// The game had already ended.
     AfterEnd(Status),
     /// The move is not legal.
-    Illegal(IllegalMove),
+    Illegal(IllegalMoveOf<G>),
     /// A capture names a piece Tablut does not have.
     ForeignCapture {
         /// The letter.
         letter: char,
         /// The square.
-        square: Square,
+        square: SquareOf<G>,
     },
     /// A capture names a piece other than the one on its square.
     WrongPiece {
         /// The letter.
         letter: char,
         /// The square.
-        square: Square,
+        square: SquareOf<G>,
         /// What stands there.
         found: Option<Piece>,
     },
     /// The record captures other pieces than the referee does.
     Captures {
         /// The squares the record lists, sorted.
-        listed: Vec<Square>,
+        listed: Vec<SquareOf<G>>,
         /// The squares the referee captures, sorted.
-        referee: Vec<Square>,
+        referee: Vec<SquareOf<G>>,
     },
     /// The game refused the move.
-    Game(GameError),
+    Game(GameErrorOf<G>),
 }
 
-impl fmt::Display for ReplayFault {
+/// What is wrong with one move of a Tablut (9×9) record.
+pub type ReplayFault = ReplayFaultOf<Nine>;
+
+impl<G: Geometry> fmt::Display for ReplayFaultOf<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayFault::NoKing(sq) => write!(f, "the king is not on {sq}"),
-            ReplayFault::AfterEnd(status) => {
+            ReplayFaultOf::NoKing(sq) => write!(f, "the king is not on {sq}"),
+            ReplayFaultOf::AfterEnd(status) => {
                 write!(f, "comes after the end of the game ({status})")
             }
-            ReplayFault::Illegal(e) => e.fmt(f),
-            ReplayFault::ForeignCapture { letter, square } => write!(
+            ReplayFaultOf::Illegal(e) => e.fmt(f),
+            ReplayFaultOf::ForeignCapture { letter, square } => write!(
                 f,
                 "'{letter}{square}' captures a piece Tablut does not have"
             ),
-            ReplayFault::WrongPiece {
+            ReplayFaultOf::WrongPiece {
                 letter,
                 square,
                 found,
@@ -541,8 +550,8 @@ impl fmt::Display for ReplayFault {
                     "'{letter}{square}' does not name the piece on {square}: {what}"
                 )
             }
-            ReplayFault::Captures { listed, referee } => {
-                let list = |v: &[Square]| {
+            ReplayFaultOf::Captures { listed, referee } => {
+                let list = |v: &[SquareOf<G>]| {
                     if v.is_empty() {
                         "nothing".to_string()
                     } else {
@@ -559,7 +568,7 @@ impl fmt::Display for ReplayFault {
                     list(referee)
                 )
             }
-            ReplayFault::Game(e) => e.fmt(f),
+            ReplayFaultOf::Game(e) => e.fmt(f),
         }
     }
 }
@@ -568,26 +577,26 @@ impl fmt::Display for ReplayFault {
 /// start position from the rules string (with the ply count of a `start` tag that `konakis
 /// match` wrote beside it), then every move, which must be legal, must not come
 /// after the end of the game, and must capture what the record says it captures.
-pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
-    let text = record.tag("rules").ok_or(ReplayError::NoRulesTag)?;
-    let parsed = parse_rules(text).map_err(ReplayError::RulesTag)?;
+pub fn replay<G: Geometry>(record: &OtgGameOf<G>) -> Result<ReplayOf<G>, ReplayErrorOf<G>> {
+    let text = record.tag("rules").ok_or(ReplayErrorOf::NoRulesTag)?;
+    let parsed = parse_rules_of::<G>(text).map_err(ReplayErrorOf::RulesTag)?;
     let (rules, source) = match record.tag("konakis-rules") {
         None => (parsed.rules, RulesSource::RulesTag),
         Some(pairs) => {
             let mut r = Rules::default();
             for pair in pairs.split_whitespace() {
-                r.set_pair(pair).map_err(ReplayError::KonakisRulesTag)?;
+                r.set_pair(pair).map_err(ReplayErrorOf::KonakisRulesTag)?;
             }
             (r, RulesSource::KonakisTag)
         }
     };
     // `konakis match` also writes the start as a Konakis position string, whose ply count
     // (an opening's moves) counts for the move limit.
-    let start = match (source, record.tag("start").map(Board::from_fen)) {
+    let start = match (source, record.tag("start").map(BoardOf::<G>::from_fen)) {
         (RulesSource::KonakisTag, Some(Ok(b))) if b.hash() == parsed.start.hash() => b,
         _ => parsed.start,
     };
-    let mut game = Game::new(rules, start);
+    let mut game = GameOf::new(rules, start);
     let mut moves = Vec::with_capacity(record.moves.len());
     for (i, m) in record.moves.iter().enumerate() {
         let turn = i / 2 + 1;
@@ -602,7 +611,7 @@ pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
                 format!("x{}", c.join("/"))
             }
         );
-        let at = |fault: ReplayFault| ReplayError::Move {
+        let at = |fault: ReplayFaultOf<G>| ReplayErrorOf::Move {
             turn,
             number: i + 1,
             written: written.clone(),
@@ -610,14 +619,14 @@ pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
         };
         let mut board = *game.board();
         if m.king && board.king() != Some(m.mv.from()) {
-            return Err(at(ReplayFault::NoKing(m.mv.from())));
+            return Err(at(ReplayFaultOf::NoKing(m.mv.from())));
         }
         if game.status().is_over() {
-            return Err(at(ReplayFault::AfterEnd(game.status())));
+            return Err(at(ReplayFaultOf::AfterEnd(game.status())));
         }
         board
             .check_move(&rules, m.mv)
-            .map_err(|e| at(ReplayFault::Illegal(e)))?;
+            .map_err(|e| at(ReplayFaultOf::Illegal(e)))?;
         // A typed capture (`xKf4`) must name the piece that stood there.
         for c in &m.captures {
             let Some(letter) = c.piece else { continue };
@@ -629,13 +638,13 @@ pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
                 _ => None,
             };
             if named.is_none() {
-                return Err(at(ReplayFault::ForeignCapture {
+                return Err(at(ReplayFaultOf::ForeignCapture {
                     letter,
                     square: c.square,
                 }));
             }
             if found != named {
-                return Err(at(ReplayFault::WrongPiece {
+                return Err(at(ReplayFaultOf::WrongPiece {
                     letter,
                     square: c.square,
                     found,
@@ -643,22 +652,22 @@ pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
             }
         }
         let played = notation::play(&mut board, &rules, m.mv);
-        let listed: Vec<Square> = m.captures.iter().map(|c| c.square).collect();
-        let referee: Vec<Square> = played
+        let listed: Vec<SquareOf<G>> = m.captures.iter().map(|c| c.square).collect();
+        let referee: Vec<SquareOf<G>> = played
             .captured
             .into_iter()
             .chain(played.king_captured)
             .collect();
         if capture_set(&listed) != capture_set(&referee) {
-            return Err(at(ReplayFault::Captures {
+            return Err(at(ReplayFaultOf::Captures {
                 listed: capture_set(&listed),
                 referee: capture_set(&referee),
             }));
         }
-        game.play(m.mv).map_err(|e| at(ReplayFault::Game(e)))?;
+        game.play(m.mv).map_err(|e| at(ReplayFaultOf::Game(e)))?;
         moves.push(full_move(m.mv, &played));
     }
-    Ok(Replay {
+    Ok(ReplayOf {
         rules,
         source,
         start,
@@ -666,6 +675,26 @@ pub fn replay(record: &OtgGame) -> Result<Replay, ReplayError> {
         status: game.status(),
         game,
     })
+}
+
+/// The board size of the first game of an `.otg` text: the `dim:` of its `rules` tag (`None`
+/// without one, or when it is not a number), so that a reader knows which size to read the
+/// moves on.
+///
+/// ```
+/// use konakis_protocols::opentafl::otg::rules_tag_dim;
+/// assert_eq!(rules_tag_dim("[result:1]\n[rules:dim:7 name:Brandub start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n"), Some(7));
+/// assert_eq!(rules_tag_dim("1. d1-d2 e4-e3\n"), None);
+/// ```
+pub fn rules_tag_dim(text: &str) -> Option<usize> {
+    let tag = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("[rules:"))?;
+    tag.trim_end_matches(']')
+        .split_whitespace()
+        .find_map(|pair| pair.strip_prefix("dim:"))?
+        .parse()
+        .ok()
 }
 
 /// Describes a result tag's winner.

@@ -41,7 +41,7 @@ use super::notation::{
 };
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, SIDE, Seven, corner_bits};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, corner_bits};
 use konakis_core::rules::{
     BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall,
 };
@@ -169,17 +169,20 @@ impl fmt::Display for RulesStringError {
 
 impl std::error::Error for RulesStringError {}
 
-/// A parsed rules string: the rules, the start position (with the side that moves first to
-/// move) and the game's name.
+/// A parsed rules string of a board of size `G`: the rules, the start position (with the side
+/// that moves first to move) and the game's name.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct RulesString {
+pub struct RulesStringOf<G: Geometry> {
     /// The rules, with `MoveLimit=0` (OpenTafl has none).
     pub rules: Rules,
     /// The start position.
-    pub start: Board,
+    pub start: BoardOf<G>,
     /// The `name:` value, if given (`_` stands for a space).
     pub name: Option<String>,
 }
+
+/// A parsed rules string of a 9×9 game (Tablut's board).
+pub type RulesString = RulesStringOf<Nine>;
 
 /// Letters of a piece list: which of the pieces Konakis has it names.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -394,17 +397,23 @@ pub fn parse_any_rules(text: &str) -> Result<AnyRulesString, RulesStringError> {
 /// Parses the rules string of a 9×9 game (Tablut's board). See the module documentation for
 /// what is accepted; other sizes are refused by name (see [`parse_any_rules`] for them).
 pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
+    parse_rules_of::<Nine>(text)
+}
+
+/// Parses the rules string of a game on a board of size `G` (7×7, 9×9 or 11×11); a `dim:` of
+/// another size is refused by name.
+pub fn parse_rules_of<G: Geometry>(text: &str) -> Result<RulesStringOf<G>, RulesStringError> {
     let pairs = tokenize(text)?;
     let (dim, dim_text) = dim_of(&pairs)?;
-    if dim != SIDE {
+    if dim != G::SIDE {
         return Err(RulesStringError::unsupported(
             "dim",
             &dim_text,
-            "a 9x9 board is needed here",
+            format!("a {n}x{n} board is needed here", n = G::SIDE),
         ));
     }
-    let (rules, start, name) = read_sized::<Nine>(&pairs)?;
-    Ok(RulesString { rules, start, name })
+    let (rules, start, name) = read_sized::<G>(&pairs)?;
+    Ok(RulesStringOf { rules, start, name })
 }
 
 /// What the pairs say beyond the [`Rules`] fields read one by one: the squares and the keys
