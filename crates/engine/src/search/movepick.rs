@@ -33,6 +33,12 @@ const KILLER_SCORE: i32 = 1 << 26;
 const APPROACH_SCORE: i32 = 1 << 24;
 /// Room for the moves of any position on any board: the bound for the widest board.
 const MAX_MOVES: usize = max_moves(MAX_SIDE);
+/// The pieces of one side whose moves a picker keeps between its stages: more than any game
+/// sets up (Tablut 16 attackers, Copenhagen 24, hnefatafl.org's 13x13 32). A position of
+/// one's own with more pieces able to move has the others' moves left out of the search
+/// (never an illegal move), which keeps the picker's storage inline: a thread's buffers are
+/// a few large allocations, not one small one per ply.
+const MAX_MOVERS: usize = 48;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -95,7 +101,7 @@ pub(crate) struct MovePicker<G: Geometry> {
     /// The squares where the king escapes ([`BoardOf::escape_squares`]).
     escapes: BitboardOf<G>,
     /// Each moving piece's destinations, found once for the urgent and the quiet stages.
-    dests: Vec<(SquareOf<G>, BitboardOf<G>)>,
+    dests: [(SquareOf<G>, BitboardOf<G>); MAX_MOVERS],
     movers: usize,
     /// The moves so far; those before `cur` were handed out, in order.
     list: [Scored<G>; MAX_MOVES],
@@ -120,7 +126,7 @@ impl<G: Geometry> MovePicker<G> {
             blocks: BitboardOf::EMPTY,
             early: BitboardOf::EMPTY,
             escapes: BitboardOf::EMPTY,
-            dests: vec![(SquareOf::THRONE, BitboardOf::EMPTY); G::SQUARES],
+            dests: [(SquareOf::THRONE, BitboardOf::EMPTY); MAX_MOVERS],
             movers: 0,
             list: [Scored::default(); MAX_MOVES],
             len: 0,
@@ -386,12 +392,14 @@ impl<G: Geometry> MovePicker<G> {
         let dests = &mut self.dests;
         let mut movers = 0;
         board.for_each_piece_moves(rules, |from, to| {
-            dests[movers] = (from, to);
-            movers += 1;
+            if movers < MAX_MOVERS {
+                dests[movers] = (from, to);
+                movers += 1;
+            }
         });
         self.movers = movers;
         let killers = histories.killers(self.ply);
-        for d in 0..movers {
+        for d in 0..self.movers {
             let (from, to) = self.dests[d];
             let targets = if self.danger_king == Some(from) {
                 BitboardOf::FULL
