@@ -99,6 +99,14 @@ TABLUT CHALLENGE AGENTS (proto=tablut-challenge)
     --engine name=wire cmd=./konakis proto=tablut-challenge st=5 arg=tablut-challenge
              arg=--color arg={color} arg=--port arg={port} arg=--seconds arg={seconds}
 
+GAMES OF THE TAFL FAMILY (--variant)
+  --variant NAME plays a game of 'konakis variants' on its own board (7x7 to 13x13): the
+  openings, the referee, the records and the JSON follow it. Line-protocol engines are told
+  the game with UCI_Variant (an engine that does not list it is refused before the match);
+  OTEP engines get its OpenTafl rules string (the game must have one: OpenTafl's variants);
+  Tablut Challenge agents play 9x9 only. Records name the game (konakis-variant tag), so
+  'konakis replay' and 'konakis analyse' read them back.
+
 OPENINGS FILE
   One opening per line: 'startpos', 'startpos moves d1d3 …', a position string
   '<placement> <side> [<plies>]' optionally followed by 'moves …' (a leading 'position' or
@@ -213,6 +221,18 @@ impl Args for MatchArgs {
                  elo0' for the first engine (alpha and beta default to 0.05); stops the match \
                  at a bound. Two engines only",
             ))
+            .arg(
+                Arg::new("variant")
+                    .long("variant")
+                    .value_name("NAME")
+                    .help(
+                        "A game of the tafl family, by its id in 'konakis variants' (e.g. \
+                         copenhagen-11, opentafl-brandub-7): its board, start and rules; \
+                         --rules then changes its rule options. Each line-protocol engine is \
+                         sent 'setoption name UCI_Variant value NAME' and must list NAME among \
+                         its UCI_Variant values",
+                    ),
+            )
             .arg(group("rules", "NAME=VALUE").help(
                 "Rule options, as docs/rules.md ('Rule options') describes them (Ruleset, \
                  KingCapture, FirstMove, KingArmed, ThroneHostile, KingReentersThrone, \
@@ -379,6 +399,7 @@ impl FromArgMatches for MatchArgs {
                 openings: one("openings"),
                 seed: m.get_one::<u64>("seed").copied(),
                 sprt: one("sprt"),
+                variant: m.get_one::<String>("variant").cloned(),
                 rules: one("rules").unwrap_or_default(),
                 records: m.get_one::<PathBuf>("records").cloned(),
                 json: m.get_one::<PathBuf>("json").cloned(),

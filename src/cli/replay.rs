@@ -65,11 +65,20 @@ fn replay_all<G: Geometry>(args: &ReplayArgs, text: &str) -> ExitCode {
                 continue;
             }
         };
-        let source = match r.source {
-            RulesSource::RulesTag => "from the rules tag",
-            RulesSource::KonakisTag => "from the konakis-rules tag",
-        };
-        println!("rules: {} ({source})", r.rules);
+        match (r.source, record.tag("konakis-variant")) {
+            (RulesSource::RulesTag, _) => println!("rules: {} (from the rules tag)", r.rules),
+            (RulesSource::KonakisTag, None) => {
+                println!("rules: {} (from the konakis-rules tag)", r.rules)
+            }
+            (RulesSource::KonakisTag, Some(id)) => {
+                let set = record.tag("konakis-rules").unwrap_or_default().trim();
+                let set = if set.is_empty() { "none" } else { set };
+                println!(
+                    "rules: the variant {id}, options set away from it: {set} (from the \
+                     konakis-variant and konakis-rules tags)"
+                )
+            }
+        }
         println!(
             "start: {} ({} to move)",
             notation::position_record(&r.start),

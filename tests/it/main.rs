@@ -10,6 +10,7 @@ mod build;
 mod challenge;
 mod engine;
 mod family;
+mod family_matches;
 mod fuzz_corpora;
 mod imports;
 mod levels;

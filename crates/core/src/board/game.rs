@@ -11,8 +11,10 @@ use std::fmt;
 /// Why a side won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum WinReason {
-    /// The king reached an edge square, or a corner under corner escape (defenders win).
+    /// The king reached an edge square (defenders win).
     KingEscaped,
+    /// The king reached a corner under corner escape (defenders win).
+    KingCornered,
     /// The king was captured (attackers win).
     KingCaptured,
     /// No defender can reach the edge (attackers win; `Encirclement`), or the king and every
@@ -73,7 +75,7 @@ impl Status {
     pub fn ending(self) -> Option<&'static str> {
         Some(match self {
             Status::Ongoing => return None,
-            Status::Win(_, WinReason::KingEscaped) => "escape",
+            Status::Win(_, WinReason::KingEscaped | WinReason::KingCornered) => "escape",
             Status::Win(_, WinReason::KingCaptured) => "capture",
             Status::Win(_, WinReason::Encircled) => "encirclement",
             Status::Win(_, WinReason::NoMoves) => "no-move",
@@ -93,6 +95,7 @@ impl fmt::Display for Status {
             Status::Win(side, why) => {
                 let why = match why {
                     WinReason::KingEscaped => "the king reached the edge",
+                    WinReason::KingCornered => "the king reached a corner",
                     WinReason::KingCaptured => "the king was captured",
                     WinReason::Encircled => "the defenders are encircled",
                     WinReason::NoMoves => match side {
@@ -182,11 +185,13 @@ impl<G: Geometry> BoardOf<G> {
             return Status::Win(Side::Attackers, WinReason::KingCaptured);
         };
         let escaped = match rules.escape {
-            Escape::Edge => k.is_edge(),
-            Escape::Corner => crate::bitboard::BitboardOf::<G>::raw(G::CORNERS).has(k),
+            Escape::Edge => k.is_edge().then_some(WinReason::KingEscaped),
+            Escape::Corner => crate::bitboard::BitboardOf::<G>::raw(G::CORNERS)
+                .has(k)
+                .then_some(WinReason::KingCornered),
         };
-        if escaped {
-            return Status::Win(Side::Defenders, WinReason::KingEscaped);
+        if let Some(why) = escaped {
+            return Status::Win(Side::Defenders, why);
         }
         if let Some((side, why)) = self.family_end(rules) {
             return Status::Win(side, why);

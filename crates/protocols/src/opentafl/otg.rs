@@ -10,10 +10,10 @@
 //! after turns starts the next game.
 
 use super::notation::{self, NotationErrorOf, OtMoveOf, full_move};
-use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules_of};
+use super::rules_string::{RulesStringError, StartKey, format_rules_of, game_name, parse_rules_of};
 use konakis_core::board::{Board, BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf, Status};
 use konakis_core::geometry::{Geometry, Nine};
-use konakis_core::rules::{Rules, RulesError};
+use konakis_core::rules::{Rules, RulesError, Variant};
 use konakis_core::types::{Move, MoveOf, Piece, Side, SquareOf};
 use std::fmt::{self, Write};
 
@@ -211,7 +211,9 @@ pub enum Tag<'a> {
     /// (`starti:`), which is what OpenTafl reads.
     Rules,
     /// `[konakis-rules:...]`: every Konakis rule option as `Name=Value`, which [`replay`]
-    /// prefers to the rules string (the move limit and repetition count included).
+    /// prefers to the rules string (the move limit and repetition count included). For a game
+    /// of the family ([`write_record_of`] with a variant) it is preceded by
+    /// `[konakis-variant:<id>]` and holds only the options set away from the variant's.
     KonakisRules,
     /// `[start:...]`: the start as a Konakis position string, whose ply count counts for the
     /// move limit.
@@ -237,7 +239,20 @@ pub enum Tag<'a> {
 /// assert_eq!(back.game.moves(), &moves);
 /// ```
 pub fn write_record(start: &Board, rules: &Rules, moves: &[Move], tags: &[Tag]) -> String {
-    let mut s = tag_lines(start, rules, tags);
+    write_record_of(start, rules, None, moves, tags)
+}
+
+/// [`write_record`] on a board of any size, for Tablut's rule options (`variant` `None`) or
+/// a game of the family: its rules string is named for the game, and its Konakis rules are
+/// the variant's id with the options set away from its rules.
+pub fn write_record_of<G: Geometry>(
+    start: &BoardOf<G>,
+    rules: &Rules,
+    variant: Option<&Variant>,
+    moves: &[MoveOf<G>],
+    tags: &[Tag],
+) -> String {
+    let mut s = tag_lines(start, rules, variant, tags);
     s.push('\n');
     s.push_str(&turns(start, rules, moves));
     s.push('\n');
@@ -355,7 +370,7 @@ pub fn write_commented_record(
     tags: &[Tag],
     comments: &[String],
 ) -> String {
-    let mut s = tag_lines(start, rules, tags);
+    let mut s = tag_lines(start, rules, None, tags);
     s.push('\n');
     s.push_str(&commented_turns(start, rules, moves, comments));
     if !s.ends_with("\n\n") {
@@ -365,7 +380,12 @@ pub fn write_commented_record(
 }
 
 /// The tag lines of a record.
-fn tag_lines(start: &Board, rules: &Rules, tags: &[Tag]) -> String {
+fn tag_lines<G: Geometry>(
+    start: &BoardOf<G>,
+    rules: &Rules,
+    variant: Option<&Variant>,
+    tags: &[Tag],
+) -> String {
     let mut s = String::new();
     for tag in tags {
         let _ = match tag {
@@ -380,9 +400,26 @@ fn tag_lines(start: &Board, rules: &Rules, tags: &[Tag]) -> String {
             Tag::Rules => writeln!(
                 s,
                 "[rules:{}]",
-                format_rules(rules, start, StartKey::StartI)
+                format_rules_of(rules, start, game_name(variant), StartKey::StartI)
             ),
-            Tag::KonakisRules => writeln!(s, "[konakis-rules:{rules}]"),
+            Tag::KonakisRules => match variant {
+                None => writeln!(s, "[konakis-rules:{rules}]"),
+                Some(v) => {
+                    let base = v.rules();
+                    let set: Vec<String> = Rules::OPTIONS
+                        .iter()
+                        .map(|o| (o.name, rules.get(o.name).unwrap_or_default()))
+                        .filter(|(name, value)| base.get(name).as_ref() != Some(value))
+                        .map(|(name, value)| format!("{name}={value}"))
+                        .collect();
+                    writeln!(
+                        s,
+                        "[konakis-variant:{}]\n[konakis-rules:{}]",
+                        v.id,
+                        set.join(" ")
+                    )
+                }
+            },
             Tag::Start => writeln!(s, "[start:{}]", start.to_fen()),
         };
     }
@@ -447,6 +484,8 @@ pub enum ReplayErrorOf<G: Geometry> {
     RulesTag(RulesStringError),
     /// The `konakis-rules` tag has a bad `Name=Value`.
     KonakisRulesTag(RulesError),
+    /// The `konakis-variant` tag names no variant of this board; the tag's value.
+    KonakisVariantTag(String),
     /// A move of the record cannot be replayed.
     Move {
         /// The turn, from 1.
@@ -471,6 +510,13 @@ impl<G: Geometry> fmt::Display for ReplayErrorOf<G> {
             }
             ReplayErrorOf::RulesTag(e) => write!(f, "rules tag: {e}"),
             ReplayErrorOf::KonakisRulesTag(e) => write!(f, "konakis-rules tag: {e}"),
+            ReplayErrorOf::KonakisVariantTag(id) => write!(
+                f,
+                "konakis-variant tag: '{}' is no variant Konakis plays on {}x{}",
+                crate::text::quote(id),
+                G::SIDE,
+                G::SIDE
+            ),
             ReplayErrorOf::Move {
                 turn,
                 number,
@@ -583,7 +629,13 @@ pub fn replay<G: Geometry>(record: &OtgGameOf<G>) -> Result<ReplayOf<G>, ReplayE
     let (rules, source) = match record.tag("konakis-rules") {
         None => (parsed.rules, RulesSource::RulesTag),
         Some(pairs) => {
-            let mut r = Rules::default();
+            let mut r = match record.tag("konakis-variant") {
+                None => Rules::default(),
+                Some(id) => Variant::find(id)
+                    .filter(|v| v.size.side() == G::SIDE)
+                    .map(Variant::rules)
+                    .ok_or_else(|| ReplayErrorOf::KonakisVariantTag(id.to_string()))?,
+            };
             for pair in pairs.split_whitespace() {
                 r.set_pair(pair).map_err(ReplayErrorOf::KonakisRulesTag)?;
             }

@@ -43,7 +43,7 @@ use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, corner_bits};
 use konakis_core::rules::{
-    BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall,
+    BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall, Variant,
 };
 use konakis_core::types::{Side, SquareOf};
 use std::fmt;
@@ -975,6 +975,12 @@ pub enum StartKey {
     Start,
     /// `starti:`, rank 9 first, as in the `rules` tag of OpenTafl's `.otg` records.
     StartI,
+}
+
+/// The game's name in a rules string: a variant's name without its host (`Copenhagen
+/// Hnefatafl`, `Brandub` for "Brandub (OpenTafl)"), or `Tablut` for Tablut's rule options.
+pub fn game_name(variant: Option<&Variant>) -> &'static str {
+    variant.map_or("Tablut", |v| v.name.split(" (").next().unwrap_or(v.name))
 }
 
 /// The rules string for `rules` from the 9×9 `start`, named Tablut ([`format_rules_of`]), so

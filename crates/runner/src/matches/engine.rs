@@ -93,6 +93,8 @@ pub struct Identity {
     pub name: Option<String>,
     /// The names of its `option name … type …` lines.
     pub options: Vec<String>,
+    /// The `var` values of its `UCI_Variant` option: the games it can be told to play.
+    pub variants: Vec<String>,
 }
 
 /// A running engine.
@@ -399,7 +401,12 @@ impl EngineProcess {
                 Some("option") if words.next() == Some("name") => {
                     let rest: Vec<&str> = words.collect();
                     let end = rest.iter().position(|&w| w == "type").unwrap_or(rest.len());
-                    id.options.push(rest[..end].join(" "));
+                    let name = rest[..end].join(" ");
+                    if name.eq_ignore_ascii_case("UCI_Variant") {
+                        let values = rest.windows(2).filter(|w| w[0] == "var");
+                        id.variants.extend(values.map(|w| w[1].to_string()));
+                    }
+                    id.options.push(name);
                 }
                 _ => {}
             }

@@ -9,6 +9,7 @@
 //! may run from different places; what runs must be the same program.
 
 use super::config::{MatchConfig, Opening, OpeningOrder};
+use konakis_core::geometry::Geometry;
 use serde::Deserialize;
 use serde::de::{Deserializer, Error as _, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -87,7 +88,7 @@ impl<'de> Deserialize<'de> for Fingerprint {
 
 impl Fingerprint {
     /// The fingerprint of the match `config` plays from `openings`.
-    pub fn of(config: &MatchConfig, openings: &[Opening]) -> Fingerprint {
+    pub fn of<G: Geometry>(config: &MatchConfig, openings: &[Opening<G>]) -> Fingerprint {
         let mut engines = String::new();
         let mut options = String::new();
         let mut limits = String::new();
@@ -145,7 +146,7 @@ impl Fingerprint {
                 options,
                 lines,
                 limits,
-                config.rules.to_string(),
+                config.rules_text(),
                 games,
                 shards,
             ]
@@ -180,7 +181,7 @@ mod tests {
         let otep = |settle: &[&str]| -> Fingerprint {
             let mut b = vec!["name=b", "cmd=/b", "st=0.1", "proto=otep"];
             b.extend(settle);
-            Fingerprint::of(&config_of(&[a, &b]), &[])
+            Fingerprint::of::<konakis_core::geometry::Nine>(&config_of(&[a, &b]), &[])
         };
         let (default, unset, off, longer) = (
             otep(&["settle=100"]),
@@ -198,7 +199,10 @@ mod tests {
         for e in &plain.engines {
             let _ = writeln!(limits, "{}\x1fst=0.1\x1f{}", e.name, e.limits.margin_ms);
         }
-        assert_eq!(Fingerprint::of(&plain, &[]).0[3], fnv1a(&limits));
+        assert_eq!(
+            Fingerprint::of::<konakis_core::geometry::Nine>(&plain, &[]).0[3],
+            fnv1a(&limits)
+        );
     }
 
     #[test]

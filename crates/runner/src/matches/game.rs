@@ -6,14 +6,15 @@ use super::config::{MatchConfig, Opening, TimeControl};
 use super::engine::{Failure, Log};
 use super::players::{self, Fault, GameEnd, MoveRequest, Player};
 use super::referee::{Delivery, Ending, Referee, RefereeSettings, Ruling};
-use konakis_core::types::{BySide, Move, Side};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{BySide, MoveOf, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The engines a worker keeps running, by engine index; `None` until started or after a
 /// failure.
-pub type Slots = [Option<Box<dyn Player>>];
+pub type Slots<G> = [Option<Box<dyn Player<G>>>];
 
 /// One game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,9 +31,9 @@ pub struct Job {
     pub sides: BySide<usize>,
 }
 
-/// A finished game.
+/// A finished game, on a board of size `G`.
 #[derive(Clone, Debug)]
-pub struct GameOutcome {
+pub struct GameOutcome<G: Geometry = Nine> {
     /// What was played.
     pub job: Job,
     /// How it ended.
@@ -40,7 +41,7 @@ pub struct GameOutcome {
     /// The reason in words, e.g. "defenders win: the king reached the edge".
     pub reason: String,
     /// The moves the engines played (after the opening's).
-    pub moves: Vec<Move>,
+    pub moves: Vec<MoveOf<G>>,
     /// Each move's thinking time in milliseconds as charged: wall time, less the CPU wait
     /// forgiven of a late answer ([`GameOutcome::forgiven_ms`]).
     pub times_ms: Vec<u64>,
@@ -59,12 +60,12 @@ pub struct GameOutcome {
     pub duration: Duration,
 }
 
-/// What every game of the match shares.
-pub struct Context {
+/// What every game of the match shares, on a board of size `G`.
+pub struct Context<G: Geometry = Nine> {
     /// The settings.
     pub config: MatchConfig,
     /// The openings (at least the start position).
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<G>>,
     /// Set to abort games in progress and stop the match.
     pub stop: AtomicBool,
     /// The I/O log, if any.
@@ -72,7 +73,11 @@ pub struct Context {
 }
 
 /// Starts engine `idx` in `slots` if it is not running. The error says how it failed.
-pub fn ensure_started(ctx: &Context, idx: usize, slots: &mut Slots) -> Result<(), (Fault, String)> {
+pub fn ensure_started<G: Geometry>(
+    ctx: &Context<G>,
+    idx: usize,
+    slots: &mut Slots<G>,
+) -> Result<(), (Fault, String)> {
     if slots[idx].is_none() {
         let spec = &ctx.config.engines[idx];
         slots[idx] = Some(players::start(
@@ -89,12 +94,12 @@ pub use super::referee::charged_ms;
 
 /// Plays one game. Engines are started (or restarted) as needed and left running for the next
 /// game unless they failed. `None` when the match was stopped before the game ended.
-pub fn play(
-    ctx: &Context,
+pub fn play<G: Geometry>(
+    ctx: &Context<G>,
     job: Job,
-    slots: &mut Slots,
+    slots: &mut Slots<G>,
     note: &dyn Fn(String),
-) -> Option<GameOutcome> {
+) -> Option<GameOutcome<G>> {
     let started = Instant::now();
     let settings = RefereeSettings::of(&ctx.config, job.sides);
     let mut referee = Referee::new(settings, ctx.openings[job.opening].game.clone());
@@ -133,12 +138,12 @@ struct Overhead {
 
 /// Runs the game to its end and returns how it ended; `None` when the match stops first. The
 /// engines' processes are handled here, their answers judged by the [`Referee`].
-fn run(
-    ctx: &Context,
+fn run<G: Geometry>(
+    ctx: &Context<G>,
     job: Job,
-    slots: &mut Slots,
+    slots: &mut Slots<G>,
     note: &dyn Fn(String),
-    referee: &mut Referee,
+    referee: &mut Referee<G>,
     overhead: &mut Overhead,
 ) -> Option<Ruling> {
     let cfg = &ctx.config;

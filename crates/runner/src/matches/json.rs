@@ -16,14 +16,15 @@ use super::game::GameOutcome;
 use super::stats::{MIN_PAIRS, Pentanomial, Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
 use crate::shard::Shard;
-use konakis_core::types::{Move, Side};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{MoveOf, Side};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::ser::{CharEscape, Formatter};
 use std::io;
 use std::path::{Path, PathBuf};
 
 /// Everything the JSON file holds beyond the config and the tally.
-pub struct JsonExtras<'a> {
+pub struct JsonExtras<'a, G: Geometry = Nine> {
     /// Games in the schedule.
     pub planned: usize,
     /// Stopped by Ctrl-C.
@@ -31,7 +32,7 @@ pub struct JsonExtras<'a> {
     /// The SPRT and its last LLR and verdict.
     pub sprt: Option<(Sprt, f64, SprtVerdict)>,
     /// Finished games, in any order.
-    pub games: &'a [GameOutcome],
+    pub games: &'a [GameOutcome<G>],
     /// What makes this run part of its match.
     pub fingerprint: &'a Fingerprint,
     /// Games in the whole match (all shards).
@@ -270,7 +271,12 @@ fn average(total: u64, count: u64) -> Option<f64> {
 }
 
 /// The JSON summary and games, ending with a newline.
-pub fn json(config: &MatchConfig, openings: &[Opening], tally: &Tally, x: &JsonExtras) -> String {
+pub fn json<G: Geometry>(
+    config: &MatchConfig,
+    openings: &[Opening<G>],
+    tally: &Tally,
+    x: &JsonExtras<G>,
+) -> String {
     let (over, samples) = tally.overhead;
     let engines = config
         .engines
@@ -320,14 +326,14 @@ pub fn json(config: &MatchConfig, openings: &[Opening], tally: &Tally, x: &JsonE
             },
         }
     });
-    let mut games: Vec<&GameOutcome> = x.games.iter().collect();
+    let mut games: Vec<&GameOutcome<G>> = x.games.iter().collect();
     games.sort_by_key(|o| o.job.number);
     let games = games
         .into_iter()
         .map(|o| {
             let opening = &openings[o.job.opening];
             let name = |side: Side| config.engines[o.job.sides[side]].name.as_str();
-            let texts = |moves: &[Move]| moves.iter().map(Move::to_string).collect();
+            let texts = |moves: &[MoveOf<G>]| moves.iter().map(MoveOf::to_string).collect();
             let winner = o.ending.winner();
             GameSummary {
                 game: o.job.number,
@@ -355,7 +361,7 @@ pub fn json(config: &MatchConfig, openings: &[Opening], tally: &Tally, x: &JsonE
         })
         .collect();
     let summary = Summary {
-        rules: config.rules.to_string(),
+        rules: config.rules_text(),
         games_planned: x.planned,
         games_played: tally.games,
         interrupted: x.interrupted,

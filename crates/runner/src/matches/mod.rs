@@ -49,6 +49,8 @@ use config::{MatchConfig, Opening, OpeningOrder, load_openings};
 use engine::Log;
 use fingerprint::Fingerprint;
 use game::{Context, GameOutcome, Job};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
+use konakis_core::rules::BoardSize;
 use konakis_core::types::{BySide, Side};
 use players::Fault;
 use rand::SeedableRng;
@@ -107,8 +109,8 @@ pub enum Event<'a> {
 }
 
 /// What a worker tells the main thread.
-enum Message {
-    Done(Box<GameOutcome>),
+enum Message<G: Geometry> {
+    Done(Box<GameOutcome<G>>),
     Note(String),
 }
 
@@ -196,12 +198,28 @@ pub fn run(
     args: &MatchOptions,
     interrupt: &AtomicBool,
     arm: impl FnOnce(),
-    mut show: impl FnMut(Event),
+    show: impl FnMut(Event),
 ) -> Result<Finish, MatchError> {
     let config = MatchConfig::from_args(args).map_err(MatchError::Config)?;
+    match config.size() {
+        BoardSize::Seven => play_match::<Seven>(config, interrupt, arm, show),
+        BoardSize::Nine => play_match::<Nine>(config, interrupt, arm, show),
+        BoardSize::Eleven => play_match::<Eleven>(config, interrupt, arm, show),
+        BoardSize::Thirteen => play_match::<Thirteen>(config, interrupt, arm, show),
+    }
+}
+
+/// Plays the match of `config` on its board `G` ([`run`]).
+fn play_match<G: Geometry>(
+    config: MatchConfig,
+    interrupt: &AtomicBool,
+    arm: impl FnOnce(),
+    mut show: impl FnMut(Event),
+) -> Result<Finish, MatchError> {
+    let start = config.start::<G>();
     let openings = match &config.openings {
-        Some((path, ..)) => load_openings(path, config.rules)?,
-        None => vec![Opening::startpos(config.rules)],
+        Some((path, ..)) => load_openings(path, config.rules, start)?,
+        None => vec![Opening::startpos(config.rules, start)],
     };
     let log = match &config.log {
         Some(p) => Some(Arc::new(Log::create(p)?)),
@@ -250,10 +268,10 @@ pub fn run(
                 }
             ),
         },
-        if config.rules == konakis_core::rules::Rules::default() {
+        if config.variant.is_none() && config.rules == konakis_core::rules::Rules::default() {
             String::new()
         } else {
-            format!(", rules {}", config.rules)
+            format!(", rules {}", config.rules_text())
         },
         config
             .shard
@@ -276,7 +294,7 @@ pub fn run(
     });
     let jobs = Arc::new(jobs);
     let next = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = channel::<Message>();
+    let (tx, rx) = channel::<Message<G>>();
     let workers: Vec<_> = (0..config.concurrency.min(planned))
         .map(|w| {
             let (ctx, jobs, next, tx) = (
@@ -294,7 +312,7 @@ pub fn run(
     drop(tx);
 
     let mut tally = Tally::new(config.engines.len(), pairings.len());
-    let mut outcomes: Vec<GameOutcome> = Vec::new();
+    let mut outcomes: Vec<GameOutcome<G>> = Vec::new();
     let mut sprt_state: Option<(f64, SprtVerdict)> =
         config.sprt.map(|_| (0.0, SprtVerdict::Continue));
     let mut interrupted = false;
@@ -362,7 +380,7 @@ pub fn run(
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut summary = report::summary(
         &names,
-        &config.rules.to_string(),
+        &config.rules_text(),
         &tally,
         planned,
         interrupted,
@@ -371,7 +389,7 @@ pub fn run(
     let time_forfeits = tally.engines.iter().map(|e| e.fault(Fault::Time)).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let forgiven =
-        |o: &GameOutcome| o.forgiven_ms[Side::Attackers] + o.forgiven_ms[Side::Defenders];
+        |o: &GameOutcome<G>| o.forgiven_ms[Side::Attackers] + o.forgiven_ms[Side::Defenders];
     let forgiven_ms = outcomes.iter().map(forgiven).sum();
     let forgiven_games = outcomes.iter().filter(|o| forgiven(o) > 0).count() as u64;
     if let Some(note) = load.note(time_forfeits, forgiven_ms, forgiven_games, cores) {
@@ -450,8 +468,13 @@ pub fn write_then_rename(path: &Path, text: &str) -> Result<(), MatchError> {
 
 /// A worker: plays games from the schedule until it is used up or the match stops, then
 /// ends its engines.
-fn worker(ctx: &Context, jobs: &[Job], next: &AtomicUsize, tx: &std::sync::mpsc::Sender<Message>) {
-    let mut slots: Vec<Option<Box<dyn players::Player>>> =
+fn worker<G: Geometry>(
+    ctx: &Context<G>,
+    jobs: &[Job],
+    next: &AtomicUsize,
+    tx: &std::sync::mpsc::Sender<Message<G>>,
+) {
+    let mut slots: Vec<Option<Box<dyn players::Player<G>>>> =
         ctx.config.engines.iter().map(|_| None).collect();
     let note = |text: String| {
         let _ = tx.send(Message::Note(text));

@@ -24,6 +24,8 @@ pub struct MatchOptions {
     pub seed: Option<u64>,
     /// `--sprt elo0= elo1= [alpha=] [beta=]`.
     pub sprt: Option<Vec<String>>,
+    /// `--variant NAME`: a game of the tafl family (an id of `konakis variants`).
+    pub variant: Option<String>,
     /// Every `Name=Value` of every `--rules`.
     pub rules: Vec<String>,
     /// `--records FILE|DIR/|NAME{game}.otg`.

@@ -11,8 +11,9 @@
 use super::config::{MatchConfig, Opening, TimeControl, seconds_text};
 use super::error::OutputError;
 use super::game::GameOutcome;
-use konakis_core::types::{Move, Side};
-use konakis_protocols::opentafl::otg::{Tag, write_record};
+use konakis_core::geometry::Geometry;
+use konakis_core::types::{MoveOf, Side};
+use konakis_protocols::opentafl::otg::{Tag, write_record_of};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -148,11 +149,11 @@ fn time_control_tags(tc: TimeControl) -> (Option<String>, String) {
 }
 
 /// The `.otg` text of one game, through the one record writer
-/// ([`konakis_protocols::opentafl::otg::write_record`]).
-pub fn otg(
+/// ([`konakis_protocols::opentafl::otg::write_record_of`]).
+pub fn otg<G: Geometry>(
     config: &MatchConfig,
-    opening: &Opening,
-    o: &GameOutcome,
+    opening: &Opening<G>,
+    o: &GameOutcome<G>,
     time_control: Option<TimeControl>,
 ) -> String {
     let rules = &config.rules;
@@ -190,8 +191,8 @@ pub fn otg(
         Tag::Text("reason", &o.reason),
         Tag::Text("plies", &plies),
     ]);
-    let all: Vec<Move> = opening.moves.iter().chain(&o.moves).copied().collect();
-    write_record(&start, rules, &all, &tags)
+    let all: Vec<MoveOf<G>> = opening.moves.iter().chain(&o.moves).copied().collect();
+    write_record_of(&start, rules, config.variant, &all, &tags)
 }
 
 #[cfg(test)]
@@ -230,6 +231,7 @@ mod tests {
     }
     use konakis_core::board::Board;
     use konakis_core::rules::Rules;
+    use konakis_core::types::Move;
     use konakis_protocols::opentafl::otg::turns;
 
     #[test]

@@ -7,8 +7,9 @@ use super::config::{DrawAdjudication, MatchConfig, Resign};
 use super::engine::shorten;
 use super::players::{Clock, Fault};
 use crate::matches::config::MoveLimits;
-use konakis_core::board::{Game, Status};
-use konakis_core::types::{BySide, Move, Side};
+use konakis_core::board::{GameOf, Status};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{BySide, MoveOf, Side};
 use std::time::Duration;
 
 /// How a game ended.
@@ -128,14 +129,14 @@ pub struct Delivery<'a> {
     pub score: Option<i32>,
 }
 
-/// One game under judgement.
-pub struct Referee {
+/// One game under judgement, on a board of size `G`.
+pub struct Referee<G: Geometry = Nine> {
     /// The settings.
     pub settings: RefereeSettings,
     /// The game so far (the opening's moves included).
-    pub game: Game,
+    pub game: GameOf<G>,
     /// The moves the engines played (after the opening's).
-    pub moves: Vec<Move>,
+    pub moves: Vec<MoveOf<G>>,
     /// Each move's charged time in milliseconds.
     pub times_ms: Vec<u64>,
     /// Each move's score as its engine reported it.
@@ -147,9 +148,9 @@ pub struct Referee {
     adjudicator: Adjudicator,
 }
 
-impl Referee {
+impl<G: Geometry> Referee<G> {
     /// A game from `game` (the opening), with full clocks.
-    pub fn new(settings: RefereeSettings, game: Game) -> Referee {
+    pub fn new(settings: RefereeSettings, game: GameOf<G>) -> Referee<G> {
         let clock = |side: Side| {
             settings.limits[side].tc.map(|tc| Clock {
                 left_ms: tc.base_ms as i64,
@@ -436,7 +437,7 @@ mod tests {
     }
 
     use crate::matches::config::TimeControl;
-    use konakis_core::board::Status;
+    use konakis_core::board::{Game, Status};
     use konakis_core::rules::Rules;
 
     /// Two engines with a 1 s + 0.1 s clock and a 50 ms margin; nothing adjudicated.

@@ -7,6 +7,7 @@ use super::game::GameOutcome;
 use super::players::Fault;
 use super::stats::{Sprt, SprtVerdict, sprt_bounds};
 use super::tally::{Tally, Wdl};
+use konakis_core::geometry::Geometry;
 use konakis_core::types::Side;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -212,7 +213,7 @@ pub fn status_line(config: &MatchConfig, tally: &Tally, sprt: Option<(Sprt, f64)
 }
 
 /// One line on a finished game.
-pub fn game_line(config: &MatchConfig, o: &GameOutcome) -> String {
+pub fn game_line<G: Geometry>(config: &MatchConfig, o: &GameOutcome<G>) -> String {
     let name = |side: Side| config.engines[o.job.sides[side]].name.as_str();
     format!(
         "Game {} ({} attacking, {} defending, opening {}): {} [{} plies]",

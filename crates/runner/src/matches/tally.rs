@@ -4,6 +4,7 @@ use super::game::GameOutcome;
 use super::players::Fault;
 use super::referee::Ending;
 use super::stats::Pentanomial;
+use konakis_core::geometry::Geometry;
 use konakis_core::types::{BySide, Side};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::HashMap;
@@ -105,7 +106,7 @@ impl Tally {
     }
 
     /// Counts a finished game. `pairing` gives the pairing's two engines, first one first.
-    pub fn add(&mut self, o: &GameOutcome, pairing: (usize, usize)) {
+    pub fn add<G: Geometry>(&mut self, o: &GameOutcome<G>, pairing: (usize, usize)) {
         let winner = o.ending.winner();
         self.games += 1;
         self.plies += o.plies as u64;

@@ -22,7 +22,9 @@ use super::error::{ConfigError, SprtError};
 use super::options::MatchOptions;
 use super::stats::Sprt;
 use crate::shard::Shard;
-use konakis_core::rules::Rules;
+use konakis_core::board::{BoardOf, START_FEN};
+use konakis_core::geometry::Geometry;
+use konakis_core::rules::{BoardSize, Rules, VARIANTS, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
 use values::{key_values, number};
@@ -46,6 +48,9 @@ pub struct MatchConfig {
     pub seed_chosen: bool,
     /// The SPRT, if any.
     pub sprt: Option<Sprt>,
+    /// The game of the tafl family played (`--variant`), which decides the board, the start
+    /// and the rules before `--rules`; `None` is Tablut by the rule options alone.
+    pub variant: Option<&'static Variant>,
     /// The rules the referee applies and sends.
     pub rules: Rules,
     /// `.otg` records file.
@@ -71,7 +76,18 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// Checks the command line. Engines are not started here.
     pub fn from_args(args: &MatchOptions) -> Result<MatchConfig, ConfigError> {
-        let mut rules = Rules::default();
+        let variant = match args.variant.as_deref() {
+            None => None,
+            Some(id) => Some(Variant::find(id).ok_or_else(|| {
+                let ids: Vec<&str> = VARIANTS.iter().map(|v| v.id).collect();
+                ConfigError::Rules(format!(
+                    "--variant: unknown variant '{}' (variants: {})",
+                    id.escape_default(),
+                    ids.join(", ")
+                ))
+            })?),
+        };
+        let mut rules = variant.map_or_else(Rules::default, Variant::rules);
         for pair in &args.rules {
             rules
                 .set_pair(pair)
@@ -166,6 +182,7 @@ impl MatchConfig {
             seed,
             seed_chosen,
             sprt,
+            variant,
             rules,
             records: args.records.clone(),
             json: args.json.clone(),
@@ -177,6 +194,46 @@ impl MatchConfig {
             log: args.log.clone(),
             shard: args.shard.as_deref().map(Shard::parse).transpose()?,
         })
+    }
+
+    /// The board the games are played on.
+    pub fn size(&self) -> BoardSize {
+        self.variant.map_or(BoardSize::Nine, |v| v.size)
+    }
+
+    /// The games' start position (`startpos`) on the board `G`, which must be
+    /// [`MatchConfig::size`]: the variant's start, or Tablut's, with the side to move that the
+    /// rules move first.
+    pub fn start<G: Geometry>(&self) -> BoardOf<G> {
+        let placement = self.variant.map_or(START_FEN, |v| v.placement);
+        let placement = placement.split_whitespace().next().unwrap_or_default();
+        let mut board = BoardOf::<G>::from_fen(&format!("{placement} b 0"))
+            .expect("the start position fits the match's board");
+        board.set_side_to_move(self.rules.first_move);
+        board
+    }
+
+    /// The rules as the summary, the JSON and the fingerprint write them: every rule option
+    /// (Tablut), or `UCI_Variant=<id>` followed by the options set away from the variant's.
+    pub fn rules_text(&self) -> String {
+        let Some(variant) = self.variant else {
+            return self.rules.to_string();
+        };
+        let base = variant.rules();
+        let mut text = format!("UCI_Variant={}", variant.id);
+        for o in Rules::OPTIONS {
+            let value = self.rules.get(o.name).unwrap_or_default();
+            if base.get(o.name).as_deref() != Some(value.as_str()) {
+                text.push_str(&format!(" {}={value}", o.name));
+            }
+        }
+        text
+    }
+
+    /// The game's name as a rules string gives it: the variant's name without its host
+    /// (`Copenhagen Hnefatafl`, `Brandub`), or `Tablut`.
+    pub fn game_name(&self) -> &'static str {
+        konakis_protocols::opentafl::rules_string::game_name(self.variant)
     }
 
     /// The pairings as engine indices (first, second): everyone against everyone, or the first

@@ -2,9 +2,10 @@
 
 use super::values::number;
 use crate::matches::error::{OpeningError, OpeningsError};
-use konakis_core::board::Game;
+use konakis_core::board::{BoardOf, GameOf};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::Rules;
-use konakis_core::types::Move;
+use konakis_core::types::MoveOf;
 use std::path::{Path, PathBuf};
 
 /// The order in which openings are taken.
@@ -16,34 +17,34 @@ pub enum OpeningOrder {
     Random,
 }
 
-/// A start position for a pair of games.
+/// A start position for a pair of games, on a board of size `G` (Tablut's by default).
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct Opening<G: Geometry = Nine> {
     /// The line as written in the file (or `startpos`).
     pub text: String,
-    /// The position string it starts from; `None` = the start position.
+    /// The position string it starts from; `None` = the game's start position.
     pub fen: Option<String>,
     /// The moves played from there.
-    pub moves: Vec<Move>,
+    pub moves: Vec<MoveOf<G>>,
     /// The game after those moves, under the match rules.
-    pub game: Game,
+    pub game: GameOf<G>,
 }
 
-impl Opening {
-    /// The start position with no moves.
-    pub fn startpos(rules: Rules) -> Opening {
+impl<G: Geometry> Opening<G> {
+    /// The game's start position `start` with no moves.
+    pub fn startpos(rules: Rules, start: BoardOf<G>) -> Opening<G> {
         Opening {
             text: "startpos".into(),
             fen: None,
             moves: Vec::new(),
-            game: Game::start(rules),
+            game: GameOf::new(rules, start),
         }
     }
 
     /// Parses one openings-file line: `startpos [moves …]`, `[fen] <placement> <side> [plies]
-    /// [moves …]`, optionally after `position`. The moves are checked with `rules`, and the
-    /// game must still be going on after them.
-    pub fn parse(line: &str, rules: Rules) -> Result<Opening, OpeningError> {
+    /// [moves …]`, optionally after `position`; `startpos` is the game's `start`. The moves
+    /// are checked with `rules`, and the game must still be going on after them.
+    pub fn parse(line: &str, rules: Rules, start: BoardOf<G>) -> Result<Opening<G>, OpeningError> {
         let text = line.trim();
         let mut tokens: Vec<&str> = text.split_whitespace().collect();
         if tokens.first() == Some(&"position") {
@@ -59,7 +60,8 @@ impl Opening {
             ["startpos"] => None,
             ["fen", rest @ ..] | rest => Some(rest.join(" ")),
         };
-        let game = Game::from_moves(rules, fen.as_deref(), moves.iter().copied())
+        let from = fen.clone().unwrap_or_else(|| start.to_fen());
+        let game = GameOf::from_fen_and_moves(rules, &from, moves.iter().copied())
             .map_err(|e| OpeningError::Position(e.to_string()))?;
         if game.status().is_over() {
             return Err(OpeningError::Over(game.status()));
@@ -73,7 +75,7 @@ impl Opening {
     }
 
     /// The protocol's `position …` command for this opening followed by `extra` moves.
-    pub fn position_command(&self, extra: &[Move]) -> String {
+    pub fn position_command(&self, extra: &[MoveOf<G>]) -> String {
         let mut cmd = match &self.fen {
             None => String::from("position startpos"),
             Some(fen) => format!("position fen {fen}"),
@@ -90,8 +92,12 @@ impl Opening {
 }
 
 /// Reads an openings file: one opening per line; blank lines and lines starting with `#` are
-/// skipped. Errors name the line.
-pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningsError> {
+/// skipped; `startpos` is the game's `start`. Errors name the line.
+pub fn load_openings<G: Geometry>(
+    path: &Path,
+    rules: Rules,
+    start: BoardOf<G>,
+) -> Result<Vec<Opening<G>>, OpeningsError> {
     let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
         path: path.to_path_buf(),
         source,
@@ -102,7 +108,7 @@ pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, Openings
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let o = Opening::parse(t, rules).map_err(|reason| OpeningsError::Line {
+        let o = Opening::parse(t, rules, start).map_err(|reason| OpeningsError::Line {
             path: path.to_path_buf(),
             line: i + 1,
             text: t.to_string(),
@@ -171,21 +177,52 @@ mod tests {
     #[test]
     fn openings_lines() {
         let r = Rules::default();
-        let o = Opening::parse("startpos moves d1d3 d5d8", r).unwrap();
+        let start = konakis_core::Board::start(&r);
+        let o = Opening::parse("startpos moves d1d3 d5d8", r, start).unwrap();
         assert_eq!(o.moves.len(), 2);
         assert_eq!(o.position_command(&[]), "position startpos moves d1d3 d5d8");
-        let o = Opening::parse("position startpos", r).unwrap();
+        let o = Opening::parse("position startpos", r, start).unwrap();
         assert_eq!(o.position_command(&[]), "position startpos");
         let fen = "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0";
-        let o = Opening::parse(fen, r).unwrap();
+        let o = Opening::parse(fen, r, start).unwrap();
         assert_eq!(o.position_command(&[]), format!("position fen {fen}"));
-        let o = Opening::parse(&format!("fen {fen} moves e2d2"), r).unwrap();
+        let o = Opening::parse(&format!("fen {fen} moves e2d2"), r, start).unwrap();
         assert_eq!(o.moves.len(), 1);
-        assert!(Opening::parse("startpos moves d1d9", r).is_err());
-        assert!(Opening::parse("rubbish b", r).is_err());
-        assert!(Opening::parse("", r).is_err());
+        assert!(Opening::parse("startpos moves d1d9", r, start).is_err());
+        assert!(Opening::parse("rubbish b", r, start).is_err());
+        assert!(Opening::parse("", r, start).is_err());
         // A won position is no opening.
-        assert!(Opening::parse("3bbb3/4b4/4w4/b3w3b/bbww1wwbb/b3w3b/4w4/4b4/K2bbb3 b", r).is_err());
+        assert!(
+            Opening::parse(
+                "3bbb3/4b4/4w4/b3w3b/bbww1wwbb/b3w3b/4w4/4b4/K2bbb3 b",
+                r,
+                start
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn a_copenhagen_opening_is_read_on_its_own_board() {
+        use konakis_core::geometry::Eleven;
+        use konakis_core::rules::Variant;
+        let v = Variant::find("copenhagen-11").unwrap();
+        let start = BoardOf::<Eleven>::from_fen(&v.start_fen()).unwrap();
+        let o = Opening::parse("startpos moves f2f3 f4g4", v.rules(), start).unwrap();
+        assert_eq!(o.moves.len(), 2);
+        assert_eq!(o.position_command(&[]), "position startpos moves f2f3 f4g4");
+        assert_eq!(*o.game.start_board(), start);
+        // Squares of 11x11 only, and Tablut's start, are refused on it.
+        assert!(Opening::parse("startpos moves k4k3", v.rules(), start).is_ok());
+        assert!(Opening::parse("startpos moves l4l3", v.rules(), start).is_err());
+        assert!(
+            Opening::parse(
+                "3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0",
+                v.rules(),
+                start
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -198,7 +235,12 @@ mod tests {
             "# two lines\nstartpos moves d1d3\nstartpos moves d1d9\n",
         )
         .unwrap();
-        let e = load_openings(&path, Rules::default()).unwrap_err();
+        let e = load_openings(
+            &path,
+            Rules::default(),
+            konakis_core::Board::start(&Rules::default()),
+        )
+        .unwrap_err();
         match &e {
             OpeningsError::Line {
                 line, text, reason, ..
@@ -217,17 +259,32 @@ mod tests {
             "{words}"
         );
         std::fs::write(&path, "# nothing\n\n").unwrap();
-        let e = load_openings(&path, Rules::default()).unwrap_err();
+        let e = load_openings(
+            &path,
+            Rules::default(),
+            konakis_core::Board::start(&Rules::default()),
+        )
+        .unwrap_err();
         assert!(matches!(e, OpeningsError::Empty { .. }));
         assert_eq!(
             e.to_string(),
             format!("openings file {} has no openings", path.display())
         );
-        let e = load_openings(&dir.join("missing.txt"), Rules::default()).unwrap_err();
+        let e = load_openings(
+            &dir.join("missing.txt"),
+            Rules::default(),
+            konakis_core::Board::start(&Rules::default()),
+        )
+        .unwrap_err();
         assert!(matches!(e, OpeningsError::Read { .. }));
         assert!(e.to_string().starts_with("cannot read openings file "));
         assert_eq!(
-            Opening::parse("moves d1d3", Rules::default()).unwrap_err(),
+            Opening::parse(
+                "moves d1d3",
+                Rules::default(),
+                konakis_core::Board::start(&Rules::default())
+            )
+            .unwrap_err(),
             OpeningError::Empty
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -20,7 +20,7 @@ use super::types::{Answer, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::{EngineSpec, MatchConfig, Opening};
 use crate::matches::engine::{EngineProcess, Failure, Log, shorten};
 use konakis_core::board::Game;
-use konakis_core::rules::Ruleset;
+use konakis_core::rules::{BoardSize, Ruleset};
 use konakis_core::types::{Move, Side, Square};
 use konakis_protocols::challenge::state::{
     MoveMessage, State, Turn, colour_name, parse_move, parse_name,
@@ -423,15 +423,21 @@ fn move_text(from: Square, to: Square) -> String {
     format!("{from}{to}")
 }
 
-/// Checks an agent before the match: the rules must be Ashton, its only limit a time per move,
-/// fixed ports allow one game at a time; then it is started once as White and must connect
-/// and send its name.
+/// Why a challenge agent cannot play a game of another board.
+pub const NINE_ONLY: &str = "challenge agents play Ashton Tablut on 9x9 only";
+
+/// Checks an agent before the match: the board must be 9x9 and the rules Ashton, its only
+/// limit a time per move, fixed ports allow one game at a time; then it is started once as
+/// White and must connect and send its name.
 pub(crate) fn preflight(
     config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
 ) -> Result<Vec<String>, String> {
     let who = format!("engine '{}' (proto=tablut-challenge)", spec.name);
+    if config.size() != BoardSize::Nine {
+        return Err(format!("{who}: {NINE_ONLY}"));
+    }
     if config.rules.ruleset != Ruleset::Ashton {
         return Err(format!(
             "{who}: challenge agents play Ashton Tablut only; add --rules Ruleset=Ashton"

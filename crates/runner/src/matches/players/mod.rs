@@ -23,24 +23,34 @@ pub use types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 
 use super::config::{EngineSpec, MatchConfig};
 use super::engine::Log;
+use konakis_core::geometry::{Geometry, Nine};
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Starts the engine `spec` for a match under `config`, ready for [`Player::new_game`].
-pub fn start(
+/// Starts the engine `spec` for a match under `config` on the board `G` (the config's), ready
+/// for [`Player::new_game`].
+pub fn start<G: Geometry>(
     config: &MatchConfig,
     spec: &EngineSpec,
     log: Option<Arc<Log>>,
     abort: &AtomicBool,
-) -> Result<Box<dyn Player>, (Fault, String)> {
+) -> Result<Box<dyn Player<G>>, (Fault, String)> {
     match spec.proto {
-        Proto::Uci => {
-            uci::UciPlayer::start(config, spec, log, abort).map(|p| Box::new(p) as Box<dyn Player>)
+        Proto::Uci => uci::UciPlayer::start(config, spec, log, abort)
+            .map(|p| Box::new(p) as Box<dyn Player<G>>),
+        Proto::Otep => otep::OtepPlayer::<G>::start(config, spec, log, abort)
+            .map(|p| Box::new(p) as Box<dyn Player<G>>),
+        Proto::TablutChallenge => {
+            // The Tablut Challenge plays 9x9 only; `preflight` refuses other boards.
+            let player = challenge::ChallengePlayer::start(config, spec, log, abort)
+                .map(|p| Box::new(p) as Box<dyn Player<Nine>>)?;
+            let player: Box<dyn Any> = Box::new(player);
+            player
+                .downcast::<Box<dyn Player<G>>>()
+                .map(|p| *p)
+                .map_err(|_| (Fault::Protocol, challenge::NINE_ONLY.to_string()))
         }
-        Proto::Otep => otep::OtepPlayer::start(config, spec, log, abort)
-            .map(|p| Box::new(p) as Box<dyn Player>),
-        Proto::TablutChallenge => challenge::ChallengePlayer::start(config, spec, log, abort)
-            .map(|p| Box::new(p) as Box<dyn Player>),
     }
 }
 

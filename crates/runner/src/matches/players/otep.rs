@@ -29,23 +29,25 @@ use crate::matches::config::engines::SETTLE_LIMIT_FACTOR;
 use crate::matches::config::{EngineSpec, MatchConfig, MoveLimits, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
-use konakis_core::board::{Board, Game};
-use konakis_core::geometry::Nine;
+use konakis_core::board::{BoardOf, GameOf};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};
 use konakis_protocols::opentafl::notation::{self, full_move, position_record, simple_move};
 use konakis_protocols::opentafl::otep::OPENTAFL_WIN;
-use konakis_protocols::opentafl::rules_string::{StartKey, check_expressible, format_rules};
+use konakis_protocols::opentafl::rules_string::{StartKey, check_expressible, format_rules_of};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// An engine speaking OTEP.
-pub struct OtepPlayer {
+/// An engine speaking OTEP, playing on a board of size `G`.
+pub struct OtepPlayer<G: Geometry = Nine> {
     process: EngineProcess,
     rules: Rules,
+    /// The game's name in the rules string.
+    game_name: &'static str,
     /// The position the engine's game started from (the `start:` of the last `rules`).
-    base: Board,
+    base: BoardOf<G>,
     /// How many of the moves since `base` the engine has been told about.
     told: usize,
     /// The engine asked for OpenTafl's full move notation (`simple-moves off`).
@@ -92,14 +94,14 @@ fn hello(e: &mut EngineProcess, timeout: Duration, abort: &AtomicBool) -> Result
         .map(|_| ())
 }
 
-impl OtepPlayer {
+impl<G: Geometry> OtepPlayer<G> {
     /// Starts the engine and waits for its `hello`.
     pub fn start(
         config: &MatchConfig,
         spec: &EngineSpec,
         log: Option<Arc<Log>>,
         abort: &AtomicBool,
-    ) -> Result<OtepPlayer, (Fault, String)> {
+    ) -> Result<OtepPlayer<G>, (Fault, String)> {
         check_settings(config, spec).map_err(|m| (Fault::Protocol, m))?;
         let timeout = config.startup_timeout;
         let mut e =
@@ -108,7 +110,8 @@ impl OtepPlayer {
         Ok(OtepPlayer {
             process: e,
             rules: config.rules,
-            base: Board::start(&config.rules),
+            game_name: config.game_name(),
+            base: config.start(),
             told: 0,
             full_moves: false,
             settle: Duration::from_millis(spec.settle_ms),
@@ -204,23 +207,23 @@ fn fatal_answer(sent: Instant, arrived: Instant, line: String, score: Option<i32
     }
 }
 
-impl Player for OtepPlayer {
-    fn new_game(&mut self, opening: &Opening, _abort: &AtomicBool) -> Result<(), Failure> {
+impl<G: Geometry> Player<G> for OtepPlayer<G> {
+    fn new_game(&mut self, opening: &Opening<G>, _abort: &AtomicBool) -> Result<(), Failure> {
         self.moved_at = None;
         self.fatal = None;
         self.process.drain();
         self.base = *opening.game.board();
         self.told = 0;
-        let rules = format_rules(&self.rules, &self.base, StartKey::Start);
+        let rules = format_rules_of(&self.rules, &self.base, self.game_name, StartKey::Start);
         self.process.send(&format!("rules {rules}"))
     }
 
     fn request_move(
         &mut self,
-        request: &MoveRequest,
+        request: &MoveRequest<G>,
         abort: &AtomicBool,
     ) -> Result<Answer, Failure> {
-        let game: &Game = request.game;
+        let game: &GameOf<G> = request.game;
         let side = game.board().side_to_move();
         let rules = *game.rules();
         if let Some((at, line)) = self.fatal.take() {
@@ -284,7 +287,7 @@ impl Player for OtepPlayer {
                     let given = words.next().unwrap_or("");
                     // The referee reads `d1d3` and `d1-d3`; a move in full notation is cut
                     // down to its squares, anything else goes to the referee as it came.
-                    let text = match notation::parse_move::<Nine>(given) {
+                    let text = match notation::parse_move::<G>(given) {
                         Ok(m) => m.mv.to_string(),
                         Err(_) => given.to_string(),
                     };
@@ -375,7 +378,7 @@ impl Player for OtepPlayer {
         self.process.send("finish 0").is_ok()
     }
 
-    fn game_over(&mut self, _game: &Game, end: GameEnd) {
+    fn game_over(&mut self, _game: &GameOf<G>, end: GameEnd) {
         // `finish` and the next game's `rules` must not overtake the last move's aftermath
         // either. The trait gives no stop flag here; the wait is bounded all the same.
         let _ = self.settle(&AtomicBool::new(false));

@@ -9,8 +9,9 @@
 
 use crate::matches::config::{MoveLimits, Opening};
 use crate::matches::engine::Failure;
-use konakis_core::board::Game;
-use konakis_core::types::{BySide, Move, Side};
+use konakis_core::board::GameOf;
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::types::{BySide, MoveOf, Side};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -48,14 +49,14 @@ pub struct Clock {
     pub moves_left: Option<u32>,
 }
 
-/// Everything a player may need to ask its engine for a move.
-pub struct MoveRequest<'a> {
+/// Everything a player may need to ask its engine for a move, on a board of size `G`.
+pub struct MoveRequest<'a, G: Geometry = Nine> {
     /// The opening the game started from.
-    pub opening: &'a Opening,
+    pub opening: &'a Opening<G>,
     /// The moves played since the opening, both sides.
-    pub moves: &'a [Move],
+    pub moves: &'a [MoveOf<G>],
     /// The game now (history, rules, side to move: the player's side).
-    pub game: &'a Game,
+    pub game: &'a GameOf<G>,
     /// Both sides' limits (the mover's own and the opponent's, for clock messages).
     pub limits: BySide<&'a MoveLimits>,
     /// Both sides' clocks, for sides that have one.
@@ -93,10 +94,10 @@ pub enum GameEnd {
     Draw,
 }
 
-/// One running engine, as the referee drives it.
-pub trait Player: Send {
+/// One running engine, as the referee drives it, playing on a board of size `G`.
+pub trait Player<G: Geometry = Nine>: Send {
     /// Prepares the engine for a new game starting from `opening`; returns once it is ready.
-    fn new_game(&mut self, opening: &Opening, abort: &AtomicBool) -> Result<(), Failure>;
+    fn new_game(&mut self, opening: &Opening<G>, abort: &AtomicBool) -> Result<(), Failure>;
 
     /// Waits until the engine may hear about the next move, before the referee starts its
     /// clock and computes the request's deadline: the wait is on no clock and is not the
@@ -109,7 +110,7 @@ pub trait Player: Send {
     /// Asks for a move in `request.game` and waits for it until `request.deadline`.
     fn request_move(
         &mut self,
-        request: &MoveRequest,
+        request: &MoveRequest<G>,
         abort: &AtomicBool,
     ) -> Result<Answer, Failure>;
 
@@ -118,7 +119,7 @@ pub trait Player: Send {
     fn recover(&mut self, abort: &AtomicBool) -> bool;
 
     /// Tells the engine how the game ended (protocols that have such a message).
-    fn game_over(&mut self, game: &Game, end: GameEnd);
+    fn game_over(&mut self, game: &GameOf<G>, end: GameEnd);
 
     /// Ends the engine: politely, then by force after `grace`.
     fn quit(self: Box<Self>, grace: Duration);

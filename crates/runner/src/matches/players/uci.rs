@@ -7,7 +7,8 @@ use super::types::{Answer, Clock, Fault, GameEnd, MoveRequest, Player};
 use crate::matches::config::{EngineSpec, MatchConfig, MoveLimits, Opening};
 use crate::matches::cpu_wait::{CpuWait, late_wait};
 use crate::matches::engine::{EngineProcess, Failure, Log};
-use konakis_core::board::Game;
+use konakis_core::board::GameOf;
+use konakis_core::geometry::Geometry;
 use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};
 use std::sync::Arc;
@@ -40,9 +41,8 @@ impl UciPlayer {
             e.send(&format!("setoption name {name} value {value}"))
                 .map_err(|f| fail(f, "setoption"))?;
         }
-        for o in Rules::OPTIONS {
-            let value = config.rules.get(o.name).unwrap_or_default();
-            e.send(&format!("setoption name {} value {value}", o.name))
+        for (name, value) in rule_settings(config) {
+            e.send(&format!("setoption name {name} value {value}"))
                 .map_err(|f| fail(f, "setoption"))?;
         }
         e.sync(timeout, abort).map_err(|f| fail(f, "isready"))?;
@@ -54,15 +54,38 @@ impl UciPlayer {
     }
 }
 
-impl Player for UciPlayer {
-    fn new_game(&mut self, _opening: &Opening, abort: &AtomicBool) -> Result<(), Failure> {
+/// The `setoption` settings that give an engine the match's rules: every rule option for
+/// Tablut; for a game of the family, `UCI_Variant` and then the rule options that `--rules`
+/// changed from the variant's.
+fn rule_settings(config: &MatchConfig) -> Vec<(&'static str, String)> {
+    let value = |rules: &Rules, name: &str| rules.get(name).unwrap_or_default();
+    match config.variant {
+        None => Rules::OPTIONS
+            .iter()
+            .map(|o| (o.name, value(&config.rules, o.name)))
+            .collect(),
+        Some(variant) => {
+            let base = variant.rules();
+            let changed = Rules::OPTIONS
+                .iter()
+                .filter(|o| value(&config.rules, o.name) != value(&base, o.name))
+                .map(|o| (o.name, value(&config.rules, o.name)));
+            std::iter::once(("UCI_Variant", variant.id.to_string()))
+                .chain(changed)
+                .collect()
+        }
+    }
+}
+
+impl<G: Geometry> Player<G> for UciPlayer {
+    fn new_game(&mut self, _opening: &Opening<G>, abort: &AtomicBool) -> Result<(), Failure> {
         self.process.send("ucinewgame")?;
         self.process.sync(self.startup_timeout, abort)
     }
 
     fn request_move(
         &mut self,
-        request: &MoveRequest,
+        request: &MoveRequest<G>,
         abort: &AtomicBool,
     ) -> Result<Answer, Failure> {
         let side = request.game.board().side_to_move();
@@ -115,7 +138,7 @@ impl Player for UciPlayer {
                 .is_ok()
     }
 
-    fn game_over(&mut self, _game: &Game, _end: GameEnd) {}
+    fn game_over(&mut self, _game: &GameOf<G>, _end: GameEnd) {}
 
     fn quit(self: Box<Self>, grace: Duration) {
         self.process.quit(grace);
@@ -139,6 +162,26 @@ pub(crate) fn preflight(
     )?;
     e.quit(Duration::from_millis(500));
     let known = |n: &str| id.options.iter().any(|o| o.eq_ignore_ascii_case(n));
+    if let Some(variant) = config.variant {
+        if !known("UCI_Variant") {
+            return Err(format!(
+                "engine '{}' has no UCI_Variant option: it cannot be told to play {}",
+                spec.name, variant.id
+            ));
+        }
+        if !id
+            .variants
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(variant.id))
+        {
+            return Err(format!(
+                "engine '{}' does not play {} (its UCI_Variant values: {})",
+                spec.name,
+                variant.id,
+                id.variants.join(", ")
+            ));
+        }
+    }
     let mut warnings = Vec::new();
     for (n, _) in &spec.options {
         if !known(n) {
@@ -148,7 +191,7 @@ pub(crate) fn preflight(
             ));
         }
     }
-    let defaults = Rules::default();
+    let defaults = config.variant.map_or_else(Rules::default, |v| v.rules());
     for o in Rules::OPTIONS {
         if !known(o.name) && config.rules.get(o.name) != defaults.get(o.name) {
             warnings.push(format!(
