@@ -10,7 +10,7 @@
 //! after turns starts the next game.
 
 use super::notation::{self, NotationErrorOf, OtMoveOf, full_move};
-use super::rules_string::{RulesStringError, StartKey, format_rules, parse_rules_of};
+use super::rules_string::{RulesStringError, StartKey, format_rules_of, parse_rules_of};
 use konakis_core::board::{Board, BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf, Status};
 use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::{Rules, RulesError};
@@ -348,10 +348,10 @@ pub fn write_game_record(game: &Game, tags: &[(&str, &str)]) -> Result<String, T
 /// assert!(text.ends_with("\n\n1. d1-d3 e4-d4 \n[best|mistake; 12 points]\n\n"));
 /// assert_eq!(parse_otg::<Nine>(&text).unwrap()[0].moves.len(), 2);
 /// ```
-pub fn write_commented_record(
-    start: &Board,
+pub fn write_commented_record<G: Geometry>(
+    start: &BoardOf<G>,
     rules: &Rules,
-    moves: &[Move],
+    moves: &[MoveOf<G>],
     tags: &[Tag],
     comments: &[String],
 ) -> String {
@@ -364,8 +364,17 @@ pub fn write_commented_record(
     s
 }
 
+/// The name a rules string Konakis writes gives a game on the board `G`: `Tablut` on Tablut's
+/// board, `Tafl NxN` on another.
+pub fn game_name<G: Geometry>() -> String {
+    match G::SIDE {
+        9 => "Tablut".to_string(),
+        n => format!("Tafl {n}x{n}"),
+    }
+}
+
 /// The tag lines of a record.
-fn tag_lines(start: &Board, rules: &Rules, tags: &[Tag]) -> String {
+fn tag_lines<G: Geometry>(start: &BoardOf<G>, rules: &Rules, tags: &[Tag]) -> String {
     let mut s = String::new();
     for tag in tags {
         let _ = match tag {
@@ -380,7 +389,7 @@ fn tag_lines(start: &Board, rules: &Rules, tags: &[Tag]) -> String {
             Tag::Rules => writeln!(
                 s,
                 "[rules:{}]",
-                format_rules(rules, start, StartKey::StartI)
+                format_rules_of(rules, start, &game_name::<G>(), StartKey::StartI)
             ),
             Tag::KonakisRules => writeln!(s, "[konakis-rules:{rules}]"),
             Tag::Start => writeln!(s, "[start:{}]", start.to_fen()),
