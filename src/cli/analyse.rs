@@ -275,14 +275,13 @@ fn position_input<G: Playable>(
     for pair in &args.rules {
         rules.set_pair(pair).map_err(|e| format!("--rules: {e}"))?;
     }
-    let start = match (args.position.as_deref().map(str::trim), variant) {
-        (None | Some("startpos"), Some(v)) => {
-            BoardOf::<G>::from_fen(&v.start_fen()).map_err(|e| format!("--variant: {e}"))?
+    let fen = match args.position.as_deref().map(str::trim) {
+        None | Some("startpos") => {
+            variant.map_or_else(|| Board::start(&rules).to_fen(), Variant::start_fen)
         }
-        (None | Some("startpos"), None) => BoardOf::<G>::from_fen(&Board::start(&rules).to_fen())
-            .map_err(|e| format!("--position: {e}"))?,
-        (Some(fen), _) => BoardOf::<G>::from_fen(fen).map_err(|e| format!("--position: {e}"))?,
+        Some(fen) => fen.to_string(),
     };
+    let start = BoardOf::<G>::from_fen(&fen).map_err(|e| format!("--position: {e}"))?;
     let mut moves = Vec::new();
     for (i, text) in args
         .moves
