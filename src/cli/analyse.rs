@@ -5,19 +5,22 @@
 
 use super::EvalArgs;
 use clap::{ArgGroup, Args};
-use konakis::board::{Board, Game};
+use konakis::board::{Board, BoardOf, GameOf};
 use konakis::network::LoadedNet;
 use konakis::opentafl::notation::{self, full_move};
-use konakis::opentafl::otg::{Tag, parse_otg, replay, write_commented_record};
+use konakis::opentafl::otg::{Tag, parse_otg, replay, rules_tag_dim, write_commented_record};
 use konakis::prelude::Options;
 use konakis::review::{self, MoveReview, Review, SideSummary, Thresholds, Verdict};
-use konakis::rules::Rules;
+use konakis::rules::{BoardSize, Rules, VARIANTS, Variant};
 use konakis::search::{Cancel, Limits, MAX_HASH_MIB, Settings};
-use konakis::types::{Move, Side};
+use konakis::types::{MoveOf, Side};
+use konakis::wdl;
 use konakis::{Engine, ReviewedGame, review_json};
+use konakis_engine::{BoardTask, Playable, on_board};
+use konakis_protocols::review::rules_text;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -31,16 +34,20 @@ pub const DEFAULT_MOVETIME_MS: u64 = 100;
     after_help = "Examples:\n  konakis analyse game.otg\n  konakis analyse games.otg \
                         --depth 10 --json > review.json\n  konakis analyse game.otg \
                         --annotate game-reviewed.otg\n  konakis analyse --position startpos \
-                        --moves \"d1d3 e4d4 e1e3\" --rules KingCapture=English\n\nThe \
-                        verdicts, the accuracy and the JSON fields are described in \
-                        docs/review.md."
+                        --moves \"d1d3 e4d4 e1e3\" --rules KingCapture=English\n  konakis \
+                        analyse --position startpos --moves \"h1h3 f4h4\" --variant \
+                        copenhagen-11\n\nThe verdicts, the accuracy and the JSON fields are \
+                        described in docs/review.md."
 )]
 pub struct AnalyseArgs {
     /// An OpenTafl `.otg` record: one game, or several one after another as `konakis match
-    /// --records` writes them. Its rules come from the record.
-    #[arg(required_unless_present = "position", conflicts_with_all = ["position", "moves", "rules"])]
+    /// --records` writes them. Its rules and its board come from the record (the board of
+    /// its first game's rules string).
+    #[arg(required_unless_present = "position",
+          conflicts_with_all = ["position", "moves", "rules", "variant"])]
     pub file: Option<PathBuf>,
-    /// Instead of a record: the start, `startpos` or a position string.
+    /// Instead of a record: the start, `startpos` or a position string (on the board of
+    /// --variant).
     #[arg(long, value_name = "POSITION")]
     pub position: Option<String>,
     /// With --position: the moves played from it, separated by spaces (`d1d3`, `d1-d3` or
@@ -51,6 +58,16 @@ pub struct AnalyseArgs {
     /// describes them).
     #[arg(long, value_name = "NAME=VALUE", num_args = 1.., requires = "position")]
     pub rules: Vec<String>,
+    /// With --position: a game of the tafl family instead of Tablut's rules, a preset of
+    /// docs/rules.md ("Presets of the tafl family", e.g. copenhagen-11,
+    /// hnefatafl.org-brandubh-7), on its board; `startpos` is its start.
+    #[arg(
+        long,
+        value_name = "ID",
+        requires = "position",
+        conflicts_with = "rules"
+    )]
+    pub variant: Option<String>,
     /// Search each position to this depth (reproducible).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
@@ -105,13 +122,13 @@ fn parse_thresholds(text: &str) -> Result<Thresholds, String> {
     }
 }
 
-/// One game to review.
-struct Input {
+/// One game to review, on the board `G`.
+struct Input<G: Playable> {
     /// Its name in messages and headings.
     label: String,
     rules: Rules,
-    start: Board,
-    moves: Vec<Move>,
+    start: BoardOf<G>,
+    moves: Vec<MoveOf<G>>,
     /// The record's tags, for the annotated copy (empty for --position).
     tags: Vec<(String, String)>,
 }
@@ -129,81 +146,100 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
 }
 
 fn analyse(args: AnalyseArgs) -> Result<(), String> {
-    let inputs = read_inputs(&args)?;
-    let network = args.evaluation.network()?;
-    let limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: match (args.depth, args.nodes, args.movetime) {
-            (None, None, None) => Some(DEFAULT_MOVETIME_MS),
-            (_, _, t) => t,
-        },
-        ..Limits::default()
-    };
-    // Every position of every game, in order.
-    let mut games = Vec::with_capacity(inputs.len());
-    for input in &inputs {
-        let positions = review::positions(input.rules, input.start, &input.moves)
-            .map_err(|e| format!("{}: {e}", input.label))?;
-        games.push(positions);
-    }
-    let (reviews, config) = review_all(&args, &games, &limits, network)?;
-    if args.json {
-        println!("{}", json(&inputs, &games, &reviews, &config));
-    } else {
-        print!("{}", tables(&inputs, &games, &reviews, &limits));
-    }
-    if let Some(path) = &args.annotate {
-        let mut text = String::new();
-        for ((input, positions), r) in inputs.iter().zip(&games).zip(&reviews) {
-            text.push_str(&annotated(input, positions, r, &limits));
-        }
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
+    let (size, source) = read_source(&args)?;
+    on_board(size, Analysis { args, source })
 }
 
-/// The games of the record, or the one of --position and --moves.
-fn read_inputs(args: &AnalyseArgs) -> Result<Vec<Input>, String> {
+/// Where the games come from: the text of a record, or a variant (`None`: Tablut's rules
+/// and --rules) for --position.
+enum Source {
+    Record(String),
+    Position(Option<&'static Variant>),
+}
+
+/// The board of the games and where they come from: the record read (its first game's
+/// rules string names the board), or --variant's board.
+fn read_source(args: &AnalyseArgs) -> Result<(BoardSize, Source), String> {
     let Some(path) = &args.file else {
-        let mut rules = Rules::default();
-        for pair in &args.rules {
-            rules.set_pair(pair).map_err(|e| format!("--rules: {e}"))?;
-        }
-        let start = match args.position.as_deref().map(str::trim) {
-            None | Some("startpos") => Board::start(&rules),
-            Some(fen) => Board::from_fen(fen).map_err(|e| format!("--position: {e}"))?,
+        let Some(id) = &args.variant else {
+            return Ok((BoardSize::Nine, Source::Position(None)));
         };
-        let mut moves = Vec::new();
-        for (i, text) in args
-            .moves
-            .as_deref()
-            .unwrap_or("")
-            .split_whitespace()
-            .enumerate()
-        {
-            // The protocol's `d1d3` (or `d1-d3`), else OpenTafl's full notation (`Ke5-f5xf4`).
-            let mv = match Move::parse(text) {
-                Ok(mv) => mv,
-                Err(e) => {
-                    notation::parse_move(text)
-                        .map_err(|_| format!("--moves: move {} ({text}): {e}", i + 1))?
-                        .mv
-                }
-            };
-            moves.push(mv);
-        }
-        return Ok(vec![Input {
-            label: "the game".to_string(),
-            rules,
-            start,
-            moves,
-            tags: Vec::new(),
-        }]);
+        let variant = Variant::find(id).ok_or_else(|| {
+            let ids: Vec<&str> = VARIANTS.iter().map(|v| v.id).collect();
+            format!(
+                "--variant: no variant '{id}' (variants: {})",
+                ids.join(", ")
+            )
+        })?;
+        return Ok((variant.size, Source::Position(Some(variant))));
     };
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let records = parse_otg(&text).map_err(|e| format!("{name}: {e}"))?;
+    let size = match rules_tag_dim(&text) {
+        None => BoardSize::Nine,
+        Some(side) => BoardSize::ALL
+            .into_iter()
+            .find(|s| s.side() == side)
+            .ok_or_else(|| format!("{name}: a {side}x{side} board, which Konakis does not play"))?,
+    };
+    Ok((size, Source::Record(text)))
+}
+
+/// `konakis analyse` on the board of its games.
+struct Analysis {
+    args: AnalyseArgs,
+    source: Source,
+}
+
+impl BoardTask for Analysis {
+    type Output = Result<(), String>;
+
+    fn run<G: Playable>(self) -> Result<(), String> {
+        let Analysis { args, source } = self;
+        let inputs = read_inputs::<G>(&args, &source)?;
+        let network = args.evaluation.network()?;
+        let limits = Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: match (args.depth, args.nodes, args.movetime) {
+                (None, None, None) => Some(DEFAULT_MOVETIME_MS),
+                (_, _, t) => t,
+            },
+            ..Limits::default()
+        };
+        // Every position of every game, in order.
+        let mut games = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            let positions = review::positions(input.rules, input.start, &input.moves)
+                .map_err(|e| format!("{}: {e}", input.label))?;
+            games.push(positions);
+        }
+        let (reviews, config) = review_all(&args, &games, &limits, network)?;
+        if args.json {
+            println!("{}", json(&inputs, &games, &reviews, &config));
+        } else {
+            print!("{}", tables(&inputs, &games, &reviews, &limits));
+        }
+        if let Some(path) = &args.annotate {
+            let mut text = String::new();
+            for ((input, positions), r) in inputs.iter().zip(&games).zip(&reviews) {
+                text.push_str(&annotated(input, positions, r, &limits));
+            }
+            std::fs::write(path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// The games of the record, or the one of --position and --moves, on the board `G`.
+fn read_inputs<G: Playable>(args: &AnalyseArgs, source: &Source) -> Result<Vec<Input<G>>, String> {
+    let text = match source {
+        Source::Record(text) => text,
+        Source::Position(variant) => return position_input(args, *variant).map(|i| vec![i]),
+    };
+    let name = args.file.as_deref().unwrap_or(Path::new("-")).display();
+    let records = parse_otg::<G>(text).map_err(|e| format!("{name}: {e}"))?;
     if records.is_empty() {
         return Err(format!("{name} holds no game"));
     }
@@ -229,14 +265,59 @@ fn read_inputs(args: &AnalyseArgs) -> Result<Vec<Input>, String> {
         .collect()
 }
 
+/// The game of --position and --moves: under `variant`'s rules from its start, or Tablut's
+/// rules with --rules.
+fn position_input<G: Playable>(
+    args: &AnalyseArgs,
+    variant: Option<&Variant>,
+) -> Result<Input<G>, String> {
+    let mut rules = variant.map_or_else(Rules::default, Variant::rules);
+    for pair in &args.rules {
+        rules.set_pair(pair).map_err(|e| format!("--rules: {e}"))?;
+    }
+    let fen = match args.position.as_deref().map(str::trim) {
+        None | Some("startpos") => {
+            variant.map_or_else(|| Board::start(&rules).to_fen(), Variant::start_fen)
+        }
+        Some(fen) => fen.to_string(),
+    };
+    let start = BoardOf::<G>::from_fen(&fen).map_err(|e| format!("--position: {e}"))?;
+    let mut moves = Vec::new();
+    for (i, text) in args
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .enumerate()
+    {
+        // The protocol's `d1d3` (or `d1-d3`), else OpenTafl's full notation (`Ke5-f5xf4`).
+        let mv = match MoveOf::<G>::parse(text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                notation::parse_move::<G>(text)
+                    .map_err(|_| format!("--moves: move {} ({text}): {e}", i + 1))?
+                    .mv
+            }
+        };
+        moves.push(mv);
+    }
+    Ok(Input {
+        label: "the game".to_string(),
+        rules,
+        start,
+        moves,
+        tags: Vec::new(),
+    })
+}
+
 /// Reviews every game with the one review loop ([`Engine::review`]), `--concurrency`
 /// positions at a time, each search on one thread, with progress on stderr.
-fn review_all(
+fn review_all<G: Playable>(
     args: &AnalyseArgs,
-    games: &[Vec<Game>],
-    limits: &Limits,
+    games: &[Vec<GameOf<G>>],
+    limits: &Limits<G>,
     network: Option<LoadedNet>,
-) -> Result<(Vec<Review>, review::ReviewConfig), String> {
+) -> Result<(Vec<Review<G>>, review::ReviewConfig<G>), String> {
     let total: usize = games.iter().map(Vec::len).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let config = review::ReviewConfig {
@@ -256,7 +337,7 @@ fn review_all(
         eval: args.evaluation.eval,
         ..Settings::default()
     };
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::<G>::with_options(Options {
         settings,
         ..Options::default()
     })
@@ -330,7 +411,7 @@ impl Progress {
 }
 
 /// The limits in words: `depth 8`, `100000 nodes`, `100 ms`.
-fn describe_limits(limits: &Limits) -> String {
+fn describe_limits<G: Playable>(limits: &Limits<G>) -> String {
     match (limits.depth, limits.nodes, limits.movetime) {
         (Some(d), _, _) => format!("depth {d}"),
         (_, Some(n), _) => format!("{n} nodes"),
@@ -340,13 +421,18 @@ fn describe_limits(limits: &Limits) -> String {
 }
 
 /// The move `mv` in OpenTafl's full notation, played on `board`.
-fn full(board: &Board, rules: &Rules, mv: Move) -> String {
+fn full<G: Playable>(board: &BoardOf<G>, rules: &Rules, mv: MoveOf<G>) -> String {
     let mut b = *board;
     full_move(mv, &notation::play(&mut b, rules, mv))
 }
 
 /// A line of moves from `board` in OpenTafl's notation.
-fn line_text(board: &Board, rules: &Rules, line: &[Move], max: usize) -> String {
+fn line_text<G: Playable>(
+    board: &BoardOf<G>,
+    rules: &Rules,
+    line: &[MoveOf<G>],
+    max: usize,
+) -> String {
     let mut b = *board;
     let mut words = Vec::new();
     for &mv in line.iter().take(max) {
@@ -361,8 +447,9 @@ fn line_text(board: &Board, rules: &Rules, line: &[Move], max: usize) -> String 
     words.join(" ")
 }
 
-fn percent(chances: &review::Chances) -> String {
-    format!("{:.0}%", chances.expected() * 100.0)
+/// The expected score of `chances` in percent; `-` where the win chances are not modelled.
+fn percent(chances: Option<&review::Chances>) -> String {
+    chances.map_or("-".to_string(), |c| format!("{:.0}%", c.expected() * 100.0))
 }
 
 fn side_word(side: Side) -> &'static str {
@@ -388,7 +475,12 @@ fn summary_line(side: Side, s: &SideSummary) -> String {
 }
 
 /// The review as tables, one per game.
-fn tables(inputs: &[Input], games: &[Vec<Game>], reviews: &[Review], limits: &Limits) -> String {
+fn tables<G: Playable>(
+    inputs: &[Input<G>],
+    games: &[Vec<GameOf<G>>],
+    reviews: &[Review<G>],
+    limits: &Limits<G>,
+) -> String {
     let mut s = String::new();
     for (k, ((input, positions), r)) in inputs.iter().zip(games).zip(reviews).enumerate() {
         if k > 0 {
@@ -397,7 +489,7 @@ fn tables(inputs: &[Input], games: &[Vec<Game>], reviews: &[Review], limits: &Li
         let last = positions.last().expect("a game has a position");
         let status = last.status();
         let _ = writeln!(s, "Review of {}", input.label);
-        let _ = writeln!(s, "rules:  {}", input.rules);
+        let _ = writeln!(s, "rules:  {}", rules_text(&input.rules, &input.start));
         let _ = writeln!(s, "start:  {}", input.start.to_fen());
         let _ = writeln!(
             s,
@@ -410,6 +502,13 @@ fn tables(inputs: &[Input], games: &[Vec<Game>], reviews: &[Review], limits: &Li
             input.moves.len(),
             describe_limits(limits)
         );
+        if !wdl::modelled::<G>(&input.rules) {
+            let _ = writeln!(
+                s,
+                "chances: not modelled for these rules; the drops are the scores' \
+                 (docs/review.md, \"Without win chances\")"
+            );
+        }
         s.push('\n');
         let _ = writeln!(s, "{:37}{:^13} {:^13}", "", "evaluation", "expected");
         let _ = writeln!(
@@ -428,7 +527,7 @@ fn tables(inputs: &[Input], games: &[Vec<Game>], reviews: &[Review], limits: &Li
     s
 }
 
-fn row(before: &Game, m: &MoveReview) -> String {
+fn row<G: Playable>(before: &GameOf<G>, m: &MoveReview<G>) -> String {
     let board = before.board();
     let rules = before.rules();
     let best = m.best.map_or("-".to_string(), |b| full(board, rules, b));
@@ -440,8 +539,8 @@ fn row(before: &Game, m: &MoveReview) -> String {
         m.verdict.name(),
         m.before.to_string(),
         m.after.to_string(),
-        percent(&m.chances_before),
-        percent(&m.chances_after),
+        percent(m.chances_before.as_ref()),
+        percent(m.chances_after.as_ref()),
         m.drop,
         best,
         line_text(board, rules, &m.line, 6)
@@ -449,17 +548,13 @@ fn row(before: &Game, m: &MoveReview) -> String {
 }
 
 /// The comment `konakis analyse --annotate` writes after a move.
-fn comment(before: &Game, m: &MoveReview) -> String {
+fn comment<G: Playable>(before: &GameOf<G>, m: &MoveReview<G>) -> String {
     let board = before.board();
     let rules = before.rules();
-    let mut c = format!(
-        "{} ({} to {}, expected {} to {}",
-        m.verdict,
-        m.before,
-        m.after,
-        percent(&m.chances_before),
-        percent(&m.chances_after)
-    );
+    let mut c = format!("{} ({} to {}", m.verdict, m.before, m.after);
+    if let (Some(b), Some(a)) = (&m.chances_before, &m.chances_after) {
+        let _ = write!(c, ", expected {} to {}", percent(Some(b)), percent(Some(a)));
+    }
     if m.verdict != Verdict::Best
         && let Some(best) = m.best
     {
@@ -475,7 +570,12 @@ fn comment(before: &Game, m: &MoveReview) -> String {
 }
 
 /// One game's record with the review's comments.
-fn annotated(input: &Input, positions: &[Game], r: &Review, limits: &Limits) -> String {
+fn annotated<G: Playable>(
+    input: &Input<G>,
+    positions: &[GameOf<G>],
+    r: &Review<G>,
+    limits: &Limits<G>,
+) -> String {
     let annotator = format!("Konakis analyse, {} per position", describe_limits(limits));
     let mut tags: Vec<Tag> = input
         .tags
@@ -484,7 +584,12 @@ fn annotated(input: &Input, positions: &[Game], r: &Review, limits: &Limits) -> 
         .map(|(k, v)| Tag::Text(k, v))
         .collect();
     if input.tags.is_empty() {
-        tags.extend([Tag::Rules, Tag::KonakisRules, Tag::Start]);
+        // The rule options do not name every setting of the family's rules: their games
+        // are read back from the rules string alone.
+        tags.push(Tag::Rules);
+        if !input.rules.family_rules() {
+            tags.extend([Tag::KonakisRules, Tag::Start]);
+        }
     }
     tags.push(Tag::Text("annotator", &annotator));
     let comments: Vec<String> = r
@@ -496,13 +601,13 @@ fn annotated(input: &Input, positions: &[Game], r: &Review, limits: &Limits) -> 
 }
 
 /// The review as JSON (docs/review.md lists the fields).
-fn json(
-    inputs: &[Input],
-    games: &[Vec<Game>],
-    reviews: &[Review],
-    config: &review::ReviewConfig,
+fn json<G: Playable>(
+    inputs: &[Input<G>],
+    games: &[Vec<GameOf<G>>],
+    reviews: &[Review<G>],
+    config: &review::ReviewConfig<G>,
 ) -> String {
-    let reviewed: Vec<ReviewedGame> = inputs
+    let reviewed: Vec<ReviewedGame<G>> = inputs
         .iter()
         .zip(games)
         .zip(reviews)

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[command(after_help = "Examples:
   konakis datagen --out default.bin --games 2000
   konakis datagen --out ashton-3.bin --games 20000 --shard 3/8 --rules Ruleset=Ashton
+  konakis datagen --out brandubh.bin --games 500 --variant hnefatafl.org-brandubh-7
 
 Running the same command again continues the file: the games already in it are skipped (a
 game torn by a kill is played again). docs/nnue.md describes the file.")]
@@ -41,6 +42,13 @@ pub struct DatagenArgs {
     /// Rule options Name=Value (as for `konakis match --rules`).
     #[arg(long, num_args = 1.., value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
+    /// A game of the tafl family instead: a preset of docs/rules.md ("Presets of the tafl
+    /// family", e.g. copenhagen-11, hnefatafl.org-brandubh-7), played on its board from its
+    /// start; the file's header names the board. No network knows the other boards yet:
+    /// their games are played with the classical evaluation, and `konakis train` refuses
+    /// their files.
+    #[arg(long, value_name = "ID", conflicts_with = "rules")]
+    pub variant: Option<String>,
     /// Depth of the search that judges an opening's balance.
     #[arg(long, default_value_t = 4)]
     pub balance_depth: u32,
@@ -82,6 +90,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         concurrency: args.concurrency,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         rules: args.rules,
+        variant: args.variant,
         balance_depth: args.balance_depth,
         margin: args.margin,
         max_plies: args.max_plies,

@@ -76,7 +76,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
 fn train_files(args: &TrainArgs) -> Result<(), String> {
     let mut records = Vec::new();
     for path in &args.data {
-        let file = data::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = data::read_tablut(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if file.torn_bytes > 0 {
             eprintln!(
                 "train: {}: {} bytes after the last whole game left out",

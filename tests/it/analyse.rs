@@ -5,8 +5,11 @@
 use crate::common::engine::engine_with;
 use crate::common::matches::{p, run, scratch, text};
 use crate::common::solver::win_within;
+use konakis::geometry::Eleven;
 use konakis::opentafl::otg::{Tag, parse_otg, replay, write_record};
-use konakis::review::{Eval, Review, ReviewConfig, Verdict, positions};
+use konakis::review::{
+    Eval, Review, ReviewConfig, Verdict, move_accuracy, positions, score_expected,
+};
 use konakis::search::{Cancel, Limits, Settings};
 use konakis::{Board, Move, Rules};
 use serde_json::Value;
@@ -341,4 +344,202 @@ fn a_bad_record_gets_one_error_naming_the_game_and_the_move() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("move 2"), "{err}");
+}
+
+/// A game OpenTafl hosted on its 11x11 board, Copenhagen, Konakis defending.
+const COPENHAGEN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/opentafl/hosted/copenhagen-konakis-defenders.otg"
+);
+
+/// The table's rows: the lines that start with a move number.
+fn rows(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .collect()
+}
+
+#[test]
+fn a_copenhagen_record_is_reviewed_in_a_table_then_as_json_without_win_chances() {
+    let text = std::fs::read_to_string(COPENHAGEN).unwrap();
+    let record = &parse_otg::<Eleven>(&text).unwrap()[0];
+    let played = replay(record).unwrap();
+    let moves = played.game.moves().len();
+    assert!(moves > 40);
+    let out = analyse(&["analyse", "-q", COPENHAGEN, "--depth", "2"]);
+    assert!(out.is_ascii());
+    assert!(out.contains("rules:  dim:11 "), "{out}");
+    assert!(
+        out.contains("chances: not modelled for these rules"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("result: {} after {moves} moves", played.status)),
+        "{out}"
+    );
+    let rows = rows(&out);
+    assert_eq!(rows.len(), moves, "{out}");
+    let verdicts = Verdict::ALL.map(|v| v.name());
+    for (row, written) in rows.iter().zip(&played.moves) {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[2], written, "{row}");
+        assert!(verdicts.contains(&words[3]), "{row}");
+        // No win chances: the two expected columns say so.
+        assert_eq!((words[6], words[7]), ("-", "-"), "{row}");
+    }
+    // The same review as JSON: no chances, and each drop the scores' (docs/review.md).
+    let json = analyse(&["analyse", "-q", COPENHAGEN, "--depth", "2", "--json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let game = &v["games"][0];
+    assert_eq!(game["notation"].as_array().unwrap().len(), moves);
+    assert_eq!(game["notation"][0], played.moves[0].as_str());
+    assert!(game["rules"].as_str().unwrap().starts_with("dim:11 "));
+    let mut graded = 0;
+    for m in game["review"]["moves"].as_array().unwrap() {
+        assert!(
+            m["chances_before"].is_null() && m["chances_after"].is_null(),
+            "{m}"
+        );
+        let eval = |e: &Value| match (&e["cp"], &e["mate"], e.as_str()) {
+            (Value::Number(cp), _, _) => Eval::Cp(cp.as_i64().unwrap() as i32),
+            (_, Value::Number(n), _) => Eval::Mate(n.as_i64().unwrap() as i32),
+            (_, _, Some("won")) => Eval::Won,
+            (_, _, Some("lost")) => Eval::Lost,
+            _ => Eval::Drawn,
+        };
+        let (before, after) = (eval(&m["before"]), eval(&m["after"]));
+        let drop = m["drop"].as_f64().unwrap();
+        if m["verdict"] != "best" && !(before.is_forced_win() && after.is_forced_win()) {
+            let fall = (score_expected(before) - score_expected(after)) * 100.0;
+            assert!((drop - fall.max(0.0)).abs() <= 0.05, "{m}");
+            graded += 1;
+        }
+        assert!(verdicts.contains(&m["verdict"].as_str().unwrap()), "{m}");
+        let accuracy = m["accuracy"].as_f64().unwrap();
+        assert!((accuracy - move_accuracy(drop)).abs() < 0.01, "{m}");
+    }
+    assert!(graded > 10, "{game}");
+    let summary = &game["review"]["defenders"];
+    assert!(summary["accuracy"].is_number(), "{summary}");
+}
+
+#[test]
+fn a_copenhagen_record_annotated_replays_with_a_comment_per_turn() {
+    let dir = scratch("analyse-copenhagen-annotate");
+    let output = dir.join("reviewed.otg");
+    analyse(&[
+        "analyse",
+        "-q",
+        COPENHAGEN,
+        "--depth",
+        "1",
+        "--annotate",
+        &p(&output),
+    ]);
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(written.contains("[annotator:Konakis analyse, depth 1 per position]"));
+    let original =
+        replay(&parse_otg::<Eleven>(&std::fs::read_to_string(COPENHAGEN).unwrap()).unwrap()[0])
+            .unwrap();
+    let back = replay(&parse_otg::<Eleven>(&written).unwrap()[0]).unwrap();
+    assert_eq!(back.moves, original.moves);
+    assert_eq!(back.status, original.status);
+    // A comment line after every turn, without the win chances the game does not have.
+    let comments = written
+        .lines()
+        .filter(|l| l.starts_with('[') && l.contains('|'))
+        .count();
+    assert_eq!(comments, original.moves.len() / 2, "{written}");
+    assert!(!written.contains("expected"), "{written}");
+    // `konakis replay` reads the annotated copy as it reads the record.
+    let out = run(&["replay", &p(&output)]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_game_of_a_variant_is_reviewed_from_its_start_on_its_board() {
+    // hnefatafl.org's Brandubh: 7x7, the defenders move first.
+    let out = analyse(&[
+        "analyse",
+        "-q",
+        "--position",
+        "startpos",
+        "--variant",
+        "hnefatafl.org-brandubh-7",
+        "--moves",
+        "d3c3 d1c1 d5e5",
+        "--depth",
+        "3",
+    ]);
+    assert!(
+        out.contains("start:  3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3 w 0"),
+        "{out}"
+    );
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[0].contains(" def  d3-c3 "), "{out}");
+    assert!(rows[1].contains(" att  d1-c1 "), "{out}");
+    // 13x13, as JSON; a position string of the variant's board is taken as the start.
+    let json = analyse(&[
+        "analyse",
+        "-q",
+        "--position",
+        "startpos",
+        "--variant",
+        "hnefatafl.org-13",
+        "--moves",
+        "a4b4 g4g3 d1d2",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let game = &v["games"][0];
+    assert_eq!(
+        game["notation"],
+        serde_json::json!(["a4-b4", "g4-g3", "d1-d2"])
+    );
+    assert!(game["rules"].as_str().unwrap().starts_with("dim:13 "));
+    let after = game["review"]["moves"][2]["played"].as_str().unwrap();
+    assert_eq!(after, "d1d2");
+    // A variant that does not exist, and a move the variant's board does not have, are one
+    // clear error each.
+    let out = run(&[
+        "analyse",
+        "--position",
+        "startpos",
+        "--variant",
+        "copenhagen-12",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: --variant: no variant 'copenhagen-12' (variants: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let out = run(&[
+        "analyse",
+        "--position",
+        "startpos",
+        "--variant",
+        "hnefatafl.org-brandubh-7",
+        "--moves",
+        "d3c3 d1d9",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).is_empty());
+    // --variant names the game of --position; a record brings its own.
+    let out = run(&["analyse", COPENHAGEN, "--variant", "copenhagen-11"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }

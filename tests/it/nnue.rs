@@ -4,7 +4,9 @@
 //! shards and resumption.
 
 use crate::common::matches::engine_session;
+use konakis::geometry::{SquareSet, Wide};
 use konakis::prelude::*;
+use konakis::rules::BoardSize;
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{self, GameResult, Record};
 use konakis_nnue::network::{NetError, Network};
@@ -180,8 +182,8 @@ fn classical_records(rules: &Rules, count: usize, seed: u64) -> Vec<Record> {
         .iter()
         .enumerate()
         .map(|(i, b)| Record {
-            attackers: b.attackers().bits(),
-            defenders: b.defenders().bits(),
+            attackers: Wide::from_u128(b.attackers().bits()),
+            defenders: Wide::from_u128(b.defenders().bits()),
             king: b.king().unwrap().index() as u8,
             defenders_to_move: b.side_to_move() == Side::Defenders,
             family: RuleFamily::of(rules),
@@ -504,7 +506,7 @@ fn datagen_shards_play_the_whole_run_and_a_killed_run_resumes() {
     );
     for records in expected.values() {
         for r in records {
-            let board_ok = r.king < 81 && r.attackers & r.defenders == 0;
+            let board_ok = r.king < 81 && (r.attackers & r.defenders).is_zero();
             assert!(board_ok && r.family == RuleFamily::Default);
         }
     }
@@ -824,6 +826,136 @@ fn konakis_quantize_writes_the_built_in_file_and_the_engine_evaluates_either_fil
             "error: {} would be overwritten: give --out another file\n",
             quant.display()
         )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small run of `variant`'s games into `out`.
+fn variant_run(out: PathBuf, variant: &str, games: u32) -> DatagenOptions {
+    DatagenOptions {
+        variant: Some(variant.to_string()),
+        max_plies: 60,
+        ..small_run(out, games, konakis::tools::matches::Shard::WHOLE)
+    }
+}
+
+#[test]
+fn datagen_of_brandubh_writes_its_board_resumes_after_a_kill_and_train_refuses_it() {
+    let dir = scratch("datagen-brandubh");
+    let stop = AtomicBool::new(false);
+    let whole = dir.join("whole.bin");
+    let options = variant_run(whole.clone(), "hnefatafl.org-brandubh-7", 6);
+    datagen::run(&options, &stop, |_| {}).unwrap();
+    let file = data::read(&whole).unwrap();
+    assert_eq!(file.header.board, BoardSize::Seven);
+    assert_eq!(file.header.family, RuleFamily::Other);
+    let expected = games_of(&whole);
+    assert!(
+        expected.len() >= 4,
+        "{} games with positions",
+        expected.len()
+    );
+    // Every position is one of the 7x7 board, with at most Brandubh's 8 attackers and 4
+    // defenders.
+    let board = Wide::below(49);
+    for r in expected.values().flatten() {
+        assert!(
+            r.king < 49 && (r.attackers & r.defenders).is_zero(),
+            "{r:?}"
+        );
+        assert_eq!(r.attackers | board, board, "{r:?}");
+        assert!(r.attackers.count_ones() <= 8 && r.defenders.count_ones() <= 4);
+    }
+
+    // Killed in the middle of a game's write, then the same command: the torn game is played
+    // again and appended, and the file is the uninterrupted run's.
+    let killed = dir.join("killed.bin");
+    std::fs::copy(&whole, &killed).unwrap();
+    let len = std::fs::metadata(&killed).unwrap().len();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&killed)
+        .unwrap();
+    f.set_len(len - 20).unwrap();
+    drop(f);
+    assert_eq!(data::read(&killed).unwrap().games.len(), expected.len() - 1);
+    let again = variant_run(killed.clone(), "hnefatafl.org-brandubh-7", 6);
+    let summary = datagen::run(&again, &stop, |_| {}).unwrap();
+    assert_eq!(summary.skipped as usize, expected.len() - 1);
+    assert_eq!(games_of(&killed), expected);
+    assert_eq!(
+        std::fs::read(&killed).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // Another variant does not continue it.
+    let other = variant_run(killed.clone(), "opentafl-brandub-7", 6);
+    let e = datagen::run(&other, &stop, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("other settings (rules)"), "{e}");
+
+    // `konakis train` on the command line refuses the file with one clear line.
+    let out = Command::new(KONAKIS)
+        .args(["train", "--data", whole.to_str().unwrap(), "--out"])
+        .arg(dir.join("n.nnue"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the positions are of a 7x7 board: networks and win chances are trained on Tablut's 9x9 board only"),
+        "{err}"
+    );
+    assert!(!dir.join("n.nnue").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_on_the_command_line_plays_a_13x13_variant_and_names_bad_variants() {
+    let dir = scratch("datagen-13");
+    let out = dir.join("d.bin");
+    let run = |args: &[&str]| Command::new(KONAKIS).args(args).output().unwrap();
+    let done = run(&[
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--balance-depth",
+        "1",
+        "--margin",
+        "1000",
+        "--max-plies",
+        "40",
+        "--variant",
+        "hnefatafl.org-13",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let file = data::read(&out).unwrap();
+    assert_eq!(file.header.board, BoardSize::Thirteen);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!((bytes[8], bytes[12], bytes[22]), (3, 64, 13));
+    assert_eq!(bytes.len(), 64 + 64 * file.records.len());
+    assert!(!file.records.is_empty());
+    for r in &file.records {
+        assert!(usize::from(r.king) < 169 && (r.attackers & r.defenders).is_zero());
+    }
+    let bad = run(&[
+        "datagen",
+        "--variant",
+        "copenhagen-12",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("error: --variant: no variant 'copenhagen-12' (variants: "),
+        "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,7 +11,7 @@ use crate::search::{
 };
 use crate::skill::Skill;
 use crate::trace::{self, EvalTrace};
-use konakis_core::board::{BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf};
+use konakis_core::board::{BoardOf, GameErrorOf, GameOf, IllegalMoveOf};
 use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{BoardSize, PRESETS, Preset, VARIANTS, Variant};
 use konakis_core::types::MoveOf;
@@ -208,7 +208,7 @@ pub struct Engine<G: Size = Nine> {
 }
 
 /// A board the engine plays on ([`Size`]) with its searches: what [`Engine::think`],
-/// [`Engine::search`] and [`Engine::analyse`] run, each board's compiled once, in this crate,
+/// [`Engine::search`], [`Engine::analyse`] and [`Engine::review`] run, each board's compiled once, in this crate,
 /// whichever crate calls them (a generic function is compiled in every crate that uses it, at
 /// that crate's optimisation level: the browser build compiles the line protocol for size,
 /// and would search with a second, slower copy). Front-ends call the [`Engine`]'s methods.
@@ -235,12 +235,21 @@ pub trait Playable: Size {
         limits: Limits<Self>,
         cancel: Cancel,
     ) -> Result<SearchOutcome<Self>, EngineError<Self>>;
+
+    /// What [`Engine::review`] runs.
+    fn review(
+        engine: &mut Engine<Self>,
+        games: &[Vec<GameOf<Self>>],
+        config: &ReviewConfig<Self>,
+        cancel: Cancel,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Vec<Review<Self>>, ReviewError<Self>>;
 }
 
 /// Where [`Engine::think`]'s reports go.
 pub type ReportBox<G> = Box<dyn FnMut(SearchId, Report<G>) + Send + 'static>;
 
-/// [`Playable`] for each board: the same three delegations.
+/// [`Playable`] for each board: the same four delegations.
 macro_rules! playable {
     ($($size:ty),*) => {$(
         impl Playable for $size {
@@ -269,11 +278,43 @@ macro_rules! playable {
             ) -> Result<SearchOutcome<Self>, EngineError<Self>> {
                 engine.analyse_here(game, limits, cancel)
             }
+
+            fn review(
+                engine: &mut Engine<Self>,
+                games: &[Vec<GameOf<Self>>],
+                config: &ReviewConfig<Self>,
+                cancel: Cancel,
+                progress: &mut dyn FnMut(usize, usize),
+            ) -> Result<Vec<Review<Self>>, ReviewError<Self>> {
+                engine.review_here(games, config, cancel, progress)
+            }
         }
     )*};
 }
 
 playable!(Seven, Nine, Eleven, Thirteen);
+
+/// Work to do on the board of a game, whichever it is: [`on_board`] runs it on the board a
+/// [`BoardSize`] names. The one way from a size known only at run time (a record's rules, a
+/// variant) to the code of its board, for the tools that read a game and then work on its
+/// board (`konakis analyse`, `konakis datagen`).
+pub trait BoardTask {
+    /// What the work gives.
+    type Output;
+
+    /// Does the work on the board `G`.
+    fn run<G: Playable>(self) -> Self::Output;
+}
+
+/// Runs `task` on the board `size`.
+pub fn on_board<T: BoardTask>(size: BoardSize, task: T) -> T::Output {
+    match size {
+        BoardSize::Seven => task.run::<Seven>(),
+        BoardSize::Nine => task.run::<Nine>(),
+        BoardSize::Eleven => task.run::<Eleven>(),
+        BoardSize::Thirteen => task.run::<Thirteen>(),
+    }
+}
 
 /// The game from `start` and `moves` under `rules`, `startpos` being `placement` (the
 /// board's usual start where `None`).
@@ -859,9 +900,7 @@ impl<G: Playable> Engine<G> {
         self.searcher.ponderhit();
         Ok(())
     }
-}
 
-impl Engine<Nine> {
     /// Reviews every move of `games`, each given as its positions ([`review::positions`]):
     /// every position judged at full strength (whatever the strength options say) within the
     /// config's limits, its table and histories emptied first so that the judgement depends on
@@ -872,13 +911,28 @@ impl Engine<Nine> {
     /// `total` the positions of all the games; the searches stop when `cancel` says so, and the
     /// review is then [`ReviewError::Cancelled`]. The table and the histories are empty
     /// afterwards. Refused while a search runs.
+    ///
+    /// The tafl family's games have no model of win chances yet: their reviews have no chances,
+    /// and the drops are the scores' ([`review::review`]).
     pub fn review(
         &mut self,
-        games: &[Vec<Game>],
-        config: &ReviewConfig,
+        games: &[Vec<GameOf<G>>],
+        config: &ReviewConfig<G>,
         cancel: Cancel,
         mut progress: impl FnMut(usize, usize),
-    ) -> Result<Vec<Review>, ReviewError> {
+    ) -> Result<Vec<Review<G>>, ReviewError<G>> {
+        // Through `Playable`, as `think`.
+        <G as Playable>::review(self, games, config, cancel, &mut progress)
+    }
+
+    /// [`Engine::review`], as [`Playable::review`] runs it.
+    pub(crate) fn review_here(
+        &mut self,
+        games: &[Vec<GameOf<G>>],
+        config: &ReviewConfig<G>,
+        cancel: Cancel,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Vec<Review<G>>, ReviewError<G>> {
         if self.is_searching() {
             return Err(ReviewError::Search(SearchError::Busy));
         }
@@ -909,7 +963,7 @@ impl Engine<Nine> {
             games,
             &config.limits,
             cancel,
-            &mut progress,
+            progress,
         );
         // Only the strength options differ: nothing is reallocated, nothing can fail.
         self.searcher.set(settings).map_err(ReviewError::Search)?;

@@ -63,8 +63,8 @@ mod trace;
 pub mod wdl;
 
 pub use engine::{
-    Engine, EngineError, EvalFileError, Explain, GameReset, Playable, ReportBox, SearchId, Start,
-    Synced,
+    BoardTask, Engine, EngineError, EvalFileError, Explain, GameReset, Playable, ReportBox,
+    SearchId, Start, Synced, on_board,
 };
 pub use size::Size;
 pub use trace::{EvalTrace, NetworkEval};

@@ -23,6 +23,7 @@
 //! ([`Model::at_zero`]). Rules without a fitted model take the nearest family's
 //! ([`fitted_family`]).
 
+use crate::Size;
 use crate::network::RuleFamily;
 use crate::search::Score;
 use konakis_core::board::Status;
@@ -174,6 +175,13 @@ pub fn model(family: RuleFamily, side: Side) -> &'static Model {
         RuleFamily::Ashton => 2,
     };
     &MODELS[row][side as usize]
+}
+
+/// Whether the model knows a game on the board `G` under `rules`: Tablut's board under
+/// Tablut's rules. The tafl family's games (other boards, or Tablut's board under the
+/// family's rules) have no model yet: their win chances are "not modelled".
+pub fn modelled<G: Size>(rules: &Rules) -> bool {
+    G::TABLUT && !rules.family_rules()
 }
 
 /// The chances of a position whose search score is `score` (side to move's view,

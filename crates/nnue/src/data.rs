@@ -1,14 +1,17 @@
 //! The training data: a file of self-play positions (docs/nnue.md, "The data file").
 //!
 //! A file is a 64-byte [`DataHeader`] (magic `KNKDATA\0`, version, record size, the rule
-//! family and the generator's settings) followed by fixed-size 48-byte [`Record`]s, all
-//! little-endian. The records of one game are written together, each carrying the game's
+//! family, the board and the generator's settings) followed by fixed-size [`Record`]s (48
+//! bytes up to 11x11, 64 on 13x13), all little-endian. Tablut's 9x9 files are version 2, byte
+//! for byte what every earlier build writes and reads; the files of the family's other boards
+//! are version 3, whose header names the board ([`BOARD_VERSION`]). The records of one game are written together, each carrying the game's
 //! number, its own index within the game and the game's record count, so a reader can tell
 //! whole games from the tail of a killed run: [`read`] keeps the whole games and reports the
 //! rest, and [`DataWriter::resume`] cuts the tail off before it appends.
 
 use crate::RuleFamily;
-use konakis_core::geometry::SQUARES;
+use konakis_core::geometry::{SquareSet, Wide};
+use konakis_core::rules::{BoardSize, VARIANTS};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -17,15 +20,57 @@ use thiserror::Error;
 
 /// The first eight bytes of a data file.
 pub const MAGIC: [u8; 8] = *b"KNKDATA\0";
-/// The version of the format this crate writes. Version 2 added the classical share (header
-/// byte 21, zero in version 1's files, whose games were all self-play).
+/// The version of the format this crate writes for Tablut's 9x9 board. Version 2 added the
+/// classical share (header byte 21, zero in version 1's files, whose games were all
+/// self-play).
 pub const VERSION: u32 = 2;
+/// The version of the format this crate writes for the other boards: version 2 with the
+/// board's side in header byte 22 and records sized for the board ([`record_size`]). Readers
+/// of versions 1 and 2 refuse it by its version; Tablut's files stay version 2.
+pub const BOARD_VERSION: u32 = 3;
 /// The oldest version this crate reads.
 pub const OLDEST_VERSION: u32 = 1;
 /// Bytes of the header.
 pub const HEADER_SIZE: usize = 64;
-/// Bytes of a record.
+/// Bytes of a record of Tablut's board (and of every board up to 11x11).
 pub const RECORD_SIZE: usize = 48;
+/// Bytes of a record of the largest board, 13x13.
+pub const MAX_RECORD_SIZE: usize = 64;
+
+/// Bytes of each of a record's two sets of squares on `board`: 16 (a `u128`) up to 11x11, 24
+/// on 13x13 (169 squares).
+fn set_bytes(board: BoardSize) -> usize {
+    if board.side() * board.side() <= 128 {
+        16
+    } else {
+        24
+    }
+}
+
+/// Bytes of a record of `board`: its two sets of squares and 16 bytes more.
+pub fn record_size(board: BoardSize) -> usize {
+    2 * set_bytes(board) + 16
+}
+
+/// The most attacking and defending soldiers (the king not counted) a game on `board` starts
+/// with: Tablut's and every built-in variant's of that board.
+fn most_soldiers(board: BoardSize) -> (u32, u32) {
+    let count = |placement: &str, piece: char| placement.chars().filter(|&c| c == piece).count();
+    let tablut = if board == BoardSize::Nine {
+        (16, 8)
+    } else {
+        (0, 0)
+    };
+    VARIANTS
+        .iter()
+        .filter(|v| v.size == board)
+        .fold(tablut, |(a, d), v| {
+            (
+                a.max(count(v.placement, 'b') as u32),
+                d.max(count(v.placement, 'w') as u32),
+            )
+        })
+}
 
 /// How a game ended, from the attackers' point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,14 +99,14 @@ impl GameResult {
     }
 }
 
-/// One position of a self-play game.
+/// One position of a self-play game, on the board its file's header names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
-    /// Attacking soldiers, bit `rank * 9 + file` (as `Bitboard::bits`).
-    pub attackers: u128,
+    /// Attacking soldiers, bit `rank * side + file` (as `BitboardOf::bits`, widened).
+    pub attackers: Wide,
     /// Defending soldiers without the king.
-    pub defenders: u128,
-    /// The king's square index (0–80).
+    pub defenders: Wide,
+    /// The king's square index (0 to the board's squares less one).
     pub king: u8,
     /// Whether the defenders are to move.
     pub defenders_to_move: bool,
@@ -82,51 +127,67 @@ pub struct Record {
 }
 
 impl Record {
-    /// The 48 bytes of the record (docs/nnue.md gives the layout).
-    pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
-        let mut b = [0u8; RECORD_SIZE];
-        b[0..16].copy_from_slice(&self.attackers.to_le_bytes());
-        b[16..32].copy_from_slice(&self.defenders.to_le_bytes());
-        b[32] = self.king;
-        b[33] = self.defenders_to_move as u8;
-        b[34] = self.family.code();
-        b[35] = self.result as u8;
-        b[36..38].copy_from_slice(&self.plies.to_le_bytes());
-        b[38..40].copy_from_slice(&self.score.to_le_bytes());
-        b[40..44].copy_from_slice(&self.game.to_le_bytes());
-        b[44..46].copy_from_slice(&self.index.to_le_bytes());
-        b[46..48].copy_from_slice(&self.count.to_le_bytes());
+    /// The record's bytes on `board` ([`record_size`]; docs/nnue.md gives the layout).
+    pub fn to_bytes(&self, board: BoardSize) -> Vec<u8> {
+        let n = set_bytes(board);
+        let mut b = vec![0u8; record_size(board)];
+        for (at, set) in [(0, self.attackers), (n, self.defenders)] {
+            let mut bytes = [0u8; 32];
+            bytes[..16].copy_from_slice(&(set & Wide::below(128)).narrow().to_le_bytes());
+            bytes[16..].copy_from_slice(&(set >> 128).narrow().to_le_bytes());
+            b[at..at + n].copy_from_slice(&bytes[..n]);
+        }
+        let t = &mut b[2 * n..];
+        t[0] = self.king;
+        t[1] = self.defenders_to_move as u8;
+        t[2] = self.family.code();
+        t[3] = self.result as u8;
+        t[4..6].copy_from_slice(&self.plies.to_le_bytes());
+        t[6..8].copy_from_slice(&self.score.to_le_bytes());
+        t[8..12].copy_from_slice(&self.game.to_le_bytes());
+        t[12..14].copy_from_slice(&self.index.to_le_bytes());
+        t[14..16].copy_from_slice(&self.count.to_le_bytes());
         b
     }
 
-    /// The record in `b`, or why it is not one.
-    pub fn from_bytes(b: &[u8; RECORD_SIZE]) -> Result<Record, RecordError> {
-        let u128_at = |i: usize| u128::from_le_bytes(b[i..i + 16].try_into().unwrap());
-        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        let attackers = u128_at(0);
-        let defenders = u128_at(16);
-        let king = b[32];
-        let board_bits = (1u128 << SQUARES) - 1;
-        if attackers & !board_bits != 0 || defenders & !board_bits != 0 {
+    /// The record of `board` in `b` ([`record_size`] bytes), or why it is not one.
+    pub fn from_bytes(b: &[u8], board: BoardSize) -> Result<Record, RecordError> {
+        let n = set_bytes(board);
+        let set_at = |i: usize| {
+            let mut bytes = [0u8; 32];
+            bytes[..n].copy_from_slice(&b[i..i + n]);
+            let lo = u128::from_le_bytes(bytes[..16].try_into().unwrap());
+            let hi = u128::from_le_bytes(bytes[16..].try_into().unwrap());
+            Wide::from_u128(lo) | Wide::from_u128(hi) << 128
+        };
+        let attackers = set_at(0);
+        let defenders = set_at(n);
+        let t = &b[2 * n..];
+        let u16_at = |i: usize| u16::from_le_bytes([t[i], t[i + 1]]);
+        let king = t[0];
+        let squares = board.side() * board.side();
+        let off_board = !Wide::below(squares);
+        if !(attackers & off_board).is_zero() || !(defenders & off_board).is_zero() {
             return Err(RecordError::OffBoard);
         }
-        if attackers & defenders != 0
-            || usize::from(king) >= SQUARES
-            || (attackers | defenders) & (1u128 << king) != 0
+        if !(attackers & defenders).is_zero()
+            || usize::from(king) >= squares
+            || (attackers | defenders).has(usize::from(king))
         {
             return Err(RecordError::Overlap);
         }
-        if attackers.count_ones() > 16 || defenders.count_ones() > 8 {
+        let (most_attackers, most_defenders) = most_soldiers(board);
+        if attackers.count_ones() > most_attackers || defenders.count_ones() > most_defenders {
             return Err(RecordError::TooManyPieces);
         }
-        let defenders_to_move = match b[33] {
+        let defenders_to_move = match t[1] {
             0 => false,
             1 => true,
-            _ => return Err(RecordError::Side(b[33])),
+            _ => return Err(RecordError::Side(t[1])),
         };
-        let family = RuleFamily::from_code(b[34]).ok_or(RecordError::Family(b[34]))?;
-        let result = GameResult::from_code(b[35]).ok_or(RecordError::Result(b[35]))?;
-        let (index, count) = (u16_at(44), u16_at(46));
+        let family = RuleFamily::from_code(t[2]).ok_or(RecordError::Family(t[2]))?;
+        let result = GameResult::from_code(t[3]).ok_or(RecordError::Result(t[3]))?;
+        let (index, count) = (u16_at(12), u16_at(14));
         if index >= count {
             return Err(RecordError::Index { index, count });
         }
@@ -137,9 +198,9 @@ impl Record {
             defenders_to_move,
             family,
             result,
-            plies: u16_at(36),
-            score: i16::from_le_bytes([b[38], b[39]]),
-            game: u32::from_le_bytes(b[40..44].try_into().unwrap()),
+            plies: u16_at(4),
+            score: i16::from_le_bytes([t[6], t[7]]),
+            game: u32::from_le_bytes(t[8..12].try_into().unwrap()),
             index,
             count,
         })
@@ -152,16 +213,17 @@ impl Record {
     }
 }
 
-/// Why 48 bytes are not a record.
+/// Why a record's bytes are not a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum RecordError {
-    /// A bit beyond square 80 is set.
+    /// A bit beyond the board's last square is set.
     #[error("a piece stands off the board")]
     OffBoard,
     /// Two pieces share a square, or the king is missing.
     #[error("two pieces on one square, or no king")]
     Overlap,
-    /// More than 16 attackers or 8 defenders.
+    /// More soldiers of a side than any game on the board starts with (16 attackers and 8
+    /// defenders on Tablut's).
     #[error("more pieces than the game has")]
     TooManyPieces,
     /// The side-to-move byte is neither 0 nor 1.
@@ -189,6 +251,9 @@ pub enum RecordError {
 pub struct DataHeader {
     /// The rules of every game in the file.
     pub family: RuleFamily,
+    /// The board of every game in the file: Tablut's 9x9 in files of versions 1 and 2, the
+    /// one header byte 22 names in version 3.
+    pub board: BoardSize,
     /// CRC-32 of the rules' text (`Rules`' Display), telling apart rule sets of one family
     /// (`Other`).
     pub rules_crc: u32,
@@ -218,8 +283,15 @@ impl DataHeader {
     pub fn to_bytes(&self) -> [u8; HEADER_SIZE] {
         let mut b = [0u8; HEADER_SIZE];
         b[0..8].copy_from_slice(&MAGIC);
-        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        b[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+        let version = if self.board == BoardSize::Nine {
+            VERSION
+        } else {
+            // Byte 22, zero in Tablut's files, names the board.
+            b[22] = self.board.side() as u8;
+            BOARD_VERSION
+        };
+        b[8..12].copy_from_slice(&version.to_le_bytes());
+        b[12..16].copy_from_slice(&(record_size(self.board) as u32).to_le_bytes());
         b[16..20].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
         b[20] = self.family.code();
         b[21] = self.classical_share;
@@ -241,13 +313,23 @@ impl DataHeader {
         if b[0..8] != MAGIC {
             return Err(DataError::Magic);
         }
-        if !(OLDEST_VERSION..=VERSION).contains(&u32_at(8)) {
-            return Err(DataError::Version(u32_at(8)));
+        let version = u32_at(8);
+        if !(OLDEST_VERSION..=BOARD_VERSION).contains(&version) {
+            return Err(DataError::Version(version));
         }
-        if u32_at(12) as usize != RECORD_SIZE || u32_at(16) as usize != HEADER_SIZE {
+        let board = if version < BOARD_VERSION {
+            BoardSize::Nine
+        } else {
+            BoardSize::ALL
+                .into_iter()
+                .find(|size| size.side() == usize::from(b[22]))
+                .ok_or(DataError::HeaderBoard(b[22]))?
+        };
+        if u32_at(12) as usize != record_size(board) || u32_at(16) as usize != HEADER_SIZE {
             return Err(DataError::Layout {
                 record: u32_at(12),
                 header: u32_at(16),
+                board,
             });
         }
         let family = RuleFamily::from_code(b[20]).ok_or(DataError::HeaderFamily(b[20]))?;
@@ -256,6 +338,7 @@ impl DataHeader {
         }
         Ok(DataHeader {
             family,
+            board,
             rules_crc: u32_at(24),
             random_plies: u32_at(28),
             seed: u64_at(32),
@@ -272,6 +355,13 @@ impl DataHeader {
 /// The CRC-32 of `rules`' text (its Display), as [`DataHeader::rules_crc`] holds it.
 pub fn rules_checksum(rules: &konakis_core::rules::Rules) -> u32 {
     crc32fast::hash(rules.to_string().as_bytes())
+}
+
+/// The CRC-32 of a game of the tafl family, as [`DataHeader::rules_crc`] holds it for a run of
+/// a variant: of every setting of `rules` (their `Debug` text, since the rule options, and so
+/// the Display, do not name the family's settings) and of the start position `start`.
+pub fn game_checksum(rules: &konakis_core::rules::Rules, start: &str) -> u32 {
+    crc32fast::hash(format!("{rules:?} {start}").as_bytes())
 }
 
 /// Why a data file cannot be read or continued. Display names the problem.
@@ -293,16 +383,33 @@ pub enum DataError {
     #[error("not a Konakis data file (no KNKDATA magic)")]
     Magic,
     /// Another version of the format.
-    #[error("data format version {0}, this build reads versions {OLDEST_VERSION} to {VERSION}")]
+    #[error(
+        "data format version {0}, this build reads versions {OLDEST_VERSION} to {BOARD_VERSION}"
+    )]
     Version(u32),
-    /// The header's sizes are not this version's.
-    #[error("record size {record} / header size {header}, expected {RECORD_SIZE} / {HEADER_SIZE}")]
+    /// The header's sizes are not those of the version and the board.
+    #[error(
+        "record size {record} / header size {header}, expected {} / {HEADER_SIZE} on {board}",
+        record_size(*board)
+    )]
     Layout {
         /// The record size in the file.
         record: u32,
         /// The header size in the file.
         header: u32,
+        /// The board the header names.
+        board: BoardSize,
     },
+    /// The header of a version 3 file names no board Konakis plays.
+    #[error("board side {0} in the header (7, 9, 11 or 13)")]
+    HeaderBoard(u8),
+    /// The file holds positions of another board than Tablut's, which no network or model of
+    /// win chances knows yet.
+    #[error(
+        "the positions are of a {0} board: networks and win chances are trained on Tablut's 9x9 \
+         board only (the other boards have none yet)"
+    )]
+    NotTablut(BoardSize),
     /// The header's rule family is unknown.
     #[error("unknown rule family {0} in the header")]
     HeaderFamily(u8),
@@ -375,6 +482,7 @@ pub fn read(path: &Path) -> Result<DataFile, DataError> {
     let mut head = [0u8; HEADER_SIZE];
     read_exact_or_short(&mut reader, &mut head, path)?;
     let header = DataHeader::from_bytes(&head)?;
+    let size = record_size(header.board);
     let mut records = Vec::new();
     let mut games = BTreeSet::new();
     // The records of the game being read; moved to `records` once it is whole.
@@ -382,13 +490,15 @@ pub fn read(path: &Path) -> Result<DataFile, DataError> {
     let mut number = 0u64;
     let mut torn = 0u64;
     loop {
-        let mut b = [0u8; RECORD_SIZE];
-        let got = fill(&mut reader, &mut b).map_err(io_error(path))?;
-        if got < RECORD_SIZE {
+        let mut buffer = [0u8; MAX_RECORD_SIZE];
+        let b = &mut buffer[..size];
+        let got = fill(&mut reader, b).map_err(io_error(path))?;
+        if got < size {
             torn += got as u64;
             break;
         }
-        let r = Record::from_bytes(&b).map_err(|why| DataError::Record { number, why })?;
+        let r =
+            Record::from_bytes(b, header.board).map_err(|why| DataError::Record { number, why })?;
         if r.family != header.family {
             return Err(DataError::MixedFamily {
                 number,
@@ -414,13 +524,23 @@ pub fn read(path: &Path) -> Result<DataFile, DataError> {
         }
         number += 1;
     }
-    torn += (open.len() * RECORD_SIZE) as u64;
+    torn += (open.len() * size) as u64;
     Ok(DataFile {
         header,
         records,
         games,
         torn_bytes: torn,
     })
+}
+
+/// Reads a data file as [`read`] does, for what learns from Tablut's positions (`konakis
+/// train`, `konakis wdl-fit`): a file of another board is [`DataError::NotTablut`].
+pub fn read_tablut(path: &Path) -> Result<DataFile, DataError> {
+    let file = read(path)?;
+    if file.header.board != BoardSize::Nine {
+        return Err(DataError::NotTablut(file.header.board));
+    }
+    Ok(file)
 }
 
 fn read_exact_or_short(r: &mut impl Read, buf: &mut [u8], path: &Path) -> Result<(), DataError> {
@@ -468,7 +588,7 @@ impl DataWriter {
         let (games, records, keep) = if exists {
             let found = read(path)?;
             check_same_run(&found.header, &header)?;
-            let keep = (HEADER_SIZE + found.records.len() * RECORD_SIZE) as u64;
+            let keep = (HEADER_SIZE + found.records.len() * record_size(header.board)) as u64;
             (found.games, found.records.len() as u64, Some(keep))
         } else {
             (BTreeSet::new(), 0, None)
@@ -521,7 +641,8 @@ impl DataWriter {
             return Ok(());
         }
         let count = u16::try_from(positions.len()).unwrap_or(u16::MAX);
-        let mut bytes = Vec::with_capacity(count as usize * RECORD_SIZE);
+        let board = self.header.board;
+        let mut bytes = Vec::with_capacity(count as usize * record_size(board));
         for (i, p) in positions.iter().take(count as usize).enumerate() {
             let r = Record {
                 game,
@@ -530,7 +651,7 @@ impl DataWriter {
                 family: self.header.family,
                 ..*p
             };
-            bytes.extend_from_slice(&r.to_bytes());
+            bytes.extend_from_slice(&r.to_bytes(board));
         }
         self.file.write_all(&bytes).map_err(io_error(&self.path))?;
         self.file.flush().map_err(io_error(&self.path))?;
@@ -541,7 +662,10 @@ impl DataWriter {
 }
 
 fn check_same_run(found: &DataHeader, wanted: &DataHeader) -> Result<(), DataError> {
-    let what = if found.family != wanted.family || found.rules_crc != wanted.rules_crc {
+    let what = if found.family != wanted.family
+        || found.rules_crc != wanted.rules_crc
+        || found.board != wanted.board
+    {
         "rules"
     } else if found.seed != wanted.seed {
         "seed"
@@ -567,9 +691,12 @@ fn check_same_run(found: &DataHeader, wanted: &DataHeader) -> Result<(), DataErr
 mod tests {
     use super::*;
 
+    const NINE: BoardSize = BoardSize::Nine;
+
     fn header() -> DataHeader {
         DataHeader {
             family: RuleFamily::Ashton,
+            board: BoardSize::Nine,
             rules_crc: 7,
             seed: 11,
             nodes: 5000,
@@ -584,8 +711,8 @@ mod tests {
 
     fn record(score: i16) -> Record {
         Record {
-            attackers: 0b1011 << 30,
-            defenders: 1 << 80,
+            attackers: Wide::from_u128(0b1011 << 30),
+            defenders: Wide::from_u128(1 << 80),
             king: 40,
             defenders_to_move: true,
             family: RuleFamily::Ashton,
@@ -614,7 +741,7 @@ mod tests {
             count: 5,
             ..record(-321)
         };
-        assert_eq!(Record::from_bytes(&r.to_bytes()), Ok(r));
+        assert_eq!(Record::from_bytes(&r.to_bytes(NINE), NINE), Ok(r));
         assert_eq!(
             DataHeader::from_bytes(&header().to_bytes()).unwrap(),
             header()
@@ -634,21 +761,21 @@ mod tests {
 
     #[test]
     fn malformed_records_are_refused_by_name() {
-        let mut b = record(0).to_bytes();
+        let mut b = record(0).to_bytes(NINE);
         b[33] = 2;
-        assert_eq!(Record::from_bytes(&b), Err(RecordError::Side(2)));
-        let mut b = record(0).to_bytes();
+        assert_eq!(Record::from_bytes(&b, NINE), Err(RecordError::Side(2)));
+        let mut b = record(0).to_bytes(NINE);
         b[32] = 30; // the king on an attacker
-        assert_eq!(Record::from_bytes(&b), Err(RecordError::Overlap));
-        let mut b = record(0).to_bytes();
+        assert_eq!(Record::from_bytes(&b, NINE), Err(RecordError::Overlap));
+        let mut b = record(0).to_bytes(NINE);
         b[15] = 0x80;
-        assert_eq!(Record::from_bytes(&b), Err(RecordError::OffBoard));
+        assert_eq!(Record::from_bytes(&b, NINE), Err(RecordError::OffBoard));
         let mut b = header().to_bytes();
         b[8] = 9;
         let e = DataHeader::from_bytes(&b).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "data format version 9, this build reads versions 1 to 2"
+            "data format version 9, this build reads versions 1 to 3"
         );
         let mut b = header().to_bytes();
         b[21] = 101;
@@ -736,11 +863,96 @@ mod tests {
             game: 9,
             ..record(0)
         };
-        bytes.extend_from_slice(&first.to_bytes());
-        bytes.extend_from_slice(&intruder.to_bytes());
+        bytes.extend_from_slice(&first.to_bytes(NINE));
+        bytes.extend_from_slice(&intruder.to_bytes(NINE));
         std::fs::write(&path, bytes).unwrap();
         let e = read(&path).unwrap_err();
         assert_eq!(e.to_string(), "record 1: out of order in game 9");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_tablut_file_is_version_2_byte_for_byte_and_another_board_says_its_own() {
+        // Tablut's header is what builds before the other boards wrote: version 2, byte 22
+        // zero, 48-byte records laid out as before.
+        let b = header().to_bytes();
+        assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()), 2);
+        assert_eq!((b[22], b[12]), (0, 48));
+        let r = record(-5).to_bytes(NINE);
+        assert_eq!(r.len(), RECORD_SIZE);
+        assert_eq!(&r[0..16], &(0b1011u128 << 30).to_le_bytes());
+        assert_eq!(&r[16..32], &(1u128 << 80).to_le_bytes());
+        assert_eq!((r[32], r[33], r[34], r[35]), (40, 1, 2, 2));
+        // 13x13: version 3, the side in byte 22, 64-byte records whose sets hold 169 squares.
+        let thirteen = DataHeader {
+            board: BoardSize::Thirteen,
+            family: RuleFamily::Other,
+            ..header()
+        };
+        let b = thirteen.to_bytes();
+        assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()), 3);
+        assert_eq!((b[22], b[12]), (13, 64));
+        assert_eq!(DataHeader::from_bytes(&b).unwrap(), thirteen);
+        let far = Record {
+            attackers: Wide::bit(168) | Wide::bit(3),
+            defenders: Wide::bit(130),
+            king: 84,
+            family: RuleFamily::Other,
+            ..record(7)
+        };
+        let bytes = far.to_bytes(BoardSize::Thirteen);
+        assert_eq!(bytes.len(), 64);
+        assert_eq!(Record::from_bytes(&bytes, BoardSize::Thirteen), Ok(far));
+        // A square past 11x11's 121 is off that board.
+        let past = Record {
+            attackers: Wide::bit(125),
+            ..far
+        };
+        assert_eq!(
+            Record::from_bytes(&past.to_bytes(BoardSize::Eleven), BoardSize::Eleven),
+            Err(RecordError::OffBoard)
+        );
+        let mut b = thirteen.to_bytes();
+        b[22] = 12;
+        assert_eq!(
+            DataHeader::from_bytes(&b).unwrap_err().to_string(),
+            "board side 12 in the header (7, 9, 11 or 13)"
+        );
+    }
+
+    #[test]
+    fn a_file_of_another_board_is_read_but_refused_for_training() {
+        let path = temp("eleven.bin");
+        let eleven = DataHeader {
+            board: BoardSize::Eleven,
+            family: RuleFamily::Other,
+            ..header()
+        };
+        let copenhagen = Record {
+            attackers: Wide::bit(120) | Wide::bit(3),
+            defenders: Wide::bit(100),
+            king: 60,
+            family: RuleFamily::Other,
+            ..record(9)
+        };
+        let mut w = DataWriter::resume(&path, eleven).unwrap();
+        w.write_game(3, &[copenhagen, copenhagen]).unwrap();
+        drop(w);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            (HEADER_SIZE + 2 * RECORD_SIZE) as u64
+        );
+        let found = read(&path).unwrap();
+        assert_eq!(found.header.board, BoardSize::Eleven);
+        assert_eq!(found.records[1].attackers, copenhagen.attackers);
+        assert_eq!(
+            read_tablut(&path).unwrap_err().to_string(),
+            "the positions are of a 11x11 board: networks and win chances are trained on \
+             Tablut's 9x9 board only (the other boards have none yet)"
+        );
+        // A run on another board does not continue it.
+        let e = DataWriter::resume(&path, header()).unwrap_err();
+        assert!(e.to_string().contains("other settings (rules)"), "{e}");
         let _ = std::fs::remove_file(&path);
     }
 }

@@ -40,13 +40,15 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Sample {
-    /// The sample of `r`, its target blending the score and the result with `lambda` (1 = the
-    /// score alone), the score read in units of `scale` centi-soldiers.
+    /// The sample of `r`, a record of Tablut's board (the files of other boards are refused
+    /// when they are read: [`crate::data::read_tablut`]), its target blending the score and the
+    /// result with `lambda` (1 = the score alone), the score read in units of `scale`
+    /// centi-soldiers.
     pub fn from_record(r: &Record, lambda: f32, scale: f32) -> Sample {
         let target = lambda * sigmoid(r.score as f32 / scale) + (1.0 - lambda) * r.mover_result();
         Sample {
-            attackers: r.attackers,
-            defenders: r.defenders,
+            attackers: r.attackers.narrow(),
+            defenders: r.defenders.narrow(),
             king: r.king,
             head: r.defenders_to_move as u8,
             target,

@@ -2,29 +2,35 @@
 //! package's `analyseGame` (the fields are described in docs/review.md).
 
 use crate::opentafl::notation::{self, full_move};
-use konakis_core::board::{Board, Game};
+use crate::opentafl::rules_string::{StartKey, format_rules_of, game_name};
+use konakis_core::board::{BoardOf, GameOf};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::Rules;
 use konakis_engine::review::{Review, ReviewConfig};
 use serde_json::{Map, Value, json};
 
 /// One reviewed game.
 #[derive(Clone, Copy, Debug)]
-pub struct ReviewedGame<'a> {
+pub struct ReviewedGame<'a, G: Geometry = Nine> {
     /// A name for the game (its file, say), written as `label` when there is one.
     pub label: Option<&'a str>,
     /// The rules it was played under.
     pub rules: &'a Rules,
     /// Its start position.
-    pub start: &'a Board,
+    pub start: &'a BoardOf<G>,
     /// The position before each move and after the last (as `review::positions` makes them).
-    pub positions: &'a [Game],
+    pub positions: &'a [GameOf<G>],
     /// Its review.
-    pub review: &'a Review,
+    pub review: &'a Review<G>,
 }
 
 /// The review of `games` under `config` as JSON text: `{limits, thresholds, games: [{game,
 /// label?, rules, start, status, ending, notation, review}]}`, indented when `pretty`.
-pub fn review_json(games: &[ReviewedGame], config: &ReviewConfig, pretty: bool) -> String {
+pub fn review_json<G: Geometry>(
+    games: &[ReviewedGame<G>],
+    config: &ReviewConfig<G>,
+    pretty: bool,
+) -> String {
     let games: Vec<Value> = games
         .iter()
         .enumerate()
@@ -43,11 +49,22 @@ pub fn review_json(games: &[ReviewedGame], config: &ReviewConfig, pretty: bool) 
     }
 }
 
-fn game_json(number: usize, g: &ReviewedGame) -> Value {
+/// The rules of a reviewed game in words: every rule option as `Name=Value` under Tablut's
+/// rules; under the tafl family's, whose settings the options do not all name, OpenTafl's
+/// rules string from `start`.
+pub fn rules_text<G: Geometry>(rules: &Rules, start: &BoardOf<G>) -> String {
+    if rules.family_rules() {
+        format_rules_of(rules, start, &game_name::<G>(None), StartKey::Start)
+    } else {
+        rules.to_string()
+    }
+}
+
+fn game_json<G: Geometry>(number: usize, g: &ReviewedGame<G>) -> Value {
     let status = g
         .positions
         .last()
-        .map_or(konakis_core::board::Status::Ongoing, Game::status);
+        .map_or(konakis_core::board::Status::Ongoing, GameOf::status);
     let notation: Vec<String> = g
         .review
         .moves
@@ -66,7 +83,7 @@ fn game_json(number: usize, g: &ReviewedGame) -> Value {
     if let Some(label) = g.label {
         out.insert("label".into(), json!(label));
     }
-    out.insert("rules".into(), json!(g.rules.to_string()));
+    out.insert("rules".into(), json!(rules_text(g.rules, g.start)));
     out.insert("start".into(), json!(g.start.to_fen()));
     out.insert("status".into(), json!(status.to_string()));
     out.insert("ending".into(), json!(status.ending()));

@@ -15,23 +15,28 @@
 //! positions of the run's side are recorded in such a game, so every record's score comes from
 //! the one evaluation.
 //!
+//! `--variant` plays a game of the tafl family instead, on its board from its start; the file's
+//! header names the board (docs/nnue.md). No network knows those boards yet: the games are
+//! played with the classical evaluation, and `konakis train` refuses their files.
+//!
 //! Games are numbered from 0; game `g`'s random stream is seeded from `(seed, g)` alone, and
 //! shard `K/N` plays the games with `g mod N = K` ([`Shard`]), so shards never repeat a game
 //! and together play the unsharded run. The output is appended one whole game at a time
 //! ([`DataWriter`]); running the same command again continues the file: the games already
 //! in it are skipped, and a game torn by a kill is played again.
 
-use crate::openings::{attackers_score, random_line};
+use crate::openings::{attackers_score, random_line_from};
 use crate::shard::Shard;
-use crate::tool_engine::tool_engine;
-use konakis_core::Bitboard;
-use konakis_core::board::{Game, Status};
-use konakis_core::rules::Rules;
+use konakis_core::BitboardOf;
+use konakis_core::board::{GameOf, Status};
+use konakis_core::geometry::{Geometry, Wide};
+use konakis_core::rules::{BoardSize, Rules, VARIANTS, Variant};
 use konakis_core::types::Side;
 use konakis_core::zobrist::splitmix64;
-use konakis_engine::Engine;
 use konakis_engine::network::{self, EvalMode, LoadedNet};
+use konakis_engine::options::Options;
 use konakis_engine::search::{Cancel, Limits, Score, SearchOutcome, Settings};
+use konakis_engine::{BoardTask, Engine, Playable, on_board};
 use konakis_nnue::RuleFamily;
 use konakis_nnue::data::{DataError, DataHeader, DataWriter, GameResult, Record};
 use std::path::PathBuf;
@@ -64,8 +69,11 @@ pub struct DatagenOptions {
     pub concurrency: usize,
     /// The part of the run to play.
     pub shard: Shard,
-    /// Rule options Name=Value.
+    /// Rule options Name=Value (Tablut's board).
     pub rules: Vec<String>,
+    /// A game of the tafl family instead of `rules`: a preset's identifier
+    /// ([`konakis_core::rules::VARIANTS`]), played on its board from its start.
+    pub variant: Option<String>,
     /// Depth of the balance test's search.
     pub balance_depth: u32,
     /// Largest distance of an opening's score from the start position's, centi-soldiers.
@@ -94,6 +102,7 @@ impl Default for DatagenOptions {
             concurrency: 2,
             shard: Shard::WHOLE,
             rules: Vec::new(),
+            variant: None,
             balance_depth: 4,
             margin: 150,
             max_plies: 400,
@@ -111,6 +120,14 @@ pub enum DatagenError {
     /// A `--rules` option is unknown or has a bad value (the rules library's words).
     #[error("--rules: {0}")]
     Rules(String),
+    /// `--variant` names no preset of the family.
+    #[error("--variant: no variant '{name}' (variants: {})", known.join(", "))]
+    Variant {
+        /// The name given.
+        name: String,
+        /// The presets there are.
+        known: Vec<&'static str>,
+    },
     /// A setting out of range.
     #[error("{0}")]
     Range(&'static str),
@@ -163,21 +180,28 @@ pub fn classical_side(seed: u64, share: u8, game: u32) -> Option<Side> {
     }
 }
 
-/// One game played: its recorded positions (game number, index and count left for the
-/// writer), its result and its classical side; `None` for a game without a balanced
-/// opening. `classical` searches for the classical side, when the game has one.
-pub fn play_game(
-    engine: &mut Engine,
-    classical: Option<&mut Engine>,
-    rules: Rules,
+/// The set of squares `set` in the widest word, as a [`Record`] holds it.
+fn widened<G: Geometry>(set: BitboardOf<G>) -> Wide {
+    set.fold(Wide::ZERO, |wide, sq| wide.or(Wide::bit(sq.index())))
+}
+
+/// One game played from `start` (the start position of the run's game, under its rules): its
+/// recorded positions (game number, index and count left for the writer), its result and its
+/// classical side; `None` for a game without a balanced opening. `classical` searches for the
+/// classical side, when the game has one.
+pub fn play_game<G: Playable>(
+    engine: &mut Engine<G>,
+    classical: Option<&mut Engine<G>>,
+    start: &GameOf<G>,
     options: &DatagenOptions,
     centre: i32,
     game_number: u32,
 ) -> Option<(Vec<Record>, GameResult, Option<Side>)> {
+    let rules = *start.rules();
     let mut rng = game_seed(options.seed, game_number);
     let mut game = None;
     for _ in 0..OPENING_TRIES {
-        let Some(candidate) = random_line(rules, options.random_plies, &mut rng) else {
+        let Some(candidate) = random_line_from(start, options.random_plies, &mut rng) else {
             continue;
         };
         let Some(score) = attackers_score(engine, &candidate, options.balance_depth) else {
@@ -188,7 +212,7 @@ pub fn play_game(
             break;
         }
     }
-    let mut game: Game = game?;
+    let mut game: GameOf<G> = game?;
     engine.clear();
     let mut classical = classical
         .zip(classical_side(
@@ -220,14 +244,13 @@ pub fn play_game(
         let mut after = board;
         let captured = after.play(&rules, mv);
         let quiet = captured.is_empty() && !after.is_won(&rules);
-        let calm =
-            (board.king_moves(&rules) & Bitboard::EDGE).is_empty() && !board.king_in_danger(&rules);
+        let calm = board.king_escapes(&rules).is_empty() && !board.king_in_danger(&rules);
         if let (true, true, true, Some(king), Some(Score::Cp(cp))) =
             (recorded, quiet, calm, board.king(), info.map(|i| i.score))
         {
             positions.push(Record {
-                attackers: board.attackers().bits(),
-                defenders: board.defenders().bits(),
+                attackers: widened(board.attackers()),
+                defenders: widened(board.defenders()),
                 king: king.index() as u8,
                 defenders_to_move: board.side_to_move() == Side::Defenders,
                 family,
@@ -254,22 +277,40 @@ pub fn play_game(
     Some((positions, result, classical_side))
 }
 
-fn rules_of(options: &DatagenOptions) -> Result<Rules, DatagenError> {
+/// The run's game: its rules, and the variant when `--variant` names one (Tablut's board
+/// and `--rules` otherwise).
+fn game_of(options: &DatagenOptions) -> Result<(Rules, Option<&'static Variant>), DatagenError> {
+    if let Some(name) = &options.variant {
+        if !options.rules.is_empty() {
+            return Err(DatagenError::Range(
+                "--variant and --rules: a variant's rules are its own",
+            ));
+        }
+        let variant = Variant::find(name).ok_or_else(|| DatagenError::Variant {
+            name: name.clone(),
+            known: VARIANTS.iter().map(|v| v.id).collect(),
+        })?;
+        return Ok((variant.rules(), Some(variant)));
+    }
     let mut rules = Rules::default();
     for pair in &options.rules {
         rules
             .set_pair(pair)
             .map_err(|e| DatagenError::Rules(e.to_string()))?;
     }
-    Ok(rules)
+    Ok((rules, None))
 }
 
 /// The header a run with `options` writes (and a resumed run must find).
 pub fn header(options: &DatagenOptions) -> Result<DataHeader, DatagenError> {
-    let rules = rules_of(options)?;
+    let (rules, variant) = game_of(options)?;
     Ok(DataHeader {
         family: RuleFamily::of(&rules),
-        rules_crc: konakis_nnue::data::rules_checksum(&rules),
+        board: variant.map_or(BoardSize::Nine, |v| v.size),
+        rules_crc: match variant {
+            None => konakis_nnue::data::rules_checksum(&rules),
+            Some(v) => konakis_nnue::data::game_checksum(&rules, &v.start_fen()),
+        },
         seed: options.seed,
         nodes: options.nodes,
         random_plies: options.random_plies,
@@ -298,9 +339,9 @@ fn format_duration(seconds: f64) -> String {
 pub fn run(
     options: &DatagenOptions,
     stop: &AtomicBool,
-    mut progress: impl FnMut(&str),
+    progress: impl FnMut(&str),
 ) -> Result<DatagenSummary, DatagenError> {
-    let rules = rules_of(options)?;
+    let (rules, variant) = game_of(options)?;
     if options.games == 0 || options.nodes == 0 || options.concurrency == 0 {
         return Err(DatagenError::Range(
             "--games, --nodes and --concurrency must be positive",
@@ -323,6 +364,52 @@ pub fn run(
              would play both sides",
         ));
     }
+    let run = Run {
+        options,
+        stop,
+        progress,
+        rules,
+        variant,
+        wanted,
+    };
+    on_board(wanted.board, run)
+}
+
+/// A run checked, to be played on its board.
+struct Run<'a, P> {
+    options: &'a DatagenOptions,
+    stop: &'a AtomicBool,
+    progress: P,
+    rules: Rules,
+    variant: Option<&'static Variant>,
+    wanted: DataHeader,
+}
+
+impl<P: FnMut(&str)> BoardTask for Run<'_, P> {
+    type Output = Result<DatagenSummary, DatagenError>;
+
+    fn run<G: Playable>(self) -> Self::Output {
+        let Run {
+            options,
+            stop,
+            mut progress,
+            rules,
+            variant,
+            wanted,
+        } = self;
+        play_run::<G>(options, stop, &mut progress, rules, variant, wanted)
+    }
+}
+
+/// The games of the run on the board `G`, from the variant's start (Tablut's without one).
+fn play_run<G: Playable>(
+    options: &DatagenOptions,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+    rules: Rules,
+    variant: Option<&'static Variant>,
+    wanted: DataHeader,
+) -> Result<DatagenSummary, DatagenError> {
     let data_error = |source| DatagenError::Data {
         path: options.out.clone(),
         source,
@@ -345,25 +432,38 @@ pub fn run(
         ..Settings::default()
     };
     let new_engine = |settings: Settings| {
-        let mut engine = tool_engine(settings);
+        let engine_options = Options {
+            settings,
+            rules,
+            ..Options::default()
+        };
+        // The variant is of this board (`header` chose it), so only memory can fail.
+        let mut engine = match variant {
+            Some(v) => Engine::<G>::for_variant(engine_options, v).map_err(|e| e.to_string()),
+            None => Engine::<G>::with_options(engine_options).map_err(|e| e.to_string()),
+        }
+        .expect("memory for the transposition table");
         engine
             .set_network(options.network.clone())
             .expect("a new engine is not searching");
         engine
     };
-    let centre = {
+    let (first, centre) = {
         let mut engine = new_engine(settings);
-        attackers_score(&mut engine, &Game::start(rules), options.balance_depth).unwrap_or(0)
+        let first = engine.game().clone();
+        let centre = attackers_score(&mut engine, &first, options.balance_depth).unwrap_or(0);
+        (first, centre)
     };
     progress(&format!(
         "datagen: {} games to play of shard {} ({} already in {}), {} nodes per move, \
-         balance point {centre}, rules {}, {}",
+         balance point {centre}, rules {}{}, {}",
         todo.len(),
         options.shard,
         summary.skipped,
         options.out.display(),
         options.nodes,
         RuleFamily::of(&rules),
+        variant.map_or(String::new(), |v| format!(" ({} on {})", v.id, v.size)),
         match network::choose(options.eval, options.network.as_ref(), &rules) {
             Some(n) => format!("the network {} ({:08x})", n.source, n.checksum),
             None => "the classical evaluation".to_string(),
@@ -378,7 +478,7 @@ pub fn run(
         for _ in 0..options.concurrency.min(todo.len()) {
             let send = send.clone();
             let (todo, next) = (&todo, &next);
-            let new_engine = &new_engine;
+            let (new_engine, first) = (&new_engine, &first);
             scope.spawn(move || {
                 let mut engine = new_engine(settings);
                 let mut classical = (options.classical_share > 0).then(|| {
@@ -392,7 +492,7 @@ pub fn run(
                         break;
                     };
                     let played =
-                        play_game(&mut engine, classical.as_mut(), rules, options, centre, g);
+                        play_game(&mut engine, classical.as_mut(), first, options, centre, g);
                     if send.send((g, played)).is_err() {
                         break;
                     }

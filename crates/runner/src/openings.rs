@@ -11,12 +11,13 @@
 
 pub use crate::error::OpeningsToolError;
 use crate::tool_engine::small_engine;
-use konakis_core::board::Game;
+use konakis_core::board::{Game, GameOf};
+use konakis_core::geometry::Geometry;
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Side};
+use konakis_core::types::{MoveOf, Side};
 use konakis_core::zobrist::splitmix64;
-use konakis_engine::Engine;
 use konakis_engine::search::{Cancel, Limits, Score};
+use konakis_engine::{Engine, Playable};
 use std::collections::HashSet;
 
 /// What `konakis openings` is asked for (the command line's flags of the same names).
@@ -40,7 +41,11 @@ pub struct OpeningsOptions {
 
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
 /// forced win or loss (or no answer). The engine's table and histories are emptied first.
-pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i32> {
+pub fn attackers_score<G: Playable>(
+    engine: &mut Engine<G>,
+    game: &GameOf<G>,
+    depth: u32,
+) -> Option<i32> {
     engine.clear();
     let limits = Limits {
         depth: Some(depth),
@@ -57,9 +62,20 @@ pub fn attackers_score(engine: &mut Engine, game: &Game, depth: u32) -> Option<i
 /// A random line of `plies` moves none of which ends the game, drawn from the SplitMix64
 /// stream `rng`; `None` if it runs into a position where every move ends the game.
 pub fn random_line(rules: Rules, plies: u32, rng: &mut u64) -> Option<Game> {
-    let mut game = Game::start(rules);
+    random_line_from(&Game::start(rules), plies, rng)
+}
+
+/// [`random_line`] from `start` (a game of any board, under its rules), the same stream of
+/// choices.
+pub fn random_line_from<G: Geometry>(
+    start: &GameOf<G>,
+    plies: u32,
+    rng: &mut u64,
+) -> Option<GameOf<G>> {
+    let rules = *start.rules();
+    let mut game = start.clone();
     for _ in 0..plies {
-        let mut candidates: Vec<Move> = game.board().legal_moves(&rules).to_vec();
+        let mut candidates: Vec<MoveOf<G>> = game.board().legal_moves(&rules).to_vec();
         let mut moved = false;
         while !candidates.is_empty() {
             let i = (splitmix64(rng) % candidates.len() as u64) as usize;

@@ -131,7 +131,7 @@ pub fn family_rules(family: RuleFamily) -> Rules {
 /// Reads a data file's positions as samples, adding them to `into` (the family's data), and
 /// returns the file's family.
 pub fn read_file(path: &Path) -> Result<(RuleFamily, FamilyData), WdlFitError> {
-    let file = data::read(path).map_err(|source| WdlFitError::Data {
+    let file = data::read_tablut(path).map_err(|source| WdlFitError::Data {
         path: path.to_path_buf(),
         source,
     })?;

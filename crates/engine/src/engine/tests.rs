@@ -5,7 +5,7 @@ use super::*;
 use crate::network::RuleFamily;
 use crate::review::{Eval, Verdict, positions};
 use crate::trace::NetworkEval;
-use konakis_core::board::Board;
+use konakis_core::board::{Board, Game};
 use konakis_core::rules::Rules;
 use konakis_core::types::Move;
 

@@ -3,8 +3,11 @@
 
 use super::{
     Chances, Eval, Judgement, MoveReview, Review, ReviewError, SideSummary, Thresholds, Verdict,
+    score_expected,
 };
-use konakis_core::board::Game;
+use crate::Size;
+use crate::wdl::modelled;
+use konakis_core::board::GameOf;
 use konakis_core::types::Side;
 
 /// Lichess' accuracy of a move that drops `drop` points of expected score (winning
@@ -50,12 +53,14 @@ pub fn verdict(
 }
 
 /// The review of a game from the judgements of its positions (`games` as `positions`, in
-/// `walk.rs`, lists them; `judgements` in the same order, one each).
-pub fn review(
-    games: &[Game],
-    judgements: &[Judgement],
+/// `walk.rs`, lists them; `judgements` in the same order, one each). Where the model of win
+/// chances does not know the game ([`modelled`]), the moves have no chances and their drops
+/// are the scores' ([`score_expected`]).
+pub fn review<G: Size>(
+    games: &[GameOf<G>],
+    judgements: &[Judgement<G>],
     thresholds: &Thresholds,
-) -> Result<Review, ReviewError> {
+) -> Result<Review<G>, ReviewError<G>> {
     if games.len() != judgements.len() || games.is_empty() {
         return Err(ReviewError::Judgements {
             positions: games.len(),
@@ -64,9 +69,11 @@ pub fn review(
     }
     let chances = |i: usize| {
         let board = games[i].board();
-        judgements[i]
-            .eval
-            .chances(board.plies(), board.side_to_move(), games[i].rules())
+        modelled::<G>(games[i].rules()).then(|| {
+            judgements[i]
+                .eval
+                .chances(board.plies(), board.side_to_move(), games[i].rules())
+        })
     };
     let mut moves = Vec::with_capacity(games.len() - 1);
     let mut attackers = SideSummary::default();
@@ -80,11 +87,15 @@ pub fn review(
         let before = now.eval;
         let after = next.eval.flipped();
         let chances_before = chances(i);
-        let chances_after = chances(i + 1).flipped();
+        let chances_after = chances(i + 1).map(|c| c.flipped());
         let preferred = now.best == Some(played);
         // In half per mille, whole numbers, so that the drop in points is exact to 0.05.
         let half = |c: &Chances| i64::from(2 * c.win + c.draw);
-        let fall = (half(&chances_before) - half(&chances_after)) as f64 / 20.0;
+        let fall = match (&chances_before, &chances_after) {
+            (Some(b), Some(a)) => (half(b) - half(a)) as f64 / 20.0,
+            // Without chances, the scores' expected scores, to 0.05 points as well.
+            _ => ((score_expected(before) - score_expected(after)) * 2000.0).round() / 20.0,
+        };
         let keeps_win = before.is_forced_win() && after.is_forced_win();
         let drop = if preferred || keeps_win {
             0.0
@@ -131,9 +142,10 @@ mod tests {
     use super::*;
     use crate::review::positions;
     use crate::review::tests::THRESHOLDS as T;
-    use konakis_core::board::{Board, Status};
-    use konakis_core::rules::Rules;
-    use konakis_core::types::Move;
+    use konakis_core::board::{Board, BoardOf, Status};
+    use konakis_core::geometry::Seven;
+    use konakis_core::rules::{Rules, Variant};
+    use konakis_core::types::{Move, MoveOf};
 
     #[test]
     fn forced_results_decide_before_the_drop() {
@@ -197,5 +209,64 @@ mod tests {
                 given: 1
             })
         );
+    }
+
+    /// A judgement of `cp` with `best` the engine's move.
+    fn judged<G: Size>(cp: i32, best: &str) -> Judgement<G> {
+        Judgement {
+            eval: Eval::Cp(cp),
+            best: Some(MoveOf::parse(best).unwrap()),
+            line: Vec::new(),
+            depth: 1,
+            nodes: 1,
+        }
+    }
+
+    #[test]
+    fn without_a_model_of_win_chances_the_drops_are_the_scores() {
+        // hnefatafl.org's Brandubh on 7x7, the defenders first: no model knows it.
+        let variant = Variant::find("hnefatafl.org-brandubh-7").unwrap();
+        let start = BoardOf::<Seven>::from_fen(&variant.start_fen()).unwrap();
+        let moves = [
+            MoveOf::parse("d3c3").unwrap(),
+            MoveOf::parse("d1c1").unwrap(),
+        ];
+        let games = positions(variant.rules(), start, &moves).unwrap();
+        let judgements = [
+            judged(-80, "d3b3"),
+            judged(300, "d1b1"),
+            judged(-250, "c3b3"),
+        ];
+        let r = review(&games, &judgements, &T).unwrap();
+        let drop = |before: i32, after: i32| {
+            (score_expected(Eval::Cp(before)) - score_expected(Eval::Cp(after))) * 100.0
+        };
+        let (first, second) = (&r.moves[0], &r.moves[1]);
+        assert_eq!((first.chances_before, first.chances_after), (None, None));
+        // -0.80 to -3.00 for the defenders: 17.8 points, a blunder.
+        assert!((first.drop - drop(-80, -300)).abs() <= 0.025, "{first:?}");
+        assert_eq!(first.verdict, Verdict::Blunder);
+        // +3.00 to +2.50 for the attackers: 3.6 points, a good move.
+        assert!((second.drop - drop(300, 250)).abs() <= 0.025, "{second:?}");
+        assert_eq!(second.verdict, Verdict::Good);
+        assert_eq!(second.accuracy, move_accuracy(second.drop));
+        // Tablut's board under Tablut's rules has its model, and chances.
+        let rules = Rules::default();
+        let tablut = positions(rules, Board::start(&rules), &[Move::parse("d1d3").unwrap()]);
+        let r = review(
+            &tablut.unwrap(),
+            &[judged(50, "e3h3"), judged(-60, "e4d4")],
+            &T,
+        )
+        .unwrap();
+        assert!(r.moves[0].chances_before.is_some() && r.moves[0].chances_after.is_some());
+        // Tablut's board under the family's rules (OpenTafl's Sea Battle) has none.
+        let sea = Variant::find("opentafl-sea-battle-9").unwrap();
+        let start = Board::from_fen(&sea.start_fen()).unwrap();
+        let first = start.legal_moves(&sea.rules())[0];
+        let games = positions(sea.rules(), start, &[first]).unwrap();
+        let best = first.to_string();
+        let r = review(&games, &[judged(50, &best), judged(-60, &best)], &T);
+        assert_eq!(r.unwrap().moves[0].chances_before, None);
     }
 }

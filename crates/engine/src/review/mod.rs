@@ -21,7 +21,9 @@
 //!
 //! The win chances come from [`crate::wdl`]; the expected score of the side to move is
 //! `(win + draw / 2) / 1000`, and a move's *drop* is the mover's expected score before the move
-//! minus after it, in percentage points (0 to 100; a gain counts as 0). In order:
+//! minus after it, in percentage points (0 to 100; a gain counts as 0). Where the model knows
+//! neither the board nor the rules ([`crate::wdl::modelled`]: the tafl family's games) there
+//! are no win chances, and the expected score is the score's ([`score_expected`]). In order:
 //!
 //! - **best**: the engine's preferred move (its drop counts as 0: the evaluation after it is
 //!   the same line seen one ply deeper);
@@ -48,9 +50,10 @@ pub use walk::positions;
 
 use crate::search::{Limits, Score, SearchError};
 use crate::wdl::{Wdl, wdl};
-use konakis_core::board::{GameError, Status};
+use konakis_core::board::{GameErrorOf, Status};
+use konakis_core::geometry::{Geometry, Nine};
 use konakis_core::rules::Rules;
-use konakis_core::types::{Move, Side};
+use konakis_core::types::{MoveOf, Side};
 use std::fmt;
 
 /// An evaluation from one side's point of view: a search's score, or the game's end.
@@ -114,6 +117,32 @@ impl Eval {
             Eval::Lost => Chances::new(0, 0, 1000),
             Eval::Drawn => Chances::new(0, 1000, 0),
         }
+    }
+}
+
+/// How steeply [`score_expected`] turns a score into an expected score, per centi-soldier:
+/// lichess' constant for a chess engine's centipawns.
+pub const SCORE_STEEPNESS: f64 = 0.003_682_08;
+
+/// The expected score, 0 to 1, that a review without a model of win chances (where
+/// [`crate::wdl::modelled`] is false) gives an evaluation: for a score `cp` of the side,
+/// `1 / (1 + exp(-0.00368208 * cp))`, lichess' conversion of centipawns to winning chances
+/// applied to centi-soldiers (no draws: +1 soldier is 59 %, +3 is 75 %, +6 is 90 %); a forced
+/// win or a won game 1, a forced loss or a lost game 0, a drawn game ½.
+///
+/// ```
+/// use konakis_engine::review::{Eval, score_expected};
+/// assert_eq!(score_expected(Eval::Cp(0)), 0.5);
+/// assert!((score_expected(Eval::Cp(100)) - 0.591).abs() < 0.001);
+/// assert_eq!(score_expected(Eval::Mate(-3)), 0.0);
+/// ```
+pub fn score_expected(eval: Eval) -> f64 {
+    match eval {
+        Eval::Cp(cp) => 1.0 / (1.0 + (-SCORE_STEEPNESS * f64::from(cp)).exp()),
+        Eval::Mate(n) if n > 0 => 1.0,
+        Eval::Mate(_) | Eval::Lost => 0.0,
+        Eval::Won => 1.0,
+        Eval::Drawn => 0.5,
     }
 }
 
@@ -181,22 +210,22 @@ impl From<&Wdl> for Chances {
 /// What is known about one position of a game: the search's evaluation, move and line, or
 /// the game's end.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Judgement {
+pub struct Judgement<G: Geometry = Nine> {
     /// The evaluation, from the side to move.
     pub eval: Eval,
     /// The engine's preferred move; `None` when the game is over.
-    pub best: Option<Move>,
+    pub best: Option<MoveOf<G>>,
     /// Its principal variation, the preferred move first (empty when the game is over).
-    pub line: Vec<Move>,
+    pub line: Vec<MoveOf<G>>,
     /// The depth of the last iteration (0 when the game is over).
     pub depth: u32,
     /// The nodes searched.
     pub nodes: u64,
 }
 
-impl Judgement {
+impl<G: Geometry> Judgement<G> {
     /// The judgement of a finished game: won, lost or drawn for the side to move.
-    pub fn over(status: Status, side_to_move: Side) -> Judgement {
+    pub fn over(status: Status, side_to_move: Side) -> Judgement<G> {
         let eval = match status {
             Status::Win(side, _) if side == side_to_move => Eval::Won,
             Status::Win(..) => Eval::Lost,
@@ -214,9 +243,9 @@ impl Judgement {
 
 /// Why a review could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReviewError {
+pub enum ReviewError<G: Geometry = Nine> {
     /// A move of the game is not legal where it is played (or comes after the end).
-    Game(GameError),
+    Game(GameErrorOf<G>),
     /// The searcher refused the search.
     Search(SearchError),
     /// The search was stopped before its first iteration ended (by the caller's
@@ -231,7 +260,7 @@ pub enum ReviewError {
     },
 }
 
-impl fmt::Display for ReviewError {
+impl<G: Geometry> fmt::Display for ReviewError<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReviewError::Game(e) => e.fmt(f),
@@ -245,7 +274,7 @@ impl fmt::Display for ReviewError {
     }
 }
 
-impl std::error::Error for ReviewError {}
+impl<G: Geometry> std::error::Error for ReviewError<G> {}
 
 /// The drops in expected score, in percentage points, from which a move is an inaccuracy, a
 /// mistake or a blunder.
@@ -334,7 +363,8 @@ impl fmt::Display for Verdict {
 /// The review of one move.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct MoveReview {
+#[cfg_attr(feature = "serde", serde(bound = ""))]
+pub struct MoveReview<G: Geometry = Nine> {
     /// The move's number in the game, from 1.
     pub number: usize,
     /// The side that played it.
@@ -342,22 +372,24 @@ pub struct MoveReview {
     pub side: Side,
     /// The move.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::mv"))]
-    pub played: Move,
+    pub played: MoveOf<G>,
     /// The engine's preferred move in the position before.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::opt_mv"))]
-    pub best: Option<Move>,
+    pub best: Option<MoveOf<G>>,
     /// The engine's line from the position before, its preferred move first.
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::mvs"))]
-    pub line: Vec<Move>,
+    pub line: Vec<MoveOf<G>>,
     /// The evaluation before the move, from the mover.
     pub before: Eval,
     /// The evaluation after the move, from the mover.
     pub after: Eval,
-    /// The mover's win chances before the move.
-    pub chances_before: Chances,
-    /// The mover's win chances after the move.
-    pub chances_after: Chances,
-    /// The drop in expected score, in percentage points (0 to 100; 0 for the best move).
+    /// The mover's win chances before the move; `None` where no model of win chances knows
+    /// the rules ([`crate::wdl::modelled`]).
+    pub chances_before: Option<Chances>,
+    /// The mover's win chances after the move (`None` as `chances_before`).
+    pub chances_after: Option<Chances>,
+    /// The drop in expected score, in percentage points (0 to 100; 0 for the best move): the
+    /// win chances' where they are modelled, else the scores' ([`score_expected`]).
     pub drop: f64,
     /// The move's accuracy, 0 to 100 (to two decimals in JSON).
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser::hundredths"))]
@@ -423,9 +455,10 @@ impl SideSummary {
 /// The review of a game.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Review {
+#[cfg_attr(feature = "serde", serde(bound = ""))]
+pub struct Review<G: Geometry = Nine> {
     /// Every move, in order.
-    pub moves: Vec<MoveReview>,
+    pub moves: Vec<MoveReview<G>>,
     /// The attackers' summary.
     pub attackers: SideSummary,
     /// The defenders' summary.
@@ -435,7 +468,7 @@ pub struct Review {
     pub last: Eval,
 }
 
-impl Review {
+impl<G: Geometry> Review<G> {
     /// The summary of `side`.
     pub fn side(&self, side: Side) -> &SideSummary {
         match side {
@@ -447,9 +480,9 @@ impl Review {
 
 /// How a review searches and grades.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ReviewConfig {
+pub struct ReviewConfig<G: Geometry = Nine> {
     /// The limits of each position's search (a depth, nodes or a time).
-    pub limits: Limits,
+    pub limits: Limits<G>,
     /// The drops that make an inaccuracy, a mistake, a blunder.
     pub thresholds: Thresholds,
     /// How many positions are judged at once, each on a searcher of its own (1, the default:
@@ -459,9 +492,9 @@ pub struct ReviewConfig {
     pub concurrency: usize,
 }
 
-impl Default for ReviewConfig {
+impl<G: Geometry> Default for ReviewConfig<G> {
     /// No limit, the default thresholds, one position at a time.
-    fn default() -> ReviewConfig {
+    fn default() -> ReviewConfig<G> {
         ReviewConfig {
             limits: Limits::default(),
             thresholds: Thresholds::default(),
@@ -473,18 +506,22 @@ impl Default for ReviewConfig {
 /// Serializers for the rules' types, which know nothing of serde.
 #[cfg(feature = "serde")]
 mod ser {
-    use konakis_core::types::{Move, Side};
+    use konakis_core::geometry::Geometry;
+    use konakis_core::types::{MoveOf, Side};
     use serde::Serializer;
 
     pub fn side<S: Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(side.name())
     }
 
-    pub fn mv<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
+    pub fn mv<G: Geometry, S: Serializer>(mv: &MoveOf<G>, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(mv)
     }
 
-    pub fn opt_mv<S: Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn opt_mv<G: Geometry, S: Serializer>(
+        mv: &Option<MoveOf<G>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match mv {
             Some(m) => s.collect_str(m),
             None => s.serialize_none(),
@@ -502,7 +539,7 @@ mod ser {
         }
     }
 
-    pub fn mvs<S: Serializer>(mvs: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    pub fn mvs<G: Geometry, S: Serializer>(mvs: &[MoveOf<G>], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(mvs.iter().map(|m| m.to_string()))
     }
 }

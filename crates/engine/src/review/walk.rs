@@ -3,23 +3,29 @@
 //! caller's thread or on several.
 
 use super::{Eval, Judgement, ReviewError};
+use crate::Size;
 use crate::search::{Cancel, Limits, SearchOutcome, Searcher};
-use konakis_core::board::{Board, Game, GameError};
+use konakis_core::board::{BoardOf, GameErrorOf, GameOf};
+use konakis_core::geometry::Geometry;
 use konakis_core::rules::Rules;
-use konakis_core::types::Move;
+use konakis_core::types::MoveOf;
 
 /// The positions of the game from `start` and `moves` under `rules`, each with its history:
 /// the start first, the position after the last move last (`moves.len() + 1` of them). An
 /// illegal move, or one after the end of the game, is an error that names it.
-pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>, ReviewError> {
-    let mut game = Game::new(rules, start);
+pub fn positions<G: Geometry>(
+    rules: Rules,
+    start: BoardOf<G>,
+    moves: &[MoveOf<G>],
+) -> Result<Vec<GameOf<G>>, ReviewError<G>> {
+    let mut game = GameOf::new(rules, start);
     let mut all = Vec::with_capacity(moves.len() + 1);
     all.push(game.clone());
     for (index, &mv) in moves.iter().enumerate() {
         game.play(mv).map_err(|e| {
             ReviewError::Game(match e {
-                GameError::Move { error, .. } => GameError::Move { index, error },
-                GameError::Over(status) => GameError::AfterEnd {
+                GameErrorOf::Move { error, .. } => GameErrorOf::Move { index, error },
+                GameErrorOf::Over(status) => GameErrorOf::AfterEnd {
                     index,
                     text: mv.to_string(),
                     status,
@@ -37,12 +43,12 @@ pub fn positions(rules: Rules, start: Board, moves: &[Move]) -> Result<Vec<Game>
 /// position alone (and, under a depth or node limit, is the same whichever engine or thread
 /// makes it). The search stops early when `cancel` says so, and the judgement is then
 /// [`ReviewError::Cancelled`].
-pub(crate) fn evaluate(
-    searcher: &mut Searcher,
-    game: &Game,
-    limits: &Limits,
+pub(crate) fn evaluate<G: Size>(
+    searcher: &mut Searcher<G>,
+    game: &GameOf<G>,
+    limits: &Limits<G>,
     cancel: Cancel,
-) -> Result<Judgement, ReviewError> {
+) -> Result<Judgement<G>, ReviewError<G>> {
     let side = game.board().side_to_move();
     if game.status().is_over() {
         return Ok(Judgement::over(game.status(), side));
@@ -97,19 +103,19 @@ pub(crate) fn evaluate(
 /// not yet taken, until none is left or one fails. `progress(done, total)` is called on the
 /// caller's thread after each position, with `total` the positions of all the games; the
 /// searches stop when `cancel` says so. The first error ends the review.
-pub(crate) fn judge(
-    searcher: &mut Searcher,
-    more: &mut [Searcher],
-    games: &[Vec<Game>],
-    limits: &Limits,
+pub(crate) fn judge<G: Size>(
+    searcher: &mut Searcher<G>,
+    more: &mut [Searcher<G>],
+    games: &[Vec<GameOf<G>>],
+    limits: &Limits<G>,
     cancel: Cancel,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<Vec<Judgement>>, ReviewError> {
-    let all: Vec<&Game> = games.iter().flatten().collect();
+) -> Result<Vec<Vec<Judgement<G>>>, ReviewError<G>> {
+    let all: Vec<&GameOf<G>> = games.iter().flatten().collect();
     let total = all.len();
-    let mut judged: Vec<Option<Judgement>> = vec![None; total];
+    let mut judged: Vec<Option<Judgement<G>>> = vec![None; total];
     let mut done = 0;
-    let mut record = |i: usize, judgement: Result<Judgement, ReviewError>| {
+    let mut record = |i: usize, judgement: Result<Judgement<G>, ReviewError<G>>| {
         judged[i] = Some(judgement?);
         done += 1;
         progress(done, total);
@@ -130,18 +136,22 @@ pub(crate) fn judge(
         .collect())
 }
 
+/// A position's judgement, or why there is none.
+#[cfg(feature = "threads")]
+type Judged<G> = Result<Judgement<G>, ReviewError<G>>;
+
 /// The positions `all` judged on one thread per searcher (`searcher` and `more`), each taking the next position not
 /// yet taken; `record(index, judgement)` is called on the caller's thread as each comes in,
 /// and its first error stops the threads before their next position.
 #[cfg(feature = "threads")]
-fn judge_on_threads(
-    searcher: &mut Searcher,
-    more: &mut [Searcher],
-    all: &[&Game],
-    limits: &Limits,
+fn judge_on_threads<G: Size>(
+    searcher: &mut Searcher<G>,
+    more: &mut [Searcher<G>],
+    all: &[&GameOf<G>],
+    limits: &Limits<G>,
     cancel: Cancel,
-    record: &mut dyn FnMut(usize, Result<Judgement, ReviewError>) -> Result<(), ReviewError>,
-) -> Result<(), ReviewError> {
+    record: &mut dyn FnMut(usize, Judged<G>) -> Result<(), ReviewError<G>>,
+) -> Result<(), ReviewError<G>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -183,6 +193,8 @@ mod tests {
     use super::*;
     use crate::review::tests::THRESHOLDS as T;
     use crate::review::{ReviewConfig, Verdict, move_accuracy};
+    use konakis_core::board::{Board, Game, GameError};
+    use konakis_core::types::Move;
 
     #[test]
     fn an_illegal_move_is_named() {

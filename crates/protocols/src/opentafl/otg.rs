@@ -363,10 +363,10 @@ pub fn write_game_record(game: &Game, tags: &[(&str, &str)]) -> Result<String, T
 /// assert!(text.ends_with("\n\n1. d1-d3 e4-d4 \n[best|mistake; 12 points]\n\n"));
 /// assert_eq!(parse_otg::<Nine>(&text).unwrap()[0].moves.len(), 2);
 /// ```
-pub fn write_commented_record(
-    start: &Board,
+pub fn write_commented_record<G: Geometry>(
+    start: &BoardOf<G>,
     rules: &Rules,
-    moves: &[Move],
+    moves: &[MoveOf<G>],
     tags: &[Tag],
     comments: &[String],
 ) -> String {
@@ -400,7 +400,7 @@ fn tag_lines<G: Geometry>(
             Tag::Rules => writeln!(
                 s,
                 "[rules:{}]",
-                format_rules_of(rules, start, game_name(variant), StartKey::StartI)
+                format_rules_of(rules, start, &game_name::<G>(variant), StartKey::StartI)
             ),
             Tag::KonakisRules => match variant {
                 None => writeln!(s, "[konakis-rules:{rules}]"),

@@ -977,10 +977,15 @@ pub enum StartKey {
     StartI,
 }
 
-/// The game's name in a rules string: a variant's name without its host (`Copenhagen
-/// Hnefatafl`, `Brandub` for "Brandub (OpenTafl)"), or `Tablut` for Tablut's rule options.
-pub fn game_name(variant: Option<&Variant>) -> &'static str {
-    variant.map_or("Tablut", |v| v.name.split(" (").next().unwrap_or(v.name))
+/// The game's name in a rules string Konakis writes on the board `G`: a variant's name without
+/// its host (`Copenhagen Hnefatafl`, `Brandub` for "Brandub (OpenTafl)"); without a variant,
+/// `Tablut` on Tablut's board and `Tafl NxN` on another.
+pub fn game_name<G: Geometry>(variant: Option<&Variant>) -> String {
+    match (variant, G::SIDE) {
+        (Some(v), _) => v.name.split(" (").next().unwrap_or(v.name).to_string(),
+        (None, 9) => "Tablut".to_string(),
+        (None, n) => format!("Tafl {n}x{n}"),
+    }
 }
 
 /// The rules string for `rules` from the 9×9 `start`, named Tablut ([`format_rules_of`]), so

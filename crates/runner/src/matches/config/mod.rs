@@ -230,12 +230,6 @@ impl MatchConfig {
         text
     }
 
-    /// The game's name as a rules string gives it: the variant's name without its host
-    /// (`Copenhagen Hnefatafl`, `Brandub`), or `Tablut`.
-    pub fn game_name(&self) -> &'static str {
-        konakis_protocols::opentafl::rules_string::game_name(self.variant)
-    }
-
     /// The pairings as engine indices (first, second): everyone against everyone, or the first
     /// against each of the others.
     pub fn pairings(&self) -> Vec<(usize, usize)> {

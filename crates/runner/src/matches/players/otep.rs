@@ -35,7 +35,9 @@ use konakis_core::rules::Rules;
 use konakis_core::types::{BySide, Side};
 use konakis_protocols::opentafl::notation::{self, full_move, position_record, simple_move};
 use konakis_protocols::opentafl::otep::OPENTAFL_WIN;
-use konakis_protocols::opentafl::rules_string::{StartKey, check_expressible, format_rules_of};
+use konakis_protocols::opentafl::rules_string::{
+    StartKey, check_expressible, format_rules_of, game_name,
+};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -45,7 +47,7 @@ pub struct OtepPlayer<G: Geometry = Nine> {
     process: EngineProcess,
     rules: Rules,
     /// The game's name in the rules string.
-    game_name: &'static str,
+    game_name: String,
     /// The position the engine's game started from (the `start:` of the last `rules`).
     base: BoardOf<G>,
     /// How many of the moves since `base` the engine has been told about.
@@ -110,7 +112,7 @@ impl<G: Geometry> OtepPlayer<G> {
         Ok(OtepPlayer {
             process: e,
             rules: config.rules,
-            game_name: config.game_name(),
+            game_name: game_name::<G>(config.variant),
             base: config.start(),
             told: 0,
             full_moves: false,
@@ -214,7 +216,7 @@ impl<G: Geometry> Player<G> for OtepPlayer<G> {
         self.process.drain();
         self.base = *opening.game.board();
         self.told = 0;
-        let rules = format_rules_of(&self.rules, &self.base, self.game_name, StartKey::Start);
+        let rules = format_rules_of(&self.rules, &self.base, &self.game_name, StartKey::Start);
         self.process.send(&format!("rules {rules}"))
     }
 
