@@ -372,7 +372,11 @@ fn a_copenhagen_record_is_reviewed_in_a_table_then_as_json_without_win_chances()
     assert!(moves > 40);
     let out = analyse(&["analyse", "-q", COPENHAGEN, "--depth", "2"]);
     assert!(out.is_ascii());
-    assert!(out.contains("rules:  dim:11 "), "{out}");
+    // OpenTafl's Copenhagen, named as `konakis match` names it.
+    assert!(
+        out.contains("rules:  UCI_Variant=opentafl-copenhagen-11\n"),
+        "{out}"
+    );
     assert!(
         out.contains("chances: not modelled for these rules"),
         "{out}"
@@ -397,7 +401,7 @@ fn a_copenhagen_record_is_reviewed_in_a_table_then_as_json_without_win_chances()
     let game = &v["games"][0];
     assert_eq!(game["notation"].as_array().unwrap().len(), moves);
     assert_eq!(game["notation"][0], played.moves[0].as_str());
-    assert!(game["rules"].as_str().unwrap().starts_with("dim:11 "));
+    assert_eq!(game["rules"], "UCI_Variant=opentafl-copenhagen-11");
     let mut graded = 0;
     for m in game["review"]["moves"].as_array().unwrap() {
         assert!(
@@ -503,7 +507,7 @@ fn a_game_of_a_variant_is_reviewed_from_its_start_on_its_board() {
         game["notation"],
         serde_json::json!(["a4-b4", "g4-g3", "d1-d2"])
     );
-    assert!(game["rules"].as_str().unwrap().starts_with("dim:13 "));
+    assert_eq!(game["rules"], "UCI_Variant=hnefatafl.org-13");
     let after = game["review"]["moves"][2]["played"].as_str().unwrap();
     assert_eq!(after, "d1d2");
     // A variant that does not exist, and a move the variant's board does not have, are one

@@ -5,7 +5,7 @@ use crate::opentafl::notation::{self, full_move};
 use crate::opentafl::rules_string::{StartKey, format_rules_of, game_name};
 use konakis_core::board::{BoardOf, GameOf};
 use konakis_core::geometry::{Geometry, Nine};
-use konakis_core::rules::Rules;
+use konakis_core::rules::{Rules, VARIANTS};
 use konakis_engine::review::{Review, ReviewConfig};
 use serde_json::{Map, Value, json};
 
@@ -50,13 +50,19 @@ pub fn review_json<G: Geometry>(
 }
 
 /// The rules of a reviewed game in words: every rule option as `Name=Value` under Tablut's
-/// rules; under the tafl family's, whose settings the options do not all name, OpenTafl's
-/// rules string from `start`.
+/// rules; under the tafl family's, whose settings the options do not all name,
+/// `UCI_Variant=<id>` when they are a variant's of this board (as `konakis match` writes
+/// them), else OpenTafl's rules string from `start`.
 pub fn rules_text<G: Geometry>(rules: &Rules, start: &BoardOf<G>) -> String {
-    if rules.family_rules() {
-        format_rules_of(rules, start, &game_name::<G>(None), StartKey::Start)
-    } else {
-        rules.to_string()
+    if !rules.family_rules() {
+        return rules.to_string();
+    }
+    let variant = VARIANTS
+        .iter()
+        .find(|v| v.size.side() == G::SIDE && v.rules() == *rules);
+    match variant {
+        Some(v) => format!("UCI_Variant={}", v.id),
+        None => format_rules_of(rules, start, &game_name::<G>(None), StartKey::Start),
     }
 }
 
