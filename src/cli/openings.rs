@@ -2,6 +2,7 @@
 
 use clap::{Args, ValueEnum};
 use konakis::tools::openings::{Openings, OpeningsOptions, OpeningsToolError};
+use konakis_engine::{BoardTask, Playable, on_board};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +40,10 @@ pub struct OpeningsArgs {
     /// Rule options Name=Value (as for `konakis match --rules`).
     #[arg(long, num_args = 1.., value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
+    /// A game of the tafl family (an id of `konakis variants`, as for `konakis match
+    /// --variant`): the openings start from its start, on its board, under its rules.
+    #[arg(long, value_name = "NAME", conflicts_with = "rules")]
+    pub variant: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Moves)]
     pub format: Format,
@@ -68,9 +73,32 @@ fn write_openings(args: OpeningsArgs) -> Result<(), OpeningsToolError> {
         depth: args.depth,
         margin: args.margin,
         absolute: args.absolute,
-        rules: args.rules,
+        rules: args.rules.clone(),
+        variant: args.variant.clone(),
     };
-    let mut openings = Openings::new(&options)?;
+    on_board(options.size()?, Writing { args, options })
+}
+
+/// [`write_openings`] on the board of the openings.
+struct Writing {
+    args: OpeningsArgs,
+    options: OpeningsOptions,
+}
+
+impl BoardTask for Writing {
+    type Output = Result<(), OpeningsToolError>;
+
+    fn run<G: Playable>(self) -> Self::Output {
+        write_on::<G>(self.args, self.options)
+    }
+}
+
+/// Writes the openings of `options` on the board `G`.
+fn write_on<G: Playable>(
+    args: OpeningsArgs,
+    options: OpeningsOptions,
+) -> Result<(), OpeningsToolError> {
+    let mut openings = Openings::<G>::new(&options)?;
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(std::io::BufWriter::new(f)),
@@ -84,7 +112,7 @@ fn write_openings(args: OpeningsArgs) -> Result<(), OpeningsToolError> {
         None => Box::new(std::io::stdout().lock()),
     };
     let header = format!(
-        "# konakis openings --count {} --plies {} --seed {} --depth {} --margin {}{}\n# rules {}\n\
+        "# konakis openings --count {} --plies {} --seed {} --depth {} --margin {}{}{}\n# rules {}\n\
          # kept: attackers' score within {} of {} (the {})\n",
         options.count,
         options.plies,
@@ -92,7 +120,14 @@ fn write_openings(args: OpeningsArgs) -> Result<(), OpeningsToolError> {
         options.depth,
         options.margin,
         if options.absolute { " --absolute" } else { "" },
-        openings.rules(),
+        options
+            .variant
+            .as_ref()
+            .map_or(String::new(), |v| format!(" --variant {v}")),
+        match &options.variant {
+            Some(v) => format!("UCI_Variant={v}"),
+            None => openings.rules().to_string(),
+        },
         options.margin,
         openings.centre(),
         if options.absolute {

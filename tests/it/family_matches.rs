@@ -209,3 +209,113 @@ fn the_family_board_is_checked_before_the_first_game() {
         assert!(!err.contains("Game 1"), "{args:?} played: {err}");
     }
 }
+
+#[test]
+fn openings_of_brandub_are_written_then_played_by_a_brandub_match() {
+    let dir = scratch("brandub-openings");
+    let (file, again, json) = (dir.join("o.txt"), dir.join("o2.txt"), dir.join("r.json"));
+    let write = |to: &Path| {
+        let out = run(&[
+            "openings",
+            "--variant",
+            "opentafl-brandub-7",
+            "--count",
+            "3",
+            "--plies",
+            "4",
+            "--depth",
+            "2",
+            "--margin",
+            "400",
+            "-o",
+            &p(to),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    write(&file);
+    write(&again);
+    let lines = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        lines,
+        std::fs::read_to_string(&again).unwrap(),
+        "the same seed"
+    );
+    assert!(
+        lines.contains("# rules UCI_Variant=opentafl-brandub-7\n"),
+        "{lines}"
+    );
+    let openings: Vec<&str> = lines.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(openings.len(), 3, "{lines}");
+    // Each line is four plies of Brandub from its start.
+    for line in &openings {
+        assert_eq!(line.split_whitespace().count(), 6, "{line}");
+    }
+    let cmd = format!("cmd={KONAKIS}");
+    let v = run_match(
+        &[
+            "match",
+            "--variant",
+            "opentafl-brandub-7",
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--each",
+            "depth=1",
+            "--games",
+            "6",
+            "--openings",
+            &p(&file),
+            "--json",
+            &p(&json),
+        ],
+        &json,
+    );
+    assert_no_faults(&v, "brandub openings");
+    let played: Vec<&str> = games(&v)
+        .iter()
+        .map(|g| g["opening"].as_str().unwrap())
+        .collect();
+    for line in &openings {
+        assert_eq!(
+            played.iter().filter(|o| *o == line).count(),
+            2,
+            "{line}: {played:?}"
+        );
+    }
+    // A Tablut openings file is refused by the Brandub match before any game.
+    let tablut = dir.join("tablut.txt");
+    let out = run(&[
+        "openings",
+        "--count",
+        "1",
+        "--plies",
+        "2",
+        "--depth",
+        "1",
+        "-o",
+        &p(&tablut),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&[
+        "match",
+        "--variant",
+        "opentafl-brandub-7",
+        "--engine",
+        &cmd,
+        "--engine",
+        &cmd,
+        "--each",
+        "depth=1",
+        "--openings",
+        &p(&tablut),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("bad opening"),
+        "{}",
+        text(&out.stderr)
+    );
+}

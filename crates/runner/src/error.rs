@@ -26,6 +26,23 @@ pub enum OpeningsToolError {
     /// Writing the openings failed.
     #[error("error: cannot write the openings")]
     Write,
+    /// `--variant` names no game of the family.
+    #[error("error: --variant: no variant '{name}' (variants: {})", known.join(", "))]
+    Variant {
+        /// The name given.
+        name: String,
+        /// The variants there are.
+        known: Vec<&'static str>,
+    },
+    /// `--variant` with `--rules`.
+    #[error("error: --variant and --rules: a variant's rules are its own")]
+    VariantAndRules,
+    /// The openings were asked for on another board than the variant's (a caller's mistake).
+    #[error("error: the openings' board is not the variant's")]
+    Board,
+    /// The engine that judges the openings could not be made (the engine's words).
+    #[error("error: {0}")]
+    Engine(String),
     /// Fewer openings than asked for were found (those found were written).
     #[error("warning: only {kept} of {asked} openings found; widen --margin or change --plies")]
     TooFew {

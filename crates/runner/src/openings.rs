@@ -7,16 +7,18 @@
 //! of view after a `--depth` search, lies within `--margin` of the balance point. The balance
 //! point is the same search's score of the start position: the evaluation's absolute level is
 //! not calibrated to results, and the start position is by definition the game as played
-//! (`--absolute` centres on 0 instead). Positions are not repeated.
+//! (`--absolute` centres on 0 instead). Positions are not repeated. With `--variant` the lines
+//! start from that game's start, on its board, under its rules.
 
 pub use crate::error::OpeningsToolError;
-use crate::tool_engine::small_engine;
-use konakis_core::board::{Game, GameOf};
-use konakis_core::geometry::Geometry;
-use konakis_core::rules::Rules;
+use crate::tool_engine::SMALL_HASH_MIB;
+use konakis_core::board::{BoardOf, Game, GameOf, START_FEN};
+use konakis_core::geometry::{Geometry, Nine};
+use konakis_core::rules::{BoardSize, Rules, VARIANTS, Variant};
 use konakis_core::types::{MoveOf, Side};
 use konakis_core::zobrist::splitmix64;
-use konakis_engine::search::{Cancel, Limits, Score};
+use konakis_engine::options::Options;
+use konakis_engine::search::{Cancel, Limits, Score, Settings};
 use konakis_engine::{Engine, Playable};
 use std::collections::HashSet;
 
@@ -37,6 +39,31 @@ pub struct OpeningsOptions {
     pub absolute: bool,
     /// Rule options Name=Value.
     pub rules: Vec<String>,
+    /// A game of the tafl family (an id of `konakis variants`) instead of Tablut.
+    pub variant: Option<String>,
+}
+
+impl OpeningsOptions {
+    /// The game asked for: `--variant`'s, checked, or `None` for Tablut.
+    pub fn variant(&self) -> Result<Option<&'static Variant>, OpeningsToolError> {
+        let Some(id) = &self.variant else {
+            return Ok(None);
+        };
+        if !self.rules.is_empty() {
+            return Err(OpeningsToolError::VariantAndRules);
+        }
+        Variant::find(id)
+            .map(Some)
+            .ok_or_else(|| OpeningsToolError::Variant {
+                name: id.clone(),
+                known: VARIANTS.iter().map(|v| v.id).collect(),
+            })
+    }
+
+    /// The board the openings are played on.
+    pub fn size(&self) -> Result<BoardSize, OpeningsToolError> {
+        Ok(self.variant()?.map_or(BoardSize::Nine, |v| v.size))
+    }
 }
 
 /// The score of `game` from the attackers' point of view after a `depth` search; `None` for a
@@ -96,12 +123,13 @@ pub fn random_line_from<G: Geometry>(
 
 /// The openings `konakis openings` writes, found one by one: an iterator of the games kept,
 /// which ends when enough were kept or too many candidates tried (200 per opening asked for,
-/// at least 1,000); then [`kept`](Self::kept) may be short of the count asked for.
-pub struct Openings {
+/// at least 1,000); then [`kept`](Self::kept) may be short of the count asked for. `G` is the
+/// board: Tablut's, or the variant's.
+pub struct Openings<G: Playable = Nine> {
     options: OpeningsOptions,
-    rules: Rules,
+    start: GameOf<G>,
     centre: i32,
-    engine: Engine,
+    engine: Engine<G>,
     rng: u64,
     seen: HashSet<u64>,
     kept: usize,
@@ -109,11 +137,13 @@ pub struct Openings {
     max_tries: usize,
 }
 
-impl Openings {
+impl<G: Playable> Openings<G> {
     /// Checks `options` and finds the balance point (a search of the start position unless
-    /// `absolute`). An error is the line to print (`error: …`).
-    pub fn new(options: &OpeningsOptions) -> Result<Openings, OpeningsToolError> {
-        let mut rules = Rules::default();
+    /// `absolute`). An error is the line to print (`error: …`); `G` must be the board of
+    /// [`OpeningsOptions::size`].
+    pub fn new(options: &OpeningsOptions) -> Result<Openings<G>, OpeningsToolError> {
+        let variant = options.variant()?;
+        let mut rules = variant.map_or_else(Rules::default, Variant::rules);
         for pair in &options.rules {
             if let Err(e) = rules.set_pair(pair) {
                 return Err(OpeningsToolError::Rules(e.to_string()));
@@ -122,15 +152,33 @@ impl Openings {
         if options.count == 0 || options.depth == 0 || options.margin < 0 {
             return Err(OpeningsToolError::Range);
         }
-        let mut engine = small_engine();
+        let placement = variant.map_or(START_FEN, |v| v.placement);
+        let placement = placement.split_whitespace().next().unwrap_or_default();
+        let mut board = BoardOf::<G>::from_fen(&format!("{placement} b 0"))
+            .map_err(|_| OpeningsToolError::Board)?;
+        board.set_side_to_move(rules.first_move);
+        let engine_options = Options {
+            settings: Settings {
+                hash_mib: SMALL_HASH_MIB,
+                ..Settings::default()
+            },
+            rules,
+            ..Options::default()
+        };
+        let mut engine = match variant {
+            Some(v) => Engine::<G>::for_variant(engine_options, v).map_err(|e| e.to_string()),
+            None => Engine::<G>::with_options(engine_options).map_err(|e| e.to_string()),
+        }
+        .map_err(OpeningsToolError::Engine)?;
+        let start = GameOf::new(rules, board);
         let centre = if options.absolute {
             0
         } else {
-            attackers_score(&mut engine, &Game::start(rules), options.depth).unwrap_or(0)
+            attackers_score(&mut engine, &start, options.depth).unwrap_or(0)
         };
         Ok(Openings {
             options: options.clone(),
-            rules,
+            start,
             centre,
             engine,
             rng: options.seed,
@@ -143,7 +191,7 @@ impl Openings {
 
     /// The rules the openings are played under.
     pub fn rules(&self) -> Rules {
-        self.rules
+        *self.start.rules()
     }
 
     /// The balance point: the attackers' score openings are kept near.
@@ -162,14 +210,14 @@ impl Openings {
     }
 }
 
-impl Iterator for Openings {
-    type Item = Game;
+impl<G: Playable> Iterator for Openings<G> {
+    type Item = GameOf<G>;
 
-    fn next(&mut self) -> Option<Game> {
+    fn next(&mut self) -> Option<GameOf<G>> {
         let o = &self.options;
         while self.kept < o.count && self.tried < self.max_tries {
             self.tried += 1;
-            let Some(game) = random_line(self.rules, o.plies, &mut self.rng) else {
+            let Some(game) = random_line_from(&self.start, o.plies, &mut self.rng) else {
                 continue;
             };
             if !self.seen.insert(game.board().hash()) {

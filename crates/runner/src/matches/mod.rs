@@ -49,9 +49,9 @@ use config::{MatchConfig, Opening, OpeningOrder, load_openings};
 use engine::Log;
 use fingerprint::Fingerprint;
 use game::{Context, GameOutcome, Job};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
-use konakis_core::rules::BoardSize;
+use konakis_core::geometry::Geometry;
 use konakis_core::types::{BySide, Side};
+use konakis_engine::{BoardTask, Playable, on_board};
 use players::Fault;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -201,11 +201,29 @@ pub fn run(
     show: impl FnMut(Event),
 ) -> Result<Finish, MatchError> {
     let config = MatchConfig::from_args(args).map_err(MatchError::Config)?;
-    match config.size() {
-        BoardSize::Seven => play_match::<Seven>(config, interrupt, arm, show),
-        BoardSize::Nine => play_match::<Nine>(config, interrupt, arm, show),
-        BoardSize::Eleven => play_match::<Eleven>(config, interrupt, arm, show),
-        BoardSize::Thirteen => play_match::<Thirteen>(config, interrupt, arm, show),
+    let size = config.size();
+    let task = MatchOnBoard {
+        config,
+        interrupt,
+        arm,
+        show,
+    };
+    on_board(size, task)
+}
+
+/// [`play_match`] as work on the match's board.
+struct MatchOnBoard<'a, A, S> {
+    config: MatchConfig,
+    interrupt: &'a AtomicBool,
+    arm: A,
+    show: S,
+}
+
+impl<A: FnOnce(), S: FnMut(Event)> BoardTask for MatchOnBoard<'_, A, S> {
+    type Output = Result<Finish, MatchError>;
+
+    fn run<G: Playable>(self) -> Self::Output {
+        play_match::<G>(self.config, self.interrupt, self.arm, self.show)
     }
 }
 
