@@ -103,6 +103,7 @@ mod tests {
     use super::*;
     use crate::openings::{Openings, OpeningsOptions};
     use crate::tune::{fit, rules_from};
+    use konakis_core::geometry::{Eleven, Nine};
     use konakis_core::rules::Rules;
 
     #[test]
@@ -142,8 +143,9 @@ mod tests {
             margin: 10,
             absolute: false,
             rules: Vec::new(),
+            variant: None,
         };
-        let e = Openings::new(&opts).err().unwrap();
+        let e = Openings::<Nine>::new(&opts).err().unwrap();
         assert!(matches!(e, OpeningsToolError::Range));
         assert_eq!(
             e.to_string(),
@@ -154,8 +156,27 @@ mod tests {
             rules: vec!["KingCapture=Salmi".into()],
             ..opts
         };
-        let e = Openings::new(&bad_rules).err().unwrap();
+        let e = Openings::<Nine>::new(&bad_rules).err().unwrap();
         assert!(matches!(e, OpeningsToolError::Rules(_)));
         assert!(e.to_string().starts_with("error: --rules: "));
+        let variant_and_rules = OpeningsOptions {
+            variant: Some("copenhagen-11".into()),
+            ..bad_rules.clone()
+        };
+        let e = Openings::<Eleven>::new(&variant_and_rules).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "error: --variant and --rules: a variant's rules are its own"
+        );
+        let unknown = OpeningsOptions {
+            variant: Some("copenhagen-12".into()),
+            rules: Vec::new(),
+            ..bad_rules
+        };
+        let e = unknown.size().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("error: --variant: no variant 'copenhagen-12' (variants: ")
+        );
     }
 }
