@@ -279,6 +279,11 @@ fn opentafl_tablut_games_replay_move_for_move() {
 }
 
 #[test]
+fn opentafl_foteviken_games_replay_move_for_move() {
+    assert!(check("opentafl-foteviken-9") > 1_000);
+}
+
+#[test]
 fn opentafl_magpie_games_replay_move_for_move() {
     assert!(check("opentafl-magpie-7") > 1_000);
 }
