@@ -41,7 +41,7 @@ use super::notation::{
 };
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, corner_bits};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, SquareSet, corner_bits};
 use konakis_core::rules::{
     BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall,
 };
@@ -432,6 +432,8 @@ struct Squares {
     shieldwall: bool,
     /// `swf:n`.
     no_flanking: bool,
+    /// The `afor:` value and its squares, when not empty.
+    afor: Option<(String, u128)>,
 }
 
 /// Reads checked pairs into rules and a start position on a board of size `G`, whose `dim:`
@@ -462,6 +464,7 @@ fn read_sized<G: Geometry>(
     }
     read_corners::<G>(&mut rules, &squares, get)?;
     read_throne::<G>(&mut rules, &squares, get)?;
+    read_camps::<G>(&mut rules, &squares, get)?;
     rules.shieldwall = if !squares.shieldwall {
         Shieldwall::None
     } else if squares.weak_shieldwall && rules.escape == Escape::Corner {
@@ -634,6 +637,14 @@ fn read_throne<'a, G: Geometry>(
         ));
     }
     rules.king_reenters_throne = cens.king && cenre.king;
+    // OpenTafl lets a piece cross a square it may not come back to only from a square of the
+    // same kind, and no piece but the king starts on the throne: so a piece crosses the empty
+    // throne when both lists name it.
+    let cenp = Pieces {
+        attacker: cenp.attacker && cenre.attacker,
+        defender: cenp.defender && cenre.defender,
+        king: cenp.king && cenre.king,
+    };
     rules.throne_passable = if cenp.attacker && cenp.defender && cenp.king {
         true
     } else if !cenp.attacker && !cenp.defender && cenp.king == rules.king_reenters_throne {
@@ -689,6 +700,109 @@ fn read_throne<'a, G: Geometry>(
             "the throne of an unarmed king does not capture attackers",
         ));
     }
+    Ok(())
+}
+
+/// Reads the attackers' forts (`afor`, with `aforp`, `afors`, `aforre`, `aforh`) into
+/// `rules`, whose throne is already read: OpenTafl's Foteviken Tablut's camps, or none. Forts
+/// are Konakis' Foteviken camps when they are Tablut's 16 camp squares (on 9×9), every piece
+/// may cross and stop on them (`aforp`, `afors`), no piece may come back to them (`aforre:`,
+/// so only a piece standing on one crosses or enters one), and they are hostile to no soldier
+/// (`aforh` without `t` or `T`; OpenTafl 0.4.8 reads a square's hostility to the king from the
+/// defenders' letter, so a `K` there changes nothing, and its Foteviken, which writes
+/// `aforh:K`, plays its camps hostile to nobody).
+///
+/// With the camps, the throne must be Foteviken's: no piece stops on it or comes back to it
+/// (so none crosses it once the king has left it), and it counts against the strong king.
+/// Its `cenhe:K` is read as OpenTafl's Foteviken plays it, the empty throne hostile to both
+/// sides (the class `FotevikenTablut` decides so, whatever its string says), since that is the
+/// game OpenTafl hosts under the string it writes for it.
+fn read_camps<'a, G: Geometry>(
+    rules: &mut Rules,
+    squares: &Squares,
+    get: impl Fn(&str) -> Option<&'a str>,
+) -> Result<(), RulesStringError> {
+    let unsupported = RulesStringError::unsupported;
+    let Some((afor, bits)) = &squares.afor else {
+        return Ok(());
+    };
+    // The camp squares as the reader's square lists hold them (boards to 11x11 fit 128 bits).
+    let camps = (0..G::SQUARES)
+        .filter(|&i| G::CAMPS.has(i))
+        .fold(0u128, |b, i| b | 1u128 << i);
+    if *bits != camps {
+        return Err(unsupported(
+            "afor",
+            afor,
+            "Konakis' camps are Tablut's 16 camp squares on 9x9 (Foteviken's)",
+        ));
+    }
+    let list = |key: &str, default: &'static str| {
+        let value = get(key).unwrap_or(default);
+        piece_list(key, value).map(|p| (value, p))
+    };
+    let every = |p: Pieces| p.attacker && p.defender && p.king;
+    for key in ["aforp", "afors"] {
+        let (value, pieces) = list(key, ALL_PIECES)?;
+        if !every(pieces) {
+            return Err(unsupported(
+                key,
+                value,
+                "in Konakis a piece standing on a camp may cross and stop on every camp square",
+            ));
+        }
+    }
+    // OpenTafl 0.4.8 reads `aforre` only when `cenre` is given (RulesSerializer), and then
+    // reads a missing one as empty; without `cenre` every piece comes back to a camp.
+    if get("cenre").is_none() {
+        return Err(unsupported(
+            "aforre",
+            get("aforre").unwrap_or(ALL_PIECES),
+            "without cenre OpenTafl 0.4.8 does not read aforre, and every piece comes back to \
+             a camp; in Konakis none does",
+        ));
+    }
+    let (aforre_v, aforre) = list("aforre", "")?;
+    if aforre.attacker || aforre.defender || aforre.king {
+        return Err(unsupported(
+            "aforre",
+            aforre_v,
+            "in Konakis no piece comes back to a camp",
+        ));
+    }
+    let (aforh_v, aforh) = list("aforh", "TCNKM")?;
+    if aforh.attacker || aforh.defender {
+        return Err(unsupported(
+            "aforh",
+            aforh_v,
+            "Konakis' camps are hostile to nobody",
+        ));
+    }
+    let (cens_v, cens) = list("cens", "K")?;
+    let (cenre_v, cenre) = list("cenre", ALL_PIECES)?;
+    if !rules.throne || cens.king || cenre.king {
+        let (key, value) = if !rules.throne {
+            ("cen", "")
+        } else if cens.king {
+            ("cens", cens_v)
+        } else {
+            ("cenre", cenre_v)
+        };
+        return Err(unsupported(
+            key,
+            value,
+            "with camps, Konakis plays Foteviken's throne, which no piece stops on",
+        ));
+    }
+    if rules.king_capture != KingCapture::English {
+        return Err(unsupported(
+            "ks",
+            get("ks").unwrap_or("s"),
+            "with camps, Konakis plays Foteviken's strong king",
+        ));
+    }
+    rules.foteviken_camps = true;
+    rules.throne_hostile = true;
     Ok(())
 }
 
@@ -836,17 +950,24 @@ fn read_pair<G: Geometry>(
         }
         "cor" => squares.cor = Some((value.to_string(), square_list::<G>(key, value)?)),
         "cen" => squares.cen = Some((value.to_string(), square_list::<G>(key, value)?)),
-        "afor" | "dfor" => {
-            if square_list::<G>(key, value)?.is_none_or(|bits| bits != 0) {
+        // `default` is OpenTafl's default: no forts.
+        "afor" => {
+            if let Some(bits) = square_list::<G>(key, value)?.filter(|&bits| bits != 0) {
+                squares.afor = Some((value.to_string(), bits));
+            }
+        }
+        "dfor" => {
+            if square_list::<G>(key, value)?.is_some_and(|bits| bits != 0) {
                 return Err(unsupported(
                     key,
                     value,
-                    "fort squares (Foteviken's camps); Konakis has none",
+                    "the defenders' fort squares; Konakis has none",
                 ));
             }
         }
-        // Properties of fort squares, which the game does not have (a non-empty afor or dfor
-        // is refused), and of passing or re-entering a corner, which no piece can do.
+        // Properties of the attackers' forts, read together by read_camps; of the defenders'
+        // forts, which the game does not have (a non-empty dfor is refused); and of passing or
+        // re-entering a corner, which no piece can do.
         "corp" | "corre" | "aforp" | "afors" | "aforh" | "aforre" | "dforp" | "dfors" | "dforh"
         | "dforre" => {
             piece_list(key, value)?;
@@ -1066,6 +1187,14 @@ pub fn format_rules_of<G: Geometry>(
     if !rules.throne {
         s.push_str("cen: ");
     }
+    let camps = rules.foteviken_camps && G::CAMPS != G::Set::ZERO;
+    if camps {
+        let list: String = (0..G::SQUARES)
+            .filter(|&i| G::CAMPS.has(i))
+            .map(|i| square_name::<G>(i) + ",")
+            .collect();
+        s.push_str(&format!("afor:{list} "));
+    }
     if rules.king_moves_one_square {
         s.push_str("spd:-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1, ");
     }
@@ -1094,6 +1223,11 @@ pub fn format_rules_of<G: Geometry>(
             (false, false) => "",
         };
         s.push_str(&format!("cenh: cenhe:{cenhe} "));
+    }
+    if camps {
+        // Hostile to nobody, and no piece comes back: only a piece on a camp enters one.
+        // OpenTafl 0.4.8 reads `aforre` only when `cenre` is given.
+        s.push_str("aforh: cenre: aforre: ");
     }
     match rules.shieldwall {
         Shieldwall::None => {}
@@ -1228,6 +1362,21 @@ mod tests {
             ("kj:j", "kj:j"),
             ("cen:d4", "cen:d4"),
             ("afor:a4,", "afor:a4,"),
+            // Foteviken's camps, but hostile to the defenders (OpenTafl's default aforh).
+            (
+                "afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: cenre: aforre:",
+                "aforh:TCNKM",
+            ),
+            // Foteviken's camps that the attackers may come back to, and camps whose aforre
+            // OpenTafl 0.4.8 does not read, as cenre is not given.
+            (
+                "afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: cenre: aforh: aforre:t",
+                "aforre:t",
+            ),
+            (
+                "afor:a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8, cens: aforh: aforre:",
+                "aforre:",
+            ),
             ("dfor:e4", "dfor:e4"),
             ("ber:m", "ber:m"),
             ("spd:3", "spd:3"),
@@ -1379,9 +1528,9 @@ mod tests {
     }
 
     /// OpenTafl's ten built-ins, as OpenTafl writes them (tests/data/opentafl/
-    /// builtin-rules-strings.txt): the eight the presets have read into exactly the preset's
-    /// rules (with no move limit) and start; Berserk and Foteviken are refused by the pair
-    /// Konakis cannot play.
+    /// builtin-rules-strings.txt): the nine the presets have read into exactly the preset's
+    /// rules (with no move limit) and start; Berserk is refused by the pair Konakis cannot
+    /// play.
     #[test]
     fn opentafls_built_in_strings_read_into_their_presets_or_are_refused_by_name() {
         let text = include_str!("../../../../tests/data/opentafl/builtin-rules-strings.txt");
@@ -1405,13 +1554,7 @@ mod tests {
                     assert_eq!(any_unsupported_key(string), "kj:r", "{name}");
                     continue;
                 }
-                "Foteviken Tablut" => {
-                    assert!(
-                        any_unsupported_key(string).starts_with("afor:a4,a5,a6,"),
-                        "{name}"
-                    );
-                    continue;
-                }
+                "Foteviken Tablut" => "opentafl-foteviken-9",
                 other => panic!("unexpected built-in {other}"),
             };
             let variant = Variant::find(id).unwrap();
@@ -1741,7 +1884,18 @@ mod tests {
                 ],
             ),
             ("cen", &["", "default", "d4,", "e5,", "f6,", "zz"]),
-            ("afor", &["", "a4,"]),
+            (
+                "afor",
+                &[
+                    "",
+                    "a4,",
+                    "a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8,",
+                    "a4,a5,a6,b5,d1,e1,f1,e2,i4,i5,i6,h5,d9,e9,f9,e8,",
+                ],
+            ),
+            ("aforp", &["", "tcnkTCNK"]),
+            ("aforre", &["", "t", "tcnkTCNK"]),
+            ("aforh", &["", "K", "T"]),
             (
                 "spd",
                 &["-1", "1", "1,1", "-1,-1,-1,-1,-1,-1,-1,-1,-1,1,-1,-1,"],
