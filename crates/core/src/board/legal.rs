@@ -56,13 +56,11 @@ impl<G: Geometry> BoardOf<G> {
             IllegalReason::Throne
         } else if rules.escape == Escape::Corner && G::CORNERS.has(mv.to().index()) {
             IllegalReason::Corner
-        } else if camps::<G>(rules).has(mv.to().index())
-            && !G::camp_of(mv.from().index()).has(mv.to().index())
-        {
-            IllegalReason::Camp
-        } else if rules.foteviken_camps
-            && G::CAMPS.has(mv.to().index())
-            && !G::CAMPS.has(mv.from().index())
+        } else if (camps::<G>(rules).has(mv.to().index())
+            && !G::camp_of(mv.from().index()).has(mv.to().index()))
+            || (rules.foteviken_camps
+                && G::CAMPS.has(mv.to().index())
+                && !G::CAMPS.has(mv.from().index()))
         {
             IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
