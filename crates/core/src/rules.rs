@@ -841,6 +841,10 @@ const THIRTEEN_PLACEMENT: &str =
     "3bbbbbbb3/6b6/13/b5w5b/b5w5b/b4www4b/bb1wwwKwww1bb/b4www4b/b5w5b/b5w5b/13/6b6/3bbbbbbb3";
 /// Brandubh's 7×7 placement (hnefatafl.org's and OpenTafl's alike).
 const BRANDUBH_PLACEMENT: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3";
+/// Sea Battle's 13×13 placement (Parlett's, as OpenTafl 0.4.8's external-rules.conf sets it):
+/// 24 attackers, the king and 20 defenders.
+const SEA_BATTLE_13_PLACEMENT: &str = "4bbbbb4/5b1b5/6b6/6w6/b3w3w3b/bb3www3bb/b1bw1wKw1wb1b/\
+     bb3www3bb/b3w3w3b/6w6/6b6/5b1b5/4bbbbb4";
 /// Tawlbwrdd's 11×11 placement (OpenTafl's).
 const TAWLBWRDD_PLACEMENT: &str =
     "4bbb4/4b1b4/5b5/5w5/bb2www2bb/b1bwwKwwb1b/bb2www2bb/5w5/5b5/4b1b4/4bbb4";
@@ -1120,6 +1124,14 @@ pub const VARIANTS: &[Variant] = &[
         size: BoardSize::Nine,
         placement: TABLUT_PLACEMENT,
         rules: Rules::opentafl_foteviken,
+    },
+    Variant {
+        id: "opentafl-sea-battle-13",
+        name: "Sea Battle 13x13 (OpenTafl, Parlett)",
+        source: "OpenTafl 0.4.8 (its external-rules.conf)",
+        size: BoardSize::Thirteen,
+        placement: SEA_BATTLE_13_PLACEMENT,
+        rules: Rules::opentafl_sea_battle,
     },
     Variant {
         id: "opentafl-tablut-9",

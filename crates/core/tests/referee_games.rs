@@ -249,6 +249,11 @@ fn opentafl_sea_battle_games_replay_move_for_move() {
 }
 
 #[test]
+fn opentafl_sea_battle_13_games_replay_move_for_move() {
+    assert!(check("opentafl-sea-battle-13") > 1_000);
+}
+
+#[test]
 fn opentafl_fetlar_games_replay_move_for_move() {
     assert!(check("opentafl-fetlar-11") > 1_000);
 }
