@@ -1127,8 +1127,8 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         id: "opentafl-sea-battle-13",
-        name: "Sea Battle 13x13 (OpenTafl, Parlett)",
-        source: "OpenTafl 0.4.8 (its external-rules.conf)",
+        name: "Sea Battle 13x13 (OpenTafl)",
+        source: "OpenTafl 0.4.8 (its external-rules.conf: Sea Battle, Parlett)",
         size: BoardSize::Thirteen,
         placement: SEA_BATTLE_13_PLACEMENT,
         rules: Rules::opentafl_sea_battle,

@@ -6,7 +6,7 @@
 //! start position (`start:`, rank 1 first, or `starti:`, the top rank first) last. Keys left
 //! out take OpenTafl's defaults, which are those of a corner-escape game with a throne.
 //!
-//! [`parse_any_rules`] reads every field on 7×7, 9×9 and 11×11 boards into the tafl family's
+//! [`parse_any_rules`] reads every field on 7×7, 9×9, 11×11 and 13×13 boards into the tafl family's
 //! [`Rules`] and a [`SizedBoard`]; [`parse_rules`] is the same on 9×9 alone. Every key or value
 //! the rules cannot say is refused with an error that names it and why, so that an engine never
 //! plays under rules it does not know. Keys that cannot change a game without the pieces or
@@ -41,7 +41,9 @@ use super::notation::{
 };
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, SquareSet, corner_bits};
+use konakis_core::geometry::{
+    Eleven, Geometry, Nine, Seven, SquareSet, Thirteen, Wide, corner_bits,
+};
 use konakis_core::rules::{
     BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall,
 };
@@ -225,14 +227,14 @@ fn yes_no(key: &str, value: &str) -> Result<bool, RulesStringError> {
 
 /// The squares of a coordinate list (`a1,b2,`) on a board of size `G`, checked; `default`
 /// gives `None` (the key's default squares).
-fn square_list<G: Geometry>(key: &str, value: &str) -> Result<Option<u128>, RulesStringError> {
+fn square_list<G: Geometry>(key: &str, value: &str) -> Result<Option<Wide>, RulesStringError> {
     if value == "default" {
         return Ok(None);
     }
-    let mut bits = 0u128;
+    let mut bits = Wide::ZERO;
     for item in value.split(',').filter(|s| !s.is_empty()) {
         match item.parse::<SquareOf<G>>() {
-            Ok(sq) => bits |= 1u128 << sq.index(),
+            Ok(sq) => bits |= Wide::bit(sq.index()),
             Err(_) => {
                 return Err(RulesStringError::Malformed(Malformation::Square {
                     key: key.to_string(),
@@ -311,6 +313,8 @@ pub enum SizedBoard {
     Nine(Board),
     /// 11×11 (`dim:11`).
     Eleven(BoardOf<Eleven>),
+    /// 13×13 (`dim:13`).
+    Thirteen(BoardOf<Thirteen>),
 }
 
 impl SizedBoard {
@@ -320,6 +324,7 @@ impl SizedBoard {
             SizedBoard::Seven(_) => BoardSize::Seven,
             SizedBoard::Nine(_) => BoardSize::Nine,
             SizedBoard::Eleven(_) => BoardSize::Eleven,
+            SizedBoard::Thirteen(_) => BoardSize::Thirteen,
         }
     }
 
@@ -329,6 +334,7 @@ impl SizedBoard {
             SizedBoard::Seven(b) => position_record(b),
             SizedBoard::Nine(b) => position_record(b),
             SizedBoard::Eleven(b) => position_record(b),
+            SizedBoard::Thirteen(b) => position_record(b),
         }
     }
 
@@ -338,6 +344,7 @@ impl SizedBoard {
             SizedBoard::Seven(b) => format_rules_of(rules, b, name, key),
             SizedBoard::Nine(b) => format_rules_of(rules, b, name, key),
             SizedBoard::Eleven(b) => format_rules_of(rules, b, name, key),
+            SizedBoard::Thirteen(b) => format_rules_of(rules, b, name, key),
         }
     }
 }
@@ -354,7 +361,7 @@ pub struct AnyRulesString {
     pub name: Option<String>,
 }
 
-/// Parses a rules string of a 7×7, 9×9 or 11×11 board. See the module documentation for what
+/// Parses a rules string of a 7×7, 9×9, 11×11 or 13×13 board. See the module documentation for what
 /// is accepted; a `dim:` of another size is refused by name.
 pub fn parse_any_rules(text: &str) -> Result<AnyRulesString, RulesStringError> {
     let pairs = tokenize(text)?;
@@ -384,11 +391,19 @@ pub fn parse_any_rules(text: &str) -> Result<AnyRulesString, RulesStringError> {
                 name,
             }
         }
+        13 => {
+            let (rules, start, name) = read_sized::<Thirteen>(&pairs)?;
+            AnyRulesString {
+                rules,
+                start: SizedBoard::Thirteen(start),
+                name,
+            }
+        }
         _ => {
             return Err(RulesStringError::unsupported(
                 "dim",
                 &dim_text,
-                "Konakis plays 7x7, 9x9 and 11x11 boards",
+                "Konakis plays 7x7, 9x9, 11x11 and 13x13 boards",
             ));
         }
     })
@@ -400,7 +415,7 @@ pub fn parse_rules(text: &str) -> Result<RulesString, RulesStringError> {
     parse_rules_of::<Nine>(text)
 }
 
-/// Parses the rules string of a game on a board of size `G` (7×7, 9×9 or 11×11); a `dim:` of
+/// Parses the rules string of a game on a board of size `G` (7×7, 9×9, 11×11 or 13×13); a `dim:` of
 /// another size is refused by name.
 pub fn parse_rules_of<G: Geometry>(text: &str) -> Result<RulesStringOf<G>, RulesStringError> {
     let pairs = tokenize(text)?;
@@ -423,9 +438,9 @@ struct Squares {
     /// `esc:` was given.
     esc_given: bool,
     /// The `cor:` value and its squares (`None` inside: `default`).
-    cor: Option<(String, Option<u128>)>,
+    cor: Option<(String, Option<Wide>)>,
     /// The `cen:` value and its squares.
-    cen: Option<(String, Option<u128>)>,
+    cen: Option<(String, Option<Wide>)>,
     /// `sw:` was `w` (a weak shieldwall).
     weak_shieldwall: bool,
     /// `sw:` was `s` or `w`.
@@ -433,7 +448,7 @@ struct Squares {
     /// `swf:n`.
     no_flanking: bool,
     /// The `afor:` value and its squares, when not empty.
-    afor: Option<(String, u128)>,
+    afor: Option<(String, Wide)>,
 }
 
 /// Reads checked pairs into rules and a start position on a board of size `G`, whose `dim:`
@@ -508,7 +523,7 @@ fn read_corners<'a, G: Geometry>(
     let unsupported = RulesStringError::unsupported;
     let corners = match &squares.cor {
         None => None,
-        Some((_, None)) => Some(corner_bits(G::SIDE).narrow()),
+        Some((_, None)) => Some(corner_bits(G::SIDE)),
         Some((_, Some(bits))) => Some(*bits),
     };
     let cor_value = || {
@@ -527,7 +542,7 @@ fn read_corners<'a, G: Geometry>(
                     "left out, so OpenTafl's default corner squares; write cor: for none",
                 ));
             }
-            Some(0) => {}
+            Some(c) if c == Wide::ZERO => {}
             Some(_) => {
                 return Err(unsupported(
                     "cor",
@@ -537,14 +552,14 @@ fn read_corners<'a, G: Geometry>(
             }
         },
         Escape::Corner => {
-            if corners == Some(0) {
+            if corners == Some(Wide::ZERO) {
                 return Err(if squares.esc_given {
                     unsupported("cor", "", "corner escape without corner squares")
                 } else {
                     unsupported("esc", "c", "left out, so OpenTafl's default: corner escape")
                 });
             }
-            if corners.is_some_and(|c| c != corner_bits(G::SIDE).narrow()) {
+            if corners.is_some_and(|c| c != corner_bits(G::SIDE)) {
                 return Err(unsupported(
                     "cor",
                     &cor_value(),
@@ -601,9 +616,9 @@ fn read_throne<'a, G: Geometry>(
         let value = get(key).unwrap_or(default);
         piece_list(key, value).map(|p| (value, p))
     };
-    let throne_bit = 1u128 << G::THRONE;
+    let throne_bit = Wide::bit(G::THRONE);
     match &squares.cen {
-        Some((_, Some(0))) => {
+        Some((_, Some(bits))) if *bits == Wide::ZERO => {
             rules.throne = false;
             rules.throne_hostile = false;
             rules.king_reenters_throne = true;
@@ -726,10 +741,10 @@ fn read_camps<'a, G: Geometry>(
     let Some((afor, bits)) = &squares.afor else {
         return Ok(());
     };
-    // The camp squares as the reader's square lists hold them (boards to 11x11 fit 128 bits).
+    // The camp squares as the reader's square lists hold them.
     let camps = (0..G::SQUARES)
         .filter(|&i| G::CAMPS.has(i))
-        .fold(0u128, |b, i| b | 1u128 << i);
+        .fold(Wide::ZERO, |b, i| b | Wide::bit(i));
     if *bits != camps {
         return Err(unsupported(
             "afor",
@@ -952,12 +967,12 @@ fn read_pair<G: Geometry>(
         "cen" => squares.cen = Some((value.to_string(), square_list::<G>(key, value)?)),
         // `default` is OpenTafl's default: no forts.
         "afor" => {
-            if let Some(bits) = square_list::<G>(key, value)?.filter(|&bits| bits != 0) {
+            if let Some(bits) = square_list::<G>(key, value)?.filter(|&bits| bits != Wide::ZERO) {
                 squares.afor = Some((value.to_string(), bits));
             }
         }
         "dfor" => {
-            if square_list::<G>(key, value)?.is_some_and(|bits| bits != 0) {
+            if square_list::<G>(key, value)?.is_some_and(|bits| bits != Wide::ZERO) {
                 return Err(unsupported(
                     key,
                     value,
@@ -1508,7 +1523,7 @@ mod tests {
             BoardSize::Seven => SizedBoard::Seven(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Nine => SizedBoard::Nine(BoardOf::from_fen(&fen).unwrap()),
             BoardSize::Eleven => SizedBoard::Eleven(BoardOf::from_fen(&fen).unwrap()),
-            BoardSize::Thirteen => unreachable!("OpenTafl's strings here are of boards to 11x11"),
+            BoardSize::Thirteen => SizedBoard::Thirteen(BoardOf::from_fen(&fen).unwrap()),
         }
     }
 
@@ -1517,6 +1532,7 @@ mod tests {
             SizedBoard::Seven(b) => perft(b, rules, depth),
             SizedBoard::Nine(b) => perft(b, rules, depth),
             SizedBoard::Eleven(b) => perft(b, rules, depth),
+            SizedBoard::Thirteen(b) => perft(b, rules, depth),
         }
     }
 
@@ -1613,6 +1629,7 @@ mod tests {
                 SizedBoard::Seven(b) => b.side_to_move(),
                 SizedBoard::Nine(b) => b.side_to_move(),
                 SizedBoard::Eleven(b) => b.side_to_move(),
+                SizedBoard::Thirteen(b) => b.side_to_move(),
             };
             assert_eq!(read.rules.first_move, first_move, "{id}");
             let want = Rules {
@@ -1823,8 +1840,8 @@ mod tests {
             assert_eq!(any_unsupported_key(&text), want, "{text}");
         }
         assert_eq!(
-            any_unsupported_key(&format!("dim:13 start:{BRANDUB}")),
-            "dim:13"
+            any_unsupported_key(&format!("dim:15 start:{BRANDUB}")),
+            "dim:15"
         );
         assert_eq!(
             any_unsupported_key(&format!("dim:7 esc:e start:{BRANDUB}")),
