@@ -53,7 +53,7 @@ OPENTAFL_VARIANTS = {
     "opentafl-brandub-7": "6",
     "opentafl-tawlbwrdd-11": "7",
     "opentafl-tablut-9": "8",
-    "opentafl-foteviken-tablut-9": "9",
+    "opentafl-foteviken-9": "9",
     "opentafl-magpie-7": "10",
     "opentafl-sea-battle-13": "name:Sea_Battle_(Parlett)",
 }

@@ -13,7 +13,7 @@ use konakis::opentafl::notation::{
     parse_move, parse_position_record, position_record, simple_move,
 };
 use konakis::opentafl::otg::{OtgGame, parse_otg, replay, result_tag, turns};
-use konakis::opentafl::rules_string::{RulesStringError, StartKey, format_rules, parse_rules};
+use konakis::opentafl::rules_string::{StartKey, format_rules, parse_rules};
 use konakis::{Board, Game, Move, Rules, Side, Status, WinReason};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -345,11 +345,10 @@ fn status_and_analysis_scores_are_absolute_as_opentafls_ai_gives_them() {
 }
 
 /// OpenTafl's Tablut is played exactly, read into its preset; Sea Battle (no throne, an
-/// unarmed king) is read into its preset and played by `konakis otep`; Foteviken Tablut
-/// (forts) is refused, naming the key, by the library and by `konakis otep`, which then never
-/// moves.
+/// unarmed king) and Foteviken Tablut (camps) are read into their presets and played by
+/// `konakis otep`.
 #[test]
-fn the_three_rules_strings_tablut_played_sea_battle_played_foteviken_refused() {
+fn the_three_rules_strings_tablut_sea_battle_and_foteviken_are_read_and_played() {
     let _serial = serial();
     let strings = rules_strings();
     assert_eq!(strings.len(), 3);
@@ -388,28 +387,31 @@ fn the_three_rules_strings_tablut_played_sea_battle_played_foteviken_refused() {
     otep.send("goodbye");
     assert!(otep.exits_within(Duration::from_secs(5)).success());
 
-    let (text, key) = (&strings[2], "afor:");
-    match parse_rules(text) {
-        Err(RulesStringError::Unsupported { key_value, .. }) => {
-            assert!(key_value.starts_with(key), "{key_value}")
+    // Foteviken Tablut: its camps and throne, read into the preset that follows OpenTafl's
+    // Foteviken (an attacker may leave its camp but not come back; nobody crosses the throne).
+    let foteviken = parse_rules(&strings[2]).unwrap();
+    assert_eq!(
+        foteviken.rules,
+        Rules {
+            move_limit: 0,
+            ..Rules::opentafl_foteviken()
         }
-        other => panic!("{text}: {other:?}"),
-    }
-    let mut otep = Otep::start(&[]);
-    otep.send(&format!("rules {text}"));
-    let line = otep.next(Duration::from_secs(5));
-    assert!(
-        line.starts_with(&format!("error -1 unsupported rule: {key}")),
-        "{line}"
     );
+    let mut otep = Otep::start(&["--max-time", "100"]);
+    otep.send(&format!("rules {}", strings[2]));
+    let line = otep.next(Duration::from_secs(5));
+    assert!(line.starts_with("status rules accepted"), "{line}");
     otep.send("clock 30000 30000 0 0 0");
     otep.send("play attackers");
-    let line = otep.next(Duration::from_secs(5));
-    assert!(line.starts_with("error -1 unsupported rule"), "{line}");
-    otep.send("opponent-move d1-d2 /4tt3/3tt4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/");
-    otep.send("play defenders");
-    let rest = otep.quiet(Duration::from_millis(500));
-    assert!(rest.iter().all(|l| !l.starts_with("move")), "{rest:?}");
+    let answer = otep.until("move ", Duration::from_secs(5));
+    let mv = answer.last().unwrap().strip_prefix("move ").unwrap();
+    let mv: Move = parse_move(mv).unwrap().mv;
+    assert!(
+        foteviken.start.legal_moves(&foteviken.rules).contains(&mv),
+        "{answer:?}"
+    );
+    otep.send("goodbye");
+    assert!(otep.exits_within(Duration::from_secs(5)).success());
 }
 
 /// The records OpenTafl 0.4.8 saved when it hosted Konakis (`konakis otep`) against its own AI

@@ -118,6 +118,7 @@ fn random_rules(rng: &mut StdRng) -> Rules {
         enclosure: false,
         repetition: konakis_core::Repetition::Draw,
         king_moves_one_square: false,
+        foteviken_camps: false,
         cannot_escape: false,
     }
 }

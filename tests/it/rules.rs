@@ -17,7 +17,7 @@ use konakis::{
     Bitboard, Board, DrawReason, Game, IllegalReason, Piece, Rules, Side, Status, WinReason,
 };
 use konakis_core::board::{BoardOf, GameErrorOf, GameOf, IllegalMoveOf, MoveErrorOf};
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::{BoardSize, Repetition, Variant};
 use konakis_core::{BitboardOf, MoveOf, SquareOf};
 use std::fmt::Write as _;
@@ -543,6 +543,7 @@ enum AnyCase {
     Seven(Case<Seven>),
     Nine(Case<Nine>),
     Eleven(Case<Eleven>),
+    Thirteen(Case<Thirteen>),
 }
 
 impl AnyCase {
@@ -552,6 +553,7 @@ impl AnyCase {
             AnyCase::Seven(c) => (&c.name, c.line),
             AnyCase::Nine(c) => (&c.name, c.line),
             AnyCase::Eleven(c) => (&c.name, c.line),
+            AnyCase::Thirteen(c) => (&c.name, c.line),
         }
     }
 
@@ -567,6 +569,7 @@ impl AnyCase {
             AnyCase::Seven(c) => all(c),
             AnyCase::Nine(c) => all(c),
             AnyCase::Eleven(c) => all(c),
+            AnyCase::Thirteen(c) => all(c),
         }
     }
 }
@@ -624,7 +627,11 @@ fn parse_fixture_any(text: &str) -> Result<Vec<AnyCase>, (usize, String)> {
                     .into_iter()
                     .map(AnyCase::Eleven),
             ),
-            BoardSize::Thirteen => return Err((start + 1, "no fixtures of 13x13 yet".into())),
+            BoardSize::Thirteen => cases.extend(
+                parse_fixture::<Thirteen>(&chunk)?
+                    .into_iter()
+                    .map(AnyCase::Thirteen),
+            ),
         }
     }
     Ok(cases)

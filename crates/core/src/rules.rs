@@ -219,7 +219,8 @@ impl std::error::Error for RulesError {}
 /// (`repr(C, align(8))`), so that [`Rules::family_rules`] reads them as one aligned word: in
 /// the middle of the struct, the word straddled the two stores that copy a `Rules`, and every
 /// check of a copy waited for both (Tablut's search ran 4-6 % fewer nodes a second with the
-/// same instructions).
+/// same instructions). `king_capture` and `foteviken_camps`, which it also reads, are bytes 9
+/// and 10, one two-byte load inside the first of those stores.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 #[repr(C, align(8))]
 pub struct Rules {
@@ -247,6 +248,11 @@ pub struct Rules {
     pub ruleset: Ruleset,
     /// `KingCapture`: how the king is captured away from the throne.
     pub king_capture: KingCapture,
+    /// OpenTafl's Foteviken camps, a rule of the family: the 16 squares of Tablut's camps
+    /// (9×9 only), which a piece may cross or stop on only when it starts its move on a camp
+    /// square, any camp's; they are hostile to nobody. Right after `king_capture`, so that
+    /// [`Rules::family_rules`] reads both in one load.
+    pub foteviken_camps: bool,
     /// `FirstMove`: which side moves first in the start position.
     pub first_move: Side,
     /// `KingArmed`: the king may be one of the two capturing pieces (as mover or partner).
@@ -297,6 +303,7 @@ impl Default for Rules {
             enclosure: false,
             repetition: Repetition::Draw,
             king_moves_one_square: false,
+            foteviken_camps: false,
             cannot_escape: false,
         }
     }
@@ -604,7 +611,7 @@ impl Rules {
     /// Whether these rules use any rule of the wider tafl family that Tablut's options do not
     /// have (corners, no throne, hostile corners, a king capture other than Tablut's two,
     /// shieldwall, exit fort, enclosure, a repetition rule other than the draw, a one-square
-    /// king). The board then takes its family code path, which knows every rule; with Tablut's
+    /// king, Foteviken's camps). The board then takes its family code path, which knows every rule; with Tablut's
     /// rules it takes Tablut's, which knows only those (one predictable branch per call).
     #[inline(always)]
     pub fn family_rules(&self) -> bool {
@@ -629,8 +636,11 @@ impl Rules {
             self.repetition as u8,
             self.king_moves_one_square as u8,
         ]);
-        // Tablut's two king captures are the first two.
-        family != TABLUT || self.king_capture as u8 > KingCapture::English as u8
+        // Tablut's two king captures are the first two, and Tablut has no Foteviken camps: the
+        // two bytes, side by side, are read as one number.
+        let king_and_camps =
+            u16::from_le_bytes([self.king_capture as u8, self.foteviken_camps as u8]);
+        family != TABLUT || king_and_camps > KingCapture::English as u16
     }
 }
 
@@ -831,6 +841,10 @@ const THIRTEEN_PLACEMENT: &str =
     "3bbbbbbb3/6b6/13/b5w5b/b5w5b/b4www4b/bb1wwwKwww1bb/b4www4b/b5w5b/b5w5b/13/6b6/3bbbbbbb3";
 /// Brandubh's 7×7 placement (hnefatafl.org's and OpenTafl's alike).
 const BRANDUBH_PLACEMENT: &str = "3b3/3b3/3w3/bbwKwbb/3w3/3b3/3b3";
+/// Sea Battle's 13×13 placement (Parlett's, as OpenTafl 0.4.8's external-rules.conf sets it):
+/// 24 attackers, the king and 20 defenders.
+const SEA_BATTLE_13_PLACEMENT: &str = "4bbbbb4/5b1b5/6b6/6w6/b3w3w3b/bb3www3bb/b1bw1wKw1wb1b/\
+     bb3www3bb/b3w3w3b/6w6/6b6/5b1b5/4bbbbb4";
 /// Tawlbwrdd's 11×11 placement (OpenTafl's).
 const TAWLBWRDD_PLACEMENT: &str =
     "4bbb4/4b1b4/5b5/5w5/bb2www2bb/b1bwwKwwb1b/bb2www2bb/5w5/5b5/4b1b4/4bbb4";
@@ -974,6 +988,24 @@ impl Rules {
         }
     }
 
+    /// OpenTafl's Foteviken Tablut, as OpenTafl 0.4.8 plays it (its class `FotevikenTablut`):
+    /// edge escape, an armed king taken by four (three and the throne beside it, never on the
+    /// edge), a throne nobody crosses or stops on once the king has left it, hostile when empty
+    /// to both sides, encirclement, a draw on the third repetition, and Foteviken's camps.
+    pub fn opentafl_foteviken() -> Rules {
+        Rules {
+            king_capture: KingCapture::English,
+            throne_hostile: true,
+            king_reenters_throne: false,
+            throne_passable: false,
+            throne_guard_capture: false,
+            move_limit: 0,
+            encirclement: true,
+            foteviken_camps: true,
+            ..Rules::default()
+        }
+    }
+
     /// Saami Tablut as aagenielsen.dk plays it: edge escape, an armed king taken by two away
     /// from the throne (four on it, three and the throne beside it), the throne for the king
     /// alone, passable when empty, hostile to attackers always and to defenders when empty.
@@ -1083,6 +1115,22 @@ pub const VARIANTS: &[Variant] = &[
         source: "OpenTafl 0.4.8",
         size: BoardSize::Nine,
         placement: TABLUT_PLACEMENT,
+        rules: Rules::opentafl_sea_battle,
+    },
+    Variant {
+        id: "opentafl-foteviken-9",
+        name: "Foteviken Tablut (OpenTafl)",
+        source: "OpenTafl 0.4.8",
+        size: BoardSize::Nine,
+        placement: TABLUT_PLACEMENT,
+        rules: Rules::opentafl_foteviken,
+    },
+    Variant {
+        id: "opentafl-sea-battle-13",
+        name: "Sea Battle 13x13 (OpenTafl)",
+        source: "OpenTafl 0.4.8 (its external-rules.conf: Sea Battle, Parlett)",
+        size: BoardSize::Thirteen,
+        placement: SEA_BATTLE_13_PLACEMENT,
         rules: Rules::opentafl_sea_battle,
     },
     Variant {

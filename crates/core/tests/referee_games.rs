@@ -249,6 +249,11 @@ fn opentafl_sea_battle_games_replay_move_for_move() {
 }
 
 #[test]
+fn opentafl_sea_battle_13_games_replay_move_for_move() {
+    assert!(check("opentafl-sea-battle-13") > 1_000);
+}
+
+#[test]
 fn opentafl_fetlar_games_replay_move_for_move() {
     assert!(check("opentafl-fetlar-11") > 1_000);
 }
@@ -276,6 +281,11 @@ fn opentafl_tawlbwrdd_games_replay_move_for_move() {
 #[test]
 fn opentafl_tablut_games_replay_move_for_move() {
     assert!(check("opentafl-tablut-9") > 1_000);
+}
+
+#[test]
+fn opentafl_foteviken_games_replay_move_for_move() {
+    assert!(check("opentafl-foteviken-9") > 1_000);
 }
 
 #[test]

@@ -105,12 +105,20 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             G::Set::ZERO
         };
+        // Foteviken's camps wall in every piece that does not start on one (the camps are
+        // symmetric under transposition, so one mask serves both layouts).
+        let camps = if rules.foteviken_camps && !G::CAMPS.has(from) {
+            G::CAMPS
+        } else {
+            G::Set::ZERO
+        };
         if from == self.king as usize {
-            let walls = if rules.king_passes_throne() {
-                G::Set::ZERO
-            } else {
-                throne
-            };
+            let walls = camps
+                | if rules.king_passes_throne() {
+                    G::Set::ZERO
+                } else {
+                    throne
+                };
             let mut dests = slide_targets(sq, pieces | walls, pieces_t | walls);
             if !rules.king_reenters_throne {
                 dests &= !throne;
@@ -122,11 +130,12 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             let king = G::bit(self.king as usize);
             let king_t = G::bit_t(self.king as usize);
-            let walls = if rules.throne_passable {
-                G::Set::ZERO
-            } else {
-                throne
-            };
+            let walls = camps
+                | if rules.throne_passable {
+                    G::Set::ZERO
+                } else {
+                    throne
+                };
             slide_targets(sq, pieces | king | walls, pieces_t | king_t | walls)
                 & !restricted::<G>(rules)
         }

@@ -56,8 +56,11 @@ impl<G: Geometry> BoardOf<G> {
             IllegalReason::Throne
         } else if rules.escape == Escape::Corner && G::CORNERS.has(mv.to().index()) {
             IllegalReason::Corner
-        } else if camps::<G>(rules).has(mv.to().index())
-            && !G::camp_of(mv.from().index()).has(mv.to().index())
+        } else if (camps::<G>(rules).has(mv.to().index())
+            && !G::camp_of(mv.from().index()).has(mv.to().index()))
+            || (rules.foteviken_camps
+                && G::CAMPS.has(mv.to().index())
+                && !G::CAMPS.has(mv.from().index()))
         {
             IllegalReason::Camp
         } else if mv.from().file() != mv.to().file() && mv.from().rank() != mv.to().rank() {
@@ -83,7 +86,8 @@ pub enum IllegalReason {
     Occupied,
     /// The move would stop on the throne, which that piece may not do.
     Throne,
-    /// The move would enter a camp square from outside that camp (`Ruleset=Ashton`).
+    /// The move would enter a camp square from outside that camp (`Ruleset=Ashton`), or from
+    /// outside every camp (Foteviken's camps).
     Camp,
     /// The move would stop a soldier on a corner (corner escape: only the king may).
     Corner,
@@ -124,7 +128,7 @@ impl<G: Geometry> fmt::Display for IllegalMoveOf<G> {
             IllegalReason::Occupied => write!(f, "{to} is occupied"),
             IllegalReason::Throne => f.write_str("that piece may not stop on the throne"),
             IllegalReason::Camp => f.write_str(
-                "only a soldier that starts its move in that camp may enter a camp square",
+                "only a soldier that starts its move in a camp (under Ashton, that camp) may enter a camp square",
             ),
             IllegalReason::Corner => f.write_str("only the king may stop on a corner"),
             IllegalReason::Repetition => {

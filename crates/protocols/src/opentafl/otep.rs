@@ -21,7 +21,7 @@ use super::rules_string::{SizedBoard, parse_any_rules};
 use crate::protocol::{Input, spawn_reader};
 use crate::text::excerpt;
 use konakis_core::board::BoardOf;
-use konakis_core::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis_core::geometry::{Eleven, Geometry, Nine, Seven, Thirteen};
 use konakis_core::rules::Rules;
 use konakis_core::types::{MoveOf, Side};
 use konakis_engine::options::{self, Options};
@@ -331,6 +331,7 @@ enum Boards {
     Seven(Play<Seven>),
     Nine(Play<Nine>),
     Eleven(Play<Eleven>),
+    Thirteen(Play<Thirteen>),
 }
 
 /// `$body` with `$play` the [`Play`] of whichever board `$boards` holds.
@@ -340,6 +341,7 @@ macro_rules! on_board {
             Boards::Seven($play) => $body,
             Boards::Nine($play) => $body,
             Boards::Eleven($play) => $body,
+            Boards::Thirteen($play) => $body,
         }
     };
 }
@@ -370,7 +372,7 @@ macro_rules! on_board_size {
     )*};
 }
 
-on_board_size!(Seven, Nine, Eleven);
+on_board_size!(Seven, Nine, Eleven, Thirteen);
 
 struct Session {
     host: Host,
@@ -413,6 +415,7 @@ impl Session {
                 SizedBoard::Seven(start) => self.accept(parsed.rules, start),
                 SizedBoard::Nine(start) => self.accept(parsed.rules, start),
                 SizedBoard::Eleven(start) => self.accept(parsed.rules, start),
+                SizedBoard::Thirteen(start) => self.accept(parsed.rules, start),
             },
             Err(e) => self.refuse(e.to_string()),
         }
@@ -1181,10 +1184,47 @@ mod tests {
         host_game(&text, rules, start, Side::Defenders, 10);
     }
 
+    /// OpenTafl's Sea Battle (Parlett) 13x13, the line of the external-rules.conf shipped with
+    /// OpenTafl 0.4.8 that its menu offers after its ten built-ins: read into the preset
+    /// `opentafl-sea-battle-13` and answered with a legal move on a 13x13 engine.
+    #[test]
+    fn opentafls_sea_battle_13x13_is_played_on_a_13x13_board() {
+        let string = "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: \
+                      start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/\
+                      t3T3T3t/6T6/6t6/5t1t5/4ttttt4/";
+        let parsed = parse_any_rules(string).unwrap();
+        let variant = konakis_core::rules::Variant::find("opentafl-sea-battle-13").unwrap();
+        assert_eq!(
+            parsed.rules,
+            Rules {
+                move_limit: 0,
+                ..variant.rules()
+            }
+        );
+        let SizedBoard::Thirteen(start) = parsed.start else {
+            panic!("a 13x13 start");
+        };
+        assert_eq!(
+            start,
+            BoardOf::<Thirteen>::from_fen(&variant.start_fen()).unwrap()
+        );
+        let mut otep = Hosted::start();
+        otep.send(&format!("rules {string}"));
+        let first = otep.until("");
+        assert!(first[0].starts_with("status rules accepted"), "{first:?}");
+        otep.send("clock 1000* 1000* 1 1 1");
+        otep.send("play attackers");
+        let lines = otep.until("move ");
+        let written = lines.last().unwrap().strip_prefix("move ").unwrap();
+        let mv = parse_move::<Thirteen>(written).unwrap().mv;
+        assert!(start.legal_moves(&parsed.rules).contains(&mv), "{written}");
+        otep.send("goodbye");
+    }
+
     /// One session given OpenTafl's ten built-in rules strings in turn, as a user picks one
-    /// variant after another: each of the eight Konakis plays is accepted and answered with a
-    /// legal move on its own board; Berserk and Foteviken Tablut are refused by the pair at
-    /// fault, and no move is given under them (nor under the rules before them).
+    /// variant after another: each of the nine Konakis plays is accepted and answered with a
+    /// legal move on its own board; Berserk is refused by the pair at fault, and no move is
+    /// given under it (nor under the rules before it).
     #[test]
     fn every_built_in_opentafl_variant_is_played_on_its_board_or_refused_by_name() {
         let text = include_str!("../../../../tests/data/opentafl/builtin-rules-strings.txt");
@@ -1231,11 +1271,15 @@ mod tests {
                     let mv = parse_move::<Eleven>(written).unwrap().mv;
                     b.legal_moves(&parsed.rules).contains(&mv)
                 }
+                SizedBoard::Thirteen(b) => {
+                    let mv = parse_move::<Thirteen>(written).unwrap().mv;
+                    b.legal_moves(&parsed.rules).contains(&mv)
+                }
             };
             assert!(legal, "{string}: {written} is not legal at the start");
             played += 1;
         }
-        assert_eq!(played, 8);
+        assert_eq!(played, 9);
         otep.send("goodbye");
     }
 
