@@ -8,7 +8,7 @@ use clap::{ArgGroup, Args};
 use konakis::board::{Board, BoardOf, GameOf};
 use konakis::network::LoadedNet;
 use konakis::opentafl::notation::{self, full_move};
-use konakis::opentafl::otg::{Tag, parse_otg, replay, rules_tag_dim, write_commented_record};
+use konakis::opentafl::otg::{Tag, parse_otg, record_board, replay, write_commented_record};
 use konakis::prelude::Options;
 use konakis::review::{self, MoveReview, Review, SideSummary, Thresholds, Verdict};
 use konakis::rules::{BoardSize, Rules, VARIANTS, Variant};
@@ -175,13 +175,8 @@ fn read_source(args: &AnalyseArgs) -> Result<(BoardSize, Source), String> {
     };
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let size = match rules_tag_dim(&text) {
-        None => BoardSize::Nine,
-        Some(side) => BoardSize::ALL
-            .into_iter()
-            .find(|s| s.side() == side)
-            .ok_or_else(|| format!("{name}: a {side}x{side} board, which Konakis does not play"))?,
-    };
+    let size = record_board(&text)
+        .map_err(|side| format!("{name}: a {side}x{side} board, which Konakis does not play"))?;
     Ok((size, Source::Record(text)))
 }
 

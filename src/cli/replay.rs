@@ -3,11 +3,12 @@
 
 use clap::Args;
 use konakis::board::Status;
-use konakis::geometry::{Eleven, Geometry, Nine, Seven};
+use konakis::geometry::Geometry;
 use konakis::opentafl::notation;
 use konakis::opentafl::otg::{
-    RulesSource, describe_winner, parse_otg, replay, result_tag, rules_tag_dim,
+    RulesSource, describe_winner, parse_otg, record_board, replay, result_tag,
 };
+use konakis_engine::{BoardTask, Playable, on_board};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +21,7 @@ pub struct ReplayArgs {
 
 /// Runs `konakis replay`. The exit status is 0 when every game replays and ends as its
 /// `result` tag says (or the tag says nothing), 1 otherwise. The games are read on the board
-/// the first game's rules tag names (7x7, 9x9 or 11x11; Tablut's 9x9 when it names none).
+/// the first game's rules tag names (7x7 to 13x13; Tablut's 9x9 when it names none).
 pub fn run(args: ReplayArgs) -> ExitCode {
     let text = match std::fs::read_to_string(&args.file) {
         Ok(t) => t,
@@ -29,10 +30,29 @@ pub fn run(args: ReplayArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rules_tag_dim(&text) {
-        Some(7) => replay_all::<Seven>(&args, &text),
-        Some(11) => replay_all::<Eleven>(&args, &text),
-        _ => replay_all::<Nine>(&args, &text),
+    match record_board(&text) {
+        Ok(size) => on_board(size, Replaying { args, text }),
+        Err(side) => {
+            eprintln!(
+                "error: {}: a {side}x{side} board, which Konakis does not play",
+                args.file.display()
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// [`replay_all`] on the board of the file's games.
+struct Replaying {
+    args: ReplayArgs,
+    text: String,
+}
+
+impl BoardTask for Replaying {
+    type Output = ExitCode;
+
+    fn run<G: Playable>(self) -> ExitCode {
+        replay_all::<G>(&self.args, &self.text)
     }
 }
 

@@ -319,3 +319,47 @@ fn openings_of_brandub_are_written_then_played_by_a_brandub_match() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_13x13_match_over_otep_is_recorded_and_replayed_on_13x13() {
+    let dir = scratch("sea-battle-13");
+    let (otg, json) = (dir.join("g.otg"), dir.join("r.json"));
+    let cmd = format!("cmd={KONAKIS}");
+    let v = run_match(
+        &[
+            "match",
+            "--variant",
+            "opentafl-sea-battle-13",
+            "--engine",
+            "name=uci",
+            &cmd,
+            "depth=1",
+            "--engine",
+            "name=otep",
+            &cmd,
+            "proto=otep",
+            "arg=otep",
+            "st=0.05",
+            "--games",
+            "2",
+            "--maxmoves",
+            "5",
+            "--records",
+            &p(&otg),
+            "--json",
+            &p(&json),
+        ],
+        &json,
+    );
+    assert_no_faults(&v, "sea battle 13x13");
+    assert_eq!(games(&v).len(), 2);
+    let record = std::fs::read_to_string(&otg).unwrap();
+    assert_eq!(record.matches("[rules:dim:13 ").count(), 2, "{record}");
+    let out = replay(&otg);
+    assert!(
+        out.contains("rules: the variant opentafl-sea-battle-13, options set away from it: none"),
+        "{out}"
+    );
+    assert_eq!(out.matches("result tag: ").count(), 2, "{out}");
+    assert!(!out.contains("error"), "{out}");
+}

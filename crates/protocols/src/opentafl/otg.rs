@@ -13,7 +13,7 @@ use super::notation::{self, NotationErrorOf, OtMoveOf, full_move};
 use super::rules_string::{RulesStringError, StartKey, format_rules_of, game_name, parse_rules_of};
 use konakis_core::board::{Board, BoardOf, Game, GameErrorOf, GameOf, IllegalMoveOf, Status};
 use konakis_core::geometry::{Geometry, Nine};
-use konakis_core::rules::{Rules, RulesError, Variant};
+use konakis_core::rules::{BoardSize, Rules, RulesError, Variant};
 use konakis_core::types::{Move, MoveOf, Piece, Side, SquareOf};
 use std::fmt::{self, Write};
 
@@ -747,6 +747,26 @@ pub fn rules_tag_dim(text: &str) -> Option<usize> {
         .find_map(|pair| pair.strip_prefix("dim:"))?
         .parse()
         .ok()
+}
+
+/// The board of a file's games: the size its first rules tag names ([`rules_tag_dim`]),
+/// Tablut's 9x9 when it names none; `Err(side)` for a size Konakis does not play.
+///
+/// ```
+/// use konakis_core::rules::BoardSize;
+/// use konakis_protocols::opentafl::otg::record_board;
+/// assert_eq!(record_board("[rules:dim:13 name:x]\n"), Ok(BoardSize::Thirteen));
+/// assert_eq!(record_board("[rules:dim:15 name:x]\n"), Err(15));
+/// assert_eq!(record_board("1. d1-d2\n"), Ok(BoardSize::Nine));
+/// ```
+pub fn record_board(text: &str) -> Result<BoardSize, usize> {
+    match rules_tag_dim(text) {
+        None => Ok(BoardSize::Nine),
+        Some(side) => BoardSize::ALL
+            .into_iter()
+            .find(|s| s.side() == side)
+            .ok_or(side),
+    }
 }
 
 /// Describes a result tag's winner.
