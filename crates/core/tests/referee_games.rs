@@ -292,3 +292,18 @@ fn opentafl_foteviken_games_replay_move_for_move() {
 fn opentafl_magpie_games_replay_move_for_move() {
     assert!(check("opentafl-magpie-7") > 1_000);
 }
+
+#[test]
+fn saami_tablut_games_replay_move_for_move_as_opentafl_plays_its_rules_string() {
+    assert!(check("saami-tablut-9") > 3_000);
+}
+
+/// aagenielsen.dk's Copenhagen and TaflZero's are the same rules (docs/rules.md, "Presets of
+/// the tafl family"), so TaflZero's games are the independent check of `copenhagen-11` too.
+#[test]
+fn copenhagen_games_by_taflzero_replay_under_aagenielsens_preset() {
+    let same = |id: &str| Variant::find(id).unwrap().rules();
+    assert_eq!(same("copenhagen-11"), same("taflzero-copenhagen-11"));
+    let (plies, _) = check_file("copenhagen-11", "taflzero-copenhagen-11");
+    assert!(plies > 5_000);
+}
