@@ -96,6 +96,11 @@ def _header(b: bytes) -> Dict[str, Any]:
         return int.from_bytes(b[i : i + 8], "little")
 
     version = u32(8)
+    if version == 3:
+        side = b[22]
+        raise DataFormatError(
+            f"the positions are of a {side}x{side} board (data format version 3): this reader "
+            "reads Tablut's 9x9 files (versions 1 and 2), as the networks are Tablut's only")
     if version not in VERSIONS:
         raise DataFormatError(f"data format version {version}, this reader reads {VERSIONS}")
     if u32(12) != RECORD_SIZE or u32(16) != HEADER_SIZE:

@@ -79,3 +79,13 @@ def test_a_torn_tail_is_left_out(konakis_bin: str, tmp_path: Path) -> None:
     (tmp_path / "bad.bin").write_bytes(b"NOTDATA!" + raw[8:])
     with pytest.raises(DataFormatError):
         read(tmp_path / "bad.bin")
+
+
+def test_a_file_of_another_board_is_refused_with_its_board(konakis_bin: str,
+                                                           tmp_path: Path) -> None:
+    out = tmp_path / "brandubh.bin"
+    subprocess.run([konakis_bin, "datagen", "--out", str(out), "--games", "2", "--nodes", "200",
+                    "--concurrency", "1", "--random-plies", "2", "--variant",
+                    "opentafl-brandub-7"], check=True, capture_output=True, timeout=120)
+    with pytest.raises(DataFormatError, match=r"of a 7x7 board \(data format version 3\)"):
+        read(out)
