@@ -48,7 +48,13 @@ pub fn run(args: VariantsArgs) -> ExitCode {
                     Some(house) => {
                         println!("{}:", path.display());
                         for v in house.variants() {
-                            print_variant(&v.name, &v.rules);
+                            match v.game {
+                                None => print_variant(&v.name, &v.rules),
+                                Some(game) => println!(
+                                    "  {}: {}, based on {}; {}",
+                                    v.name, game.size, game.id, v.rules
+                                ),
+                            }
                         }
                         ExitCode::SUCCESS
                     }

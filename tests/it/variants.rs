@@ -101,7 +101,7 @@ fn bad_files_and_unknown_names_are_refused_by_reason_and_keep_what_was_loaded() 
     assert!(
         errors[0].starts_with(
             "info string error: setoption: VariantPath: line 2: invalid value 'maybe' for \
-             KingArmed (allowed: true, false); line 3: 'ashton' is a built-in preset's name"
+             KingArmed (allowed: true, false); line 3: 'ashton' is a built-in variant's name"
         ),
         "{session}"
     );
@@ -160,7 +160,7 @@ fn variants_check_reports_each_mistake_with_its_line_and_lists_a_good_file() {
             format!("{b}:1: a setting before the first [name] section"),
             format!(
                 "{b}:3: base 'nowhere' is neither a preset (original, english, taflhub, \
-                 encyclopedia, ashton) nor a variant above"
+                 encyclopedia, ashton), a game of `konakis variants` nor a variant above"
             ),
             format!("{b}:4: invalid value 'Fourfold' for KingCapture (allowed: Original, English)"),
             format!("{b}:5: 'club' is defined already, on line 2"),
@@ -192,5 +192,70 @@ fn variants_check_reports_each_mistake_with_its_line_and_lists_a_good_file() {
         text(&missing.stderr).contains("cannot read"),
         "{}",
         text(&missing.stderr)
+    );
+}
+
+#[test]
+fn a_house_variant_of_copenhagen_plays_on_11x11_and_one_of_tablut_brings_the_board_back() {
+    let dir = scratch("variants-family");
+    let file = dir.join("club.ini");
+    std::fs::write(
+        &file,
+        "[club-cph]\nbase = copenhagen-11\nMoveLimit = 300\n\n[club-long-cph]\nbase = club-cph\n\
+         MoveLimit = 400\n\n[club]\nbase = taflhub\n",
+    )
+    .unwrap();
+    let check = run(&["variants", "check", file.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check.stdout));
+    let list = text(&run(&["variants", "list", file.to_str().unwrap()]).stdout);
+    assert!(
+        list.contains("  club-long-cph: 11x11, based on copenhagen-11; ")
+            && list.contains("MoveLimit=400"),
+        "{list}"
+    );
+    let session = engine_session(&[
+        &format!("setoption name VariantPath value {}", file.display()),
+        "setoption name UCI_Variant value club-long-cph",
+        "position startpos moves k4k3",
+        "d",
+        "go depth 2",
+        "setoption name UCI_Variant value club",
+        "d",
+    ]);
+    // Copenhagen's start on 11x11, the move played there, the house rules in force.
+    assert!(
+        session.contains(
+            "Position: 3bbbbb3/5b5/11/b4w4b/b3www3b/bb1wwKww1bb/b3www3b/b4w5/10b/5b5/3bbbbb3 w 1"
+        ),
+        "{session}"
+    );
+    assert!(
+        session.contains("Game: club-long-cph (variants file, based on copenhagen-11)"),
+        "{session}"
+    );
+    let rules = rules_line(&session);
+    assert!(rules[0].contains("MoveLimit=400"), "{session}");
+    let best = session
+        .lines()
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap_or_else(|| panic!("{session}"));
+    // A defenders' move on 11x11.
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(mv.len() >= 4, "{best}");
+    // The Tablut variant brings Tablut's board back, from its start.
+    assert!(
+        session.contains("Position: 3bbb3/4b4/4w4/b3w3b/bbwwKwwbb/b3w3b/4w4/4b4/3bbb3 b 0"),
+        "{session}"
+    );
+    assert!(rules[1].contains("KingCapture=English"), "{session}");
+    assert!(!session.contains("error"), "{session}");
+    // A house variant may not take a family game's name.
+    std::fs::write(&file, "[copenhagen-11]\nMoveLimit = 10\n").unwrap();
+    let out = run(&["variants", "check", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stdout).contains("'copenhagen-11' is a built-in variant's name; choose another"),
+        "{}",
+        text(&out.stdout)
     );
 }

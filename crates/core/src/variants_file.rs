@@ -6,31 +6,54 @@
 //! ```text
 //! # A comment (also after ';').
 //! [club-tablut]
-//! base = taflhub          # a preset, or a variant earlier in the file (default: original)
+//! base = taflhub          # a preset, a game of the family (copenhagen-11, ...), or a variant
+//!                         # earlier in the file (default: original)
 //! KingArmed = false       # any rule option, as setoption names it
 //! MoveLimit = 300
 //! ```
 //!
 //! A section starts a variant; its name is lower-case ASCII letters, digits, `-`, `_` and `.`
-//! (a word a protocol can carry), not a preset's name, and not used twice. `base`, if given,
-//! comes first in its section. Option names and values are matched without regard to case,
+//! (a word a protocol can carry), not a preset's or a family game's id, and not used twice.
+//! `base`, if given, comes first in its section; a variant based on a game of the tafl family
+//! is played on that game's board from its start ([`HouseVariant::game`]). Option names and values are matched without regard to case,
 //! as `setoption` matches them, and `Ruleset=Ashton`'s fixed options keep Ashton's values.
 
-use crate::rules::{PRESETS, Preset, Rules, RulesError};
+use crate::rules::{BoardSize, PRESETS, Preset, Rules, RulesError, Variant};
 use std::fmt;
 
 /// The largest variants file read, in bytes (a file of house rules is a few lines).
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 
 /// One variant of a variants file.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct HouseVariant {
     /// Its name, as its section gives it.
     pub name: String,
     /// Its rules.
     pub rules: Rules,
+    /// The game of the tafl family it is based on (through `base`, directly or through a
+    /// variant above), whose board and start it is played on; `None` for Tablut's board.
+    pub game: Option<&'static Variant>,
     /// The line of its section (from 1).
     pub line: usize,
+}
+
+impl PartialEq for HouseVariant {
+    fn eq(&self, other: &HouseVariant) -> bool {
+        self.name == other.name
+            && self.rules == other.rules
+            && self.game.map(|v| v.id) == other.game.map(|v| v.id)
+            && self.line == other.line
+    }
+}
+
+impl Eq for HouseVariant {}
+
+impl HouseVariant {
+    /// The board it is played on.
+    pub fn size(&self) -> BoardSize {
+        self.game.map_or(BoardSize::Nine, |v| v.size)
+    }
 }
 
 /// A parsed variants file: its variants, in file order.
@@ -57,7 +80,7 @@ pub enum VariantsFileErrorKind {
     OutsideSection,
     /// A section name with characters other than lower-case letters, digits, `-`, `_`, `.`.
     BadName(String),
-    /// A section name that a built-in preset has.
+    /// A section name that a built-in preset or game of the family has.
     PresetName(String),
     /// A section name used before, on the line given.
     Duplicate {
@@ -66,7 +89,7 @@ pub enum VariantsFileErrorKind {
         /// The line of its first section.
         first: usize,
     },
-    /// `base` names neither a preset nor a variant earlier in the file.
+    /// `base` names neither a preset, a game of the family nor a variant earlier in the file.
     UnknownBase(String),
     /// `base` after other settings of the section (it would undo them).
     LateBase,
@@ -94,14 +117,15 @@ impl fmt::Display for VariantsFileErrorKind {
                 "'{name}' is not a variant name (lower-case letters, digits, '-', '_' and '.')"
             ),
             VariantsFileErrorKind::PresetName(name) => {
-                write!(f, "'{name}' is a built-in preset's name; choose another")
+                write!(f, "'{name}' is a built-in variant's name; choose another")
             }
             VariantsFileErrorKind::Duplicate { name, first } => {
                 write!(f, "'{name}' is defined already, on line {first}")
             }
             VariantsFileErrorKind::UnknownBase(name) => write!(
                 f,
-                "base '{name}' is neither a preset ({}) nor a variant above",
+                "base '{name}' is neither a preset ({}), a game of `konakis variants` nor a \
+                 variant above",
                 preset_ids()
             ),
             VariantsFileErrorKind::LateBase => {
@@ -231,7 +255,7 @@ impl VariantsFile {
                 current = None;
                 if !valid_name(name) {
                     error(VariantsFileErrorKind::BadName(quote(name)));
-                } else if Preset::find(name).is_some() {
+                } else if Preset::find(name).is_some() || Variant::find(name).is_some() {
                     error(VariantsFileErrorKind::PresetName(name.to_string()));
                 } else if let Some(first) = variants.iter().find(|v| v.name == name) {
                     error(VariantsFileErrorKind::Duplicate {
@@ -242,6 +266,7 @@ impl VariantsFile {
                     variants.push(HouseVariant {
                         name: name.to_string(),
                         rules: Rules::default(),
+                        game: None,
                         line,
                     });
                     current = Some(variants.len() - 1);
@@ -263,12 +288,19 @@ impl VariantsFile {
                     continue;
                 }
                 let above = &variants[..current.unwrap_or(variants.len())];
-                let base = match Preset::find(value) {
-                    Some(preset) => Some(preset.rules()),
-                    None => above.iter().find(|v| v.name == value).map(|v| v.rules),
+                let base = match (Preset::find(value), Variant::find(value)) {
+                    (Some(preset), _) => Some((preset.rules(), None)),
+                    (None, Some(game)) => Some((game.rules(), Some(game))),
+                    (None, None) => above
+                        .iter()
+                        .find(|v| v.name == value)
+                        .map(|v| (v.rules, v.game)),
                 };
                 match (base, current) {
-                    (Some(rules), Some(index)) => variants[index].rules = rules,
+                    (Some((rules, game)), Some(index)) => {
+                        variants[index].rules = rules;
+                        variants[index].game = game;
+                    }
                     (Some(_), None) => {}
                     (None, _) => error(VariantsFileErrorKind::UnknownBase(quote(value))),
                 }

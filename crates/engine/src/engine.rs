@@ -430,6 +430,11 @@ impl<G: Playable> Engine<G> {
             .collect()
     }
 
+    /// The variants file loaded (empty without one).
+    pub fn variants_file(&self) -> &VariantsFile {
+        &self.house
+    }
+
     /// The option values in force.
     pub fn options(&self) -> &Options {
         &self.options
@@ -502,16 +507,18 @@ impl<G: Playable> Engine<G> {
             }
             Change::Variant(name) => {
                 if let Some(variant) = self.house.find(&name) {
-                    // A house variant is played on Tablut's board, from its start.
-                    if G::SIDE != BoardSize::Nine.side() {
+                    // A house variant is played on the board of the game it is based on
+                    // (Tablut's without one), from that game's start.
+                    if variant.size() != BoardSize::of::<G>() {
                         return Err(EngineError::OtherBoard {
-                            size: BoardSize::Nine,
+                            size: variant.size(),
                         });
                     }
                     let rules = variant.rules;
-                    if rules != self.options.rules || self.placement.is_some() {
+                    let placement = variant.game.map(|v| v.placement);
+                    if rules != self.options.rules || self.placement != placement {
                         self.options.rules = rules;
-                        self.placement = None;
+                        self.placement = placement;
                         reset = self.replay();
                     }
                 } else if let Some(variant) = Variant::find(&name) {

@@ -461,6 +461,18 @@ impl<R: Reply, G: Playable> Handler<'_, R, G> {
             .find(|v| v.size == BoardSize::of::<G>() && v.rules() == rules)
         {
             lines.push(format!("Game: {} ({})", game.id, game.name));
+        } else if let Some(house) = self
+            .engine
+            .variants_file()
+            .variants()
+            .iter()
+            .find(|v| v.size() == BoardSize::of::<G>() && v.rules == rules && v.game.is_some())
+        {
+            let base = house.game.map_or("", |g| g.id);
+            lines.push(format!(
+                "Game: {} (variants file, based on {base})",
+                house.name
+            ));
         } else if rules.family_rules() {
             lines.push("Game: the tafl family's rules of no preset".to_string());
         }
