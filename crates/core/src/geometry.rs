@@ -254,7 +254,9 @@ mod tests {
 /// The squares of the pieces that have moved since a board was set up, as a board of one size
 /// keeps them ([`Geometry::Moved`]): a set of squares ([`SquareSet`]), or nothing
 /// ([`NotKept`]), on which every piece counts as never moved.
-pub trait MovedSet<S: SquareSet>: Copy + Eq + Hash + Default + Debug + Send + Sync + 'static {
+pub trait MovedSet<S: SquareSet>:
+    Copy + Eq + Hash + Default + Debug + Send + Sync + 'static
+{
     /// Whether the board keeps the set.
     const KEPT: bool;
     /// The squares of the pieces that have moved.

@@ -10,8 +10,8 @@
 
 use super::BoardOf;
 use crate::bitboard::BitboardOf;
-use crate::geometry::{Geometry, MovedSet};
 use crate::geometry::SquareSet;
+use crate::geometry::{Geometry, MovedSet};
 use crate::rules::{Escape, ExitFort, KingCapture, Rules, Shieldwall};
 use crate::types::{Piece, Side, SquareOf};
 use crate::zobrist;
@@ -574,7 +574,8 @@ impl<G: Geometry> OpenTaflRows<G> {
                     if side.has(sq) {
                         // The scan reads the edge square at its count plus one (never past
                         // the edge: the count trails the square by the row's start at least).
-                        let counted = count + 1 < G::SIDE && side.has(e.first + (count + 1) * e.step);
+                        let counted =
+                            count + 1 < G::SIDE && side.has(e.first + (count + 1) * e.step);
                         let king_here = (king & side).has(sq);
                         if (counted || king_here) && side.has(inward) {
                             rows.lists[cur].1 |= at(inward);
