@@ -288,10 +288,14 @@ impl<G: Geometry> BoardOf<G> {
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let is_king = from == self.king as usize;
-        // Whether the mover had moved before (OpenTafl's flanking shieldwall asks).
+        // Whether the mover had moved before: OpenTafl's flanking shieldwall asks, and only
+        // under it does the board keep the pieces that have moved.
+        let keep_moved = G::Moved::KEPT && rules.shieldwall.needs_moved_pieces();
         let moved = self.moved.squares();
         let moved_before = moved.has(from);
-        self.moved.set_squares((moved & !fb) | tb);
+        if keep_moved {
+            self.moved.set_squares((moved & !fb) | tb);
+        }
         let piece = if is_king {
             self.king = to as u8;
             Piece::King
@@ -331,7 +335,7 @@ impl<G: Geometry> BoardOf<G> {
         if rules.shieldwall.is_opentafl() {
             captured |= self.opentafl_shieldwall_captures(rules, to, moved_before, &mut hash);
         }
-        if G::Moved::KEPT {
+        if keep_moved {
             self.moved.set_squares(self.moved.squares() & !captured);
         }
         self.hash = hash;

@@ -65,8 +65,8 @@ pub struct BoardOf<G: Geometry> {
     king: u8,
     side: Side,
     /// The squares of the pieces that have moved since the board was set up, kept by the
-    /// family's code path for OpenTafl's flanking shieldwall ([`Geometry::Moved`]: nothing on
-    /// Tablut's 9×9).
+    /// family's code path under OpenTafl's flanking shieldwall alone (empty under every other
+    /// rule; [`Geometry::Moved`]: nothing at all on Tablut's 9×9).
     moved: G::Moved,
     size: PhantomData<G>,
 }
