@@ -158,6 +158,10 @@ pub trait Geometry: Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'st
     type Moves<T>: smallvec::Array<Item = T>;
     /// One count per line (rank or file).
     type LineCounts: Copy + Default + IndexMut<usize, Output = u32>;
+    /// Where a board keeps the squares of the pieces that have moved since it was set up
+    /// ([`MovedSet`]), which OpenTafl's flanking shieldwall asks about: a set of squares on
+    /// every size but Tablut's 9×9, whose board keeps nothing and pays nothing for it.
+    type Moved: MovedSet<Self::Set>;
 
     /// The square's index in the transposed layout (`file * side + rank`).
     fn transpose(sq: usize) -> usize;
@@ -245,4 +249,44 @@ mod tests {
         assert_eq!(max_moves(13), 580);
         assert_eq!(<Nine as Geometry>::MAX_MOVES, 260);
     }
+}
+
+/// The squares of the pieces that have moved since a board was set up, as a board of one size
+/// keeps them ([`Geometry::Moved`]): a set of squares ([`SquareSet`]), or nothing
+/// ([`NotKept`]), on which every piece counts as never moved.
+pub trait MovedSet<S: SquareSet>:
+    Copy + Eq + Hash + Default + Debug + Send + Sync + 'static
+{
+    /// Whether the board keeps the set.
+    const KEPT: bool;
+    /// The squares of the pieces that have moved.
+    fn squares(self) -> S;
+    /// Replaces the squares (nothing, where the set is not kept).
+    fn set_squares(&mut self, squares: S);
+}
+
+impl<S: SquareSet> MovedSet<S> for S {
+    const KEPT: bool = true;
+    #[inline]
+    fn squares(self) -> S {
+        self
+    }
+    #[inline]
+    fn set_squares(&mut self, squares: S) {
+        *self = squares;
+    }
+}
+
+/// The [`MovedSet`] of a board that keeps none: empty, the same size as nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct NotKept;
+
+impl<S: SquareSet> MovedSet<S> for NotKept {
+    const KEPT: bool = false;
+    #[inline]
+    fn squares(self) -> S {
+        S::ZERO
+    }
+    #[inline]
+    fn set_squares(&mut self, _: S) {}
 }

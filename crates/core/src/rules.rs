@@ -64,11 +64,34 @@ pub enum Shieldwall {
     /// No shieldwall capture.
     None,
     /// The moving piece lands on one of the two bracket squares (hnefatafl.org; TaflZero's
-    /// "the move lands on the edge", whose mover is a bracket; OpenTafl's flanking move).
+    /// "the move lands on the edge", whose mover is a bracket).
     Bracket,
-    /// Any move that completes the wall captures, the mover being a bracket or one of the
-    /// pieces in front of the row (OpenTafl's relaxed shieldwall, `swf:n`).
-    Completed,
+    /// OpenTafl 0.4.8's `sw:s` with `swf:y`, as its code plays it (docs/rules.md, "OpenTafl's
+    /// shieldwall"): after every move, OpenTafl's scan of the four edges finds the rows, corners
+    /// bracketing; a row is taken when the move lands on an edge and the mover is among the
+    /// row's pieces, which a piece that has never moved before is not.
+    OpenTafl,
+    /// OpenTafl's `sw:s` with `swf:n`: every row the scan finds whose squares all hold pieces
+    /// of the other side is taken, whatever the move.
+    OpenTaflRelaxed,
+    /// OpenTafl's `sw:w` with `swf:y`: as [`Shieldwall::OpenTafl`], corners not bracketing.
+    OpenTaflWeak,
+    /// OpenTafl's `sw:w` with `swf:n`: as [`Shieldwall::OpenTaflRelaxed`], corners not
+    /// bracketing.
+    OpenTaflWeakRelaxed,
+}
+
+impl Shieldwall {
+    /// Whether this is one of OpenTafl's shieldwalls, played by its scan of the edges.
+    pub fn is_opentafl(self) -> bool {
+        !matches!(self, Shieldwall::None | Shieldwall::Bracket)
+    }
+
+    /// Whether a row is taken only by a flanking move of one of its pieces that had moved
+    /// before (OpenTafl's `swf:y`), which needs the board to keep which pieces have moved.
+    pub fn needs_moved_pieces(self) -> bool {
+        matches!(self, Shieldwall::OpenTafl | Shieldwall::OpenTaflWeak)
+    }
 }
 
 /// The exit fort: the defenders win when the king, able to move, sits in a fort of defenders
@@ -916,21 +939,23 @@ impl Rules {
         }
     }
 
-    /// OpenTafl's Copenhagen: Fetlar with the shieldwall (a flanking move), the edge fort and
-    /// `tfr:w` as OpenTafl 0.4.8 plays it (the side that makes the third repetition loses).
+    /// OpenTafl's Copenhagen: Fetlar with the shieldwall (`sw:s`, a flanking move, as
+    /// OpenTafl 0.4.8 plays it: [`Shieldwall::OpenTafl`]), the edge fort and `tfr:w` as
+    /// OpenTafl 0.4.8 plays it (the side that makes the third repetition loses).
     pub fn opentafl_copenhagen() -> Rules {
         Rules {
-            shieldwall: Shieldwall::Bracket,
+            shieldwall: Shieldwall::OpenTafl,
             exit_fort: ExitFort::ReachesEdge,
             repetition: Repetition::MakerLoses,
             ..Rules::opentafl_fetlar()
         }
     }
 
-    /// OpenTafl's Copenhagen with the relaxed shieldwall (`swf:n`).
+    /// OpenTafl's Copenhagen with the relaxed shieldwall (`swf:n`, as OpenTafl 0.4.8 plays
+    /// it: [`Shieldwall::OpenTaflRelaxed`]).
     pub fn opentafl_copenhagen_relaxed() -> Rules {
         Rules {
-            shieldwall: Shieldwall::Completed,
+            shieldwall: Shieldwall::OpenTaflRelaxed,
             ..Rules::opentafl_copenhagen()
         }
     }

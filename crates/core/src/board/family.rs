@@ -10,8 +10,8 @@
 
 use super::BoardOf;
 use crate::bitboard::BitboardOf;
-use crate::geometry::Geometry;
 use crate::geometry::SquareSet;
+use crate::geometry::{Geometry, MovedSet};
 use crate::rules::{Escape, ExitFort, KingCapture, Rules, Shieldwall};
 use crate::types::{Piece, Side, SquareOf};
 use crate::zobrist;
@@ -297,6 +297,14 @@ impl<G: Geometry> BoardOf<G> {
         let (fb, tb) = (G::bit(from), G::bit(to));
         let (ft, tt) = (G::bit_t(from), G::bit_t(to));
         let is_king = from == self.king as usize;
+        // Whether the mover had moved before: OpenTafl's flanking shieldwall asks, and only
+        // under it does the board keep the pieces that have moved.
+        let keep_moved = G::Moved::KEPT && rules.shieldwall.needs_moved_pieces();
+        let moved = self.moved.squares();
+        let moved_before = moved.has(from);
+        if keep_moved {
+            self.moved.set_squares((moved & !fb) | tb);
+        }
         let piece = if is_king {
             self.king = to as u8;
             Piece::King
@@ -328,9 +336,16 @@ impl<G: Geometry> BoardOf<G> {
                 Side::Defenders => Piece::Attacker,
             };
             captured = self.remove_all(victim, taken, &mut hash);
-            if rules.shieldwall != Shieldwall::None {
+            if rules.shieldwall == Shieldwall::Bracket {
                 captured |= self.shieldwall_captures(rules, to, &mut hash);
             }
+        }
+        // OpenTafl looks for shieldwalls after every move, the unarmed king's too.
+        if rules.shieldwall.is_opentafl() {
+            captured |= self.opentafl_shieldwall_captures(rules, to, moved_before, &mut hash);
+        }
+        if keep_moved {
+            self.moved.set_squares(self.moved.squares() & !captured);
         }
         self.hash = hash;
         self.side = side.opponent();
@@ -395,33 +410,10 @@ impl<G: Geometry> BoardOf<G> {
     }
 
     /// The shieldwall captures of the piece just arrived on `to` (of the side to move, which
-    /// has not yet been passed on): every row it completes under `rules.shieldwall`.
+    /// has not yet been passed on) under [`Shieldwall::Bracket`]: every row it brackets.
     fn shieldwall_captures(&mut self, rules: &Rules, to: usize, hash: &mut u64) -> G::Set {
         let mover = self.side;
-        let last = G::LAST;
         let side = G::SIDE;
-        let edges = [
-            Edge {
-                first: 0,
-                step: 1,
-                inward: side as isize,
-            },
-            Edge {
-                first: side * last,
-                step: 1,
-                inward: -(side as isize),
-            },
-            Edge {
-                first: 0,
-                step: side,
-                inward: 1,
-            },
-            Edge {
-                first: last,
-                step: side,
-                inward: -1,
-            },
-        ];
         let (own, enemy) = match mover {
             Side::Attackers => (self.att, self.def | G::bit(self.king as usize)),
             Side::Defenders => {
@@ -435,16 +427,8 @@ impl<G: Geometry> BoardOf<G> {
         };
         let brackets = own | hostile_corners_or_corners::<G>(rules);
         let mut taken = G::Set::ZERO;
-        for e in &edges {
-            let on_edge = (0..side).any(|i| e.first + i * e.step == to);
-            let in_front =
-                (0..side).any(|i| (e.first + i * e.step) as isize + e.inward == to as isize);
-            let may = match rules.shieldwall {
-                Shieldwall::None => false,
-                Shieldwall::Bracket => on_edge,
-                Shieldwall::Completed => on_edge || in_front,
-            };
-            if !may {
+        for e in &edges::<G>() {
+            if !(0..side).any(|i| e.first + i * e.step == to) {
                 continue;
             }
             let mut i = 0;
@@ -457,23 +441,16 @@ impl<G: Geometry> BoardOf<G> {
                 // A run of enemy pieces from position i to j - 1.
                 let mut j = i;
                 let mut run = G::Set::ZERO;
-                let mut fronts = G::Set::ZERO;
                 let mut faced = true;
                 while j < side && enemy.has(e.first + j * e.step) {
                     let s = e.first + j * e.step;
                     run |= G::Set::bit(s);
-                    let front = (s as isize + e.inward) as usize;
-                    fronts |= G::Set::bit(front);
-                    faced &= own.has(front);
+                    faced &= own.has((s as isize + e.inward) as usize);
                     j += 1;
                 }
                 let closed = i > 0 && j < side && {
                     let (a, b) = (e.first + (i - 1) * e.step, e.first + j * e.step);
-                    let bracketed = brackets.has(a) && brackets.has(b);
-                    let by_mover = to == a
-                        || to == b
-                        || (rules.shieldwall == Shieldwall::Completed && fronts.has(to));
-                    bracketed && by_mover
+                    brackets.has(a) && brackets.has(b) && (to == a || to == b)
                 };
                 if closed && faced && (j - i) >= 2 {
                     taken |= run;
@@ -489,6 +466,183 @@ impl<G: Geometry> BoardOf<G> {
         };
         self.remove_all(victim, taken, hash)
     }
+
+    /// The shieldwall captures of a move to `to` by the side to move (not yet passed on) under
+    /// one of OpenTafl's shieldwalls ([`Shieldwall::is_opentafl`]), as OpenTafl 0.4.8 plays
+    /// them (`GameState.moveTaflman`, `BoardImpl.detectShieldwallPositionsForSide`; docs/rules.md,
+    /// "OpenTafl's shieldwall"), `moved_before` saying whether the mover had moved before.
+    ///
+    /// After the move's custodial captures, OpenTafl scans the edges for the rows of each side
+    /// (the attackers' first), then takes each row found, in order, whose squares all hold
+    /// pieces of the other side than the mover's (the king stays); under `swf:y` only when the
+    /// move lands on an edge and the mover is among the row's pieces. The scan is followed step
+    /// by step with its quirks, since they decide what OpenTafl takes:
+    /// - it looks at all only when each side has two pieces or more on the edges (the king
+    ///   counting for the defenders);
+    /// - the edges are rank 1, the last rank, file a and the last file, each from its low end;
+    /// - a row's lists are started afresh only where the scan drops or ends a row on a piece,
+    ///   so a row ended by a corner keeps growing along the next edge (a row found earlier sees
+    ///   what is added later: OpenTafl keeps the lists, not copies);
+    /// - a piece of the side on the edge continues the row (as one of its squares) when the
+    ///   piece beside it inwards is of the side and so is the edge square at the scan's count
+    ///   plus one, a count that skips the squares where the scan started a row; the king does
+    ///   so whenever the piece beside him inwards is a defender;
+    /// - a row's pieces are its first bracket (not when it began where the row before it ended),
+    ///   the pieces in front of its squares, and its end bracket;
+    /// - under `swf:y` OpenTafl compares the mover as it stood before the move with the pieces
+    ///   after it, and a piece's first move marks it as moved: so a piece moving for the first
+    ///   time is never among the row's pieces.
+    fn opentafl_shieldwall_captures(
+        &mut self,
+        rules: &Rules,
+        to: usize,
+        moved_before: bool,
+        hash: &mut u64,
+    ) -> G::Set {
+        let king = G::bit(self.king as usize);
+        let defenders = self.def | king;
+        if (self.att & G::EDGE).count_ones() < 2 || (defenders & G::EDGE).count_ones() < 2 {
+            return G::Set::ZERO;
+        }
+        let corners = match rules.shieldwall {
+            Shieldwall::OpenTafl | Shieldwall::OpenTaflRelaxed => {
+                hostile_corners_or_corners::<G>(rules)
+            }
+            _ => G::Set::ZERO,
+        };
+        let attackers_rows = OpenTaflRows::<G>::scan(self.att, king, corners);
+        let defenders_rows = OpenTaflRows::<G>::scan(defenders, king, corners);
+        let flanking = rules.shieldwall.needs_moved_pieces();
+        let (victim, mover_side) = match self.side {
+            Side::Attackers => (Piece::Defender, Piece::Attacker),
+            Side::Defenders => (Piece::Attacker, Piece::Defender),
+        };
+        let mut captured = G::Set::ZERO;
+        for rows in [&attackers_rows, &defenders_rows] {
+            for &r in &rows.found {
+                let (squares, pieces) = &rows.lists[r];
+                if flanking && !(G::EDGE.has(to) && moved_before && pieces.has(to)) {
+                    continue;
+                }
+                let (defenders, attackers) = (self.def | G::bit(self.king as usize), self.att);
+                let others = match mover_side {
+                    Piece::Attacker => defenders,
+                    _ => attackers,
+                };
+                if squares.iter().all(|&s| others.has(s)) {
+                    let taken = squares
+                        .iter()
+                        .fold(G::Set::ZERO, |set, &s| set | G::Set::bit(s))
+                        & !G::bit(self.king as usize);
+                    captured |= self.remove_all(victim, taken, hash);
+                }
+            }
+        }
+        captured
+    }
+}
+
+/// The rows of one side that OpenTafl 0.4.8's scan of the edges finds
+/// ([`BoardOf::opentafl_shieldwall_captures`]).
+struct OpenTaflRows<G: Geometry> {
+    /// Each pair of lists the scan filled: the row's squares in scan order, and its pieces.
+    lists: Vec<(Vec<usize>, G::Set)>,
+    /// The rows found, as indices into `lists`, in the order found (one may come twice).
+    found: Vec<usize>,
+}
+
+impl<G: Geometry> OpenTaflRows<G> {
+    /// The scan for the side whose pieces are `side` (the defenders' with the king, whose
+    /// square is `king`, empty when he is not among them or gone), with `corners` the corner
+    /// squares that bracket.
+    fn scan(side: G::Set, king: G::Set, corners: G::Set) -> OpenTaflRows<G> {
+        let mut rows = OpenTaflRows {
+            lists: vec![(Vec::new(), G::Set::ZERO)],
+            found: Vec::new(),
+        };
+        let at = |sq: usize| G::Set::bit(sq);
+        for e in &edges::<G>() {
+            let mut started = false;
+            let mut count = 0;
+            for p in 0..G::SIDE {
+                let sq = e.first + p * e.step;
+                let inward = (sq as isize + e.inward) as usize;
+                let cur = rows.lists.len() - 1;
+                if !started && corners.has(sq) {
+                    started = true;
+                    continue;
+                }
+                if !started && side.has(sq) {
+                    started = true;
+                    rows.lists[cur].1 |= at(sq);
+                    continue;
+                }
+                if started {
+                    if corners.has(sq) {
+                        if rows.lists[cur].0.len() > 1 {
+                            rows.found.push(cur);
+                        }
+                        break;
+                    }
+                    if side.has(sq) {
+                        // The scan reads the edge square at its count plus one (never past
+                        // the edge: the count trails the square by the row's start at least).
+                        let counted =
+                            count + 1 < G::SIDE && side.has(e.first + (count + 1) * e.step);
+                        let king_here = (king & side).has(sq);
+                        if (counted || king_here) && side.has(inward) {
+                            rows.lists[cur].1 |= at(inward);
+                            rows.lists[cur].0.push(sq);
+                        } else {
+                            if rows.lists[cur].0.len() > 1 {
+                                rows.lists[cur].1 |= at(sq);
+                                rows.found.push(cur);
+                            }
+                            rows.lists.push((Vec::new(), G::Set::ZERO));
+                        }
+                        continue;
+                    }
+                    if side.has(inward) {
+                        rows.lists[cur].1 |= at(inward);
+                        rows.lists[cur].0.push(sq);
+                    } else {
+                        started = false;
+                        rows.lists.push((Vec::new(), G::Set::ZERO));
+                    }
+                }
+                count += 1;
+            }
+        }
+        rows
+    }
+}
+
+/// The four edges in OpenTafl's order: rank 1, the last rank, file a, the last file, each from
+/// its low end.
+fn edges<G: Geometry>() -> [Edge; 4] {
+    let (side, last) = (G::SIDE, G::LAST);
+    [
+        Edge {
+            first: 0,
+            step: 1,
+            inward: side as isize,
+        },
+        Edge {
+            first: side * last,
+            step: 1,
+            inward: -(side as isize),
+        },
+        Edge {
+            first: 0,
+            step: side,
+            inward: 1,
+        },
+        Edge {
+            first: last,
+            step: side,
+            inward: -1,
+        },
+    ]
 }
 
 /// The corners as brackets of a shieldwall: every corner of a board with corner escape (a

@@ -64,6 +64,10 @@ pub struct BoardOf<G: Geometry> {
     /// The king's square, or [`Geometry::NO_KING`].
     king: u8,
     side: Side,
+    /// The squares of the pieces that have moved since the board was set up, kept by the
+    /// family's code path under OpenTafl's flanking shieldwall alone (empty under every other
+    /// rule; [`Geometry::Moved`]: nothing at all on Tablut's 9×9).
+    moved: G::Moved,
     size: PhantomData<G>,
 }
 
@@ -129,6 +133,7 @@ impl<G: Geometry> BoardOf<G> {
             plies: 0,
             king: G::NO_KING,
             side,
+            moved: G::Moved::default(),
             size: PhantomData,
         }
     }

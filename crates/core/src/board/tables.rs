@@ -7,7 +7,7 @@
 //! read from the transposed bitboards the board keeps, so one set of line tables serves ranks
 //! and files.
 
-use crate::geometry::Wide;
+use crate::geometry::{MovedSet, NotKept, SquareSet, Wide};
 use crate::zobrist;
 
 /// `[p][occ]`: the squares a piece at position `p` reaches along a line whose occupied squares
@@ -374,6 +374,24 @@ const fn make_camp_of_t<const SIDE: usize, const SQUARES: usize>(
     t
 }
 
+/// Picks a size's [`Geometry::Moved`] by whether it is Tablut's 9×9: that board keeps none
+/// (it stays as small as it was; OpenTafl's flanking shieldwall is refused there), every other
+/// size keeps a set of squares.
+pub struct MovedOf<const TABLUT: bool>;
+
+/// The set [`MovedOf`] picks for a size whose sets are `S`.
+pub trait PickMoved<S: SquareSet> {
+    type Moved: MovedSet<S>;
+}
+
+impl<S: SquareSet> PickMoved<S> for MovedOf<true> {
+    type Moved = NotKept;
+}
+
+impl<S: SquareSet> PickMoved<S> for MovedOf<false> {
+    type Moved = S;
+}
+
 /// The tables of one size, in a module of their own, and its [`Geometry`] implementation,
 /// its sets in the word `set` (`u128` or [`Wide`]): the tables are built in the wide word and
 /// narrowed. `line_moves: ternary` counts a line's moves from the ternary tables (sizes whose
@@ -466,6 +484,7 @@ macro_rules! geometry_tables {
                 type Set = $set;
                 type Moves<T> = [T; crate::geometry::max_moves($side)];
                 type LineCounts = [u32; SIDE];
+                type Moved = <MovedOf<{ SIDE == 9 }> as PickMoved<Set>>::Moved;
 
                 #[inline(always)]
                 fn transpose(sq: usize) -> usize {

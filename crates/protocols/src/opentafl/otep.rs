@@ -327,6 +327,8 @@ struct Play<G: Playable> {
 }
 
 /// The engine of the board the rules in force are played on.
+// One per OTEP session, made when the rules change and never copied: its size is no cost.
+#[allow(clippy::large_enum_variant)]
 enum Boards {
     Seven(Play<Seven>),
     Nine(Play<Nine>),

@@ -27,7 +27,7 @@
 //! | `cens` and `cenre` both holding `K` | `KingReentersThrone` |
 //! | `cenp` holding `t`, `T`, `K` / neither soldier | `ThronePassable` true / false |
 //! | `linc:y` / `n` | `ThroneGuardCapture` |
-//! | `sw:s` with `swf:y` / `n` | `shieldwall` Bracket / Completed |
+//! | `sw:s` / `w` with `swf:y` / `n` | `shieldwall` OpenTafl / OpenTaflRelaxed, OpenTaflWeak / OpenTaflWeakRelaxed (`w` on an edge-escape board as `s`; `swf:y` refused on 9×9) |
 //! | `efe:y` | `exit_fort` ReachesEdge |
 //! | `tfr:d` (or `i`) / `w` / `l` | `repetition` Draw / MakerLoses / MakerWins, `RepetitionDraw=3` |
 //! | `spd` with the defending king's entry `1` | `king_moves_one_square` |
@@ -42,7 +42,7 @@ use super::notation::{
 use crate::text::{bounded_line, excerpt};
 use konakis_core::board::{Board, BoardOf};
 use konakis_core::geometry::{
-    Eleven, Geometry, Nine, Seven, SquareSet, Thirteen, Wide, corner_bits,
+    Eleven, Geometry, MovedSet, Nine, Seven, SquareSet, Thirteen, Wide, corner_bits,
 };
 use konakis_core::rules::{
     BoardSize, Escape, ExitFort, KingCapture, Repetition, Rules, Ruleset, Shieldwall, Variant,
@@ -480,19 +480,23 @@ fn read_sized<G: Geometry>(
     read_corners::<G>(&mut rules, &squares, get)?;
     read_throne::<G>(&mut rules, &squares, get)?;
     read_camps::<G>(&mut rules, &squares, get)?;
-    rules.shieldwall = if !squares.shieldwall {
-        Shieldwall::None
-    } else if squares.weak_shieldwall && rules.escape == Escape::Corner {
-        return Err(RulesStringError::unsupported(
-            "sw",
-            "w",
-            "a weak shieldwall, which corners do not bracket; in Konakis they do",
-        ));
-    } else if squares.no_flanking {
-        Shieldwall::Completed
-    } else {
-        Shieldwall::Bracket
+    // On an edge-escape board no corner brackets, so a weak shieldwall is the strong one.
+    let weak = squares.weak_shieldwall && rules.escape == Escape::Corner;
+    rules.shieldwall = match (squares.shieldwall, weak, squares.no_flanking) {
+        (false, _, _) => Shieldwall::None,
+        (true, false, false) => Shieldwall::OpenTafl,
+        (true, false, true) => Shieldwall::OpenTaflRelaxed,
+        (true, true, false) => Shieldwall::OpenTaflWeak,
+        (true, true, true) => Shieldwall::OpenTaflWeakRelaxed,
     };
+    if rules.shieldwall.needs_moved_pieces() && !<G::Moved as MovedSet<G::Set>>::KEPT {
+        return Err(RulesStringError::unsupported(
+            "swf",
+            "y",
+            "a flanking shieldwall on 9x9: OpenTafl takes it only by a piece that has moved \
+             before, and Konakis keeps which pieces have moved on 7x7 and 11x11 boards only",
+        ));
+    }
 
     let name = get("name").map(|value| value.replace('_', " "));
     let record = match (get("start"), get("starti")) {
@@ -1053,6 +1057,9 @@ pub fn check_expressible(rules: &Rules) -> Result<(), Inexpressible> {
     if rules.enclosure {
         return Err(Inexpressible::Enclosure);
     }
+    if rules.shieldwall == Shieldwall::Bracket {
+        return Err(Inexpressible::BracketShieldwall);
+    }
     Ok(())
 }
 
@@ -1072,6 +1079,9 @@ pub enum Inexpressible {
     ExitFortOnEdge,
     /// Copenhagen's enclosure of the king and every defender.
     Enclosure,
+    /// The shieldwall taken by a move to its bracket ([`Shieldwall::Bracket`]): OpenTafl's
+    /// `sw` plays its own ([`Shieldwall::OpenTafl`]).
+    BracketShieldwall,
 }
 
 impl fmt::Display for Inexpressible {
@@ -1098,6 +1108,10 @@ impl fmt::Display for Inexpressible {
             Inexpressible::Enclosure => {
                 f.write_str("the enclosure of the king and every defender: OpenTafl has none")
             }
+            Inexpressible::BracketShieldwall => f.write_str(
+                "the shieldwall taken by a move to its bracket: OpenTafl's sw plays its own \
+                 shieldwall, which differs",
+            ),
         }
     }
 }
@@ -1257,8 +1271,10 @@ pub fn format_rules_of<G: Geometry>(
     }
     match rules.shieldwall {
         Shieldwall::None => {}
-        Shieldwall::Bracket => s.push_str("sw:s "),
-        Shieldwall::Completed => s.push_str("sw:s swf:n "),
+        Shieldwall::Bracket | Shieldwall::OpenTafl => s.push_str("sw:s "),
+        Shieldwall::OpenTaflRelaxed => s.push_str("sw:s swf:n "),
+        Shieldwall::OpenTaflWeak => s.push_str("sw:w "),
+        Shieldwall::OpenTaflWeakRelaxed => s.push_str("sw:w swf:n "),
     }
     if rules.exit_fort != ExitFort::None {
         s.push_str("efe:y ");
@@ -1609,6 +1625,43 @@ mod tests {
     /// (tests/data/opentafl/rules-strings-perft.txt, counted by OpenTafl 0.4.8): each string
     /// reads into the preset's rules, the writer writes it back from the position it reads,
     /// and Konakis' perft of that position under the preset equals OpenTafl's.
+    /// Positions made for OpenTafl's shieldwalls (tests/data/opentafl/shieldwall-perft.txt,
+    /// each line a rules string with OpenTafl 0.4.8's perft of it): Konakis' perft of each
+    /// string, under the rules it reads into, equals OpenTafl's, and a string of one of
+    /// OpenTafl's Copenhagen presets reads into that preset's shieldwall.
+    #[test]
+    fn shieldwall_positions_count_in_konakis_as_opentafl_counts_them() {
+        let text = include_str!("../../../../tests/data/opentafl/shieldwall-perft.txt");
+        let mut differ = Vec::new();
+        let mut lines = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let mut fields = line.splitn(4, ' ');
+            let (Some(label), Some(depth), Some(count), Some(string)) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                panic!("{line}: expected LABEL DEPTH COUNT STRING");
+            };
+            let depth: u32 = depth.parse().unwrap();
+            let count: u64 = count.parse().unwrap();
+            let read = parse_any_rules(string).unwrap_or_else(|e| panic!("{label}: {e}"));
+            if let Some(v) = Variant::find(label) {
+                assert_eq!(read.rules.shieldwall, v.rules().shieldwall, "{line}");
+            }
+            let got = sized_perft(&read.start, &read.rules, depth);
+            if got != count {
+                differ.push(format!(
+                    "{label} depth {depth}: {got}, OpenTafl {count}: {string}"
+                ));
+            }
+            lines += 1;
+        }
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
+        assert!(lines >= 90, "{lines} lines");
+    }
+
     #[test]
     fn written_strings_count_in_konakis_as_opentafl_counts_them() {
         let text = include_str!("../../../../tests/data/opentafl/rules-strings-perft.txt");
@@ -1737,7 +1790,7 @@ mod tests {
             KingCapture::Two,
             KingCapture::Surrounded,
         ];
-        let mut checked = 0;
+        let (mut checked, mut refused) = (0, 0);
         for bits in 0..(1u32 << 12) {
             let bit = |i: u32| bits >> i & 1 != 0;
             let escape = if bit(0) { Escape::Corner } else { Escape::Edge };
@@ -1754,8 +1807,12 @@ mod tests {
                 escape,
                 throne,
                 corners_hostile: escape == Escape::Corner && bit(7),
-                shieldwall: [Shieldwall::None, Shieldwall::Bracket, Shieldwall::Completed]
-                    [(bits >> 8 & 3) as usize % 3],
+                shieldwall: [
+                    Shieldwall::None,
+                    Shieldwall::OpenTaflRelaxed,
+                    Shieldwall::OpenTafl,
+                    Shieldwall::OpenTaflWeakRelaxed,
+                ][(bits >> 8 & 3) as usize],
                 exit_fort: if bit(10) {
                     ExitFort::ReachesEdge
                 } else {
@@ -1786,7 +1843,17 @@ mod tests {
             } else {
                 StartKey::Start
             };
+            if escape == Escape::Edge && rules.shieldwall == Shieldwall::OpenTaflWeakRelaxed {
+                // No corner brackets on an edge-escape board: the weak shieldwall is the
+                // strong one, and reads back as it.
+                rules.shieldwall = Shieldwall::OpenTaflRelaxed;
+            }
             for size in [BoardSize::Seven, BoardSize::Nine, BoardSize::Eleven] {
+                if size == BoardSize::Nine && rules.shieldwall.needs_moved_pieces() {
+                    // Refused on 9x9 (family_rules_konakis_cannot_play_name_the_offending_pair).
+                    refused += 1;
+                    continue;
+                }
                 let placement = VARIANTS.iter().find(|v| v.size == size).unwrap().placement;
                 let side = if rules.first_move == Side::Attackers {
                     'b'
@@ -1809,7 +1876,8 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 3 << 12);
+        assert_eq!(checked + refused, 3 << 12);
+        assert_eq!(refused, 1 << 10);
     }
 
     #[test]
@@ -1817,7 +1885,6 @@ mod tests {
         const BRANDUB: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
         let cases = [
             // Corner games (esc left out).
-            ("sw:w", "sw:w"),
             ("cor:a1,g7,", "cor:a1,g7,"),
             ("cor:a1,g1,a7,g7,d1,", "cor:a1,g1,a7,g7,d1,"),
             ("esc:c cor:", "cor:"),
@@ -1854,13 +1921,26 @@ mod tests {
             any_unsupported_key(&format!("dim:15 start:{BRANDUB}")),
             "dim:15"
         );
+        // OpenTafl's flanking shieldwall asks whether the mover has moved before, which
+        // Tablut's 9x9 board does not keep: refused there, whether swf:y is written or not.
+        const NINE: &str = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        for sw in ["sw:s", "sw:w", "sw:s swf:y"] {
+            assert_eq!(
+                any_unsupported_key(&format!("dim:9 {sw} start:{NINE}")),
+                "swf:y"
+            );
+        }
+        let relaxed = parse_any_rules(&format!("dim:9 sw:s swf:n start:{NINE}")).unwrap();
+        assert_eq!(relaxed.rules.shieldwall, Shieldwall::OpenTaflRelaxed);
+        let weak = parse_any_rules(&format!("dim:7 sw:w start:{BRANDUB}")).unwrap();
+        assert_eq!(weak.rules.shieldwall, Shieldwall::OpenTaflWeak);
         assert_eq!(
             any_unsupported_key(&format!("dim:7 esc:e start:{BRANDUB}")),
             "cor:a1,g1,a7,g7"
         );
         // A weak shieldwall on an edge-escape board has no corners to differ by.
         let edge = parse_any_rules(&format!("dim:7 esc:e cor: sw:w start:{BRANDUB}")).unwrap();
-        assert_eq!(edge.rules.shieldwall, Shieldwall::Bracket);
+        assert_eq!(edge.rules.shieldwall, Shieldwall::OpenTafl);
         // OpenTafl reads a speed list of two, and tfr:i, as no limits and a draw.
         let two = parse_any_rules(&format!("dim:7 spd:1,1 tfr:i start:{BRANDUB}")).unwrap();
         assert!(!two.rules.king_moves_one_square);

@@ -111,8 +111,9 @@ enum Engines {
     Nine(Engine<Nine>),
     #[cfg(feature = "boards")]
     Eleven(Engine<Eleven>),
+    /// Boxed: the 13×13 board's wide sets make its engine the largest by far.
     #[cfg(feature = "boards")]
-    Thirteen(Engine<Thirteen>),
+    Thirteen(Box<Engine<Thirteen>>),
 }
 
 /// Runs `$body` with `$e` bound to the engine, whichever board it plays.
@@ -220,7 +221,7 @@ impl<R: Reply> Session<R> {
             #[cfg(feature = "boards")]
             BoardSize::Eleven => e.to_board::<Eleven>(variant).map(Engines::Eleven).map_err(|e| e.to_string()),
             #[cfg(feature = "boards")]
-            BoardSize::Thirteen => e.to_board::<Thirteen>(variant).map(Engines::Thirteen).map_err(|e| e.to_string()),
+            BoardSize::Thirteen => e.to_board::<Thirteen>(variant).map(|e| Engines::Thirteen(Box::new(e))).map_err(|e| e.to_string()),
             #[cfg(not(feature = "boards"))]
             other => Err(format!("UCI_Variant: this build plays 9x9 games only, not {other}")),
         });
