@@ -165,7 +165,7 @@ struct Live<G: Geometry> {
 /// client) and every tool (bench, the tactics suite) works through.
 ///
 /// An [`Engine`] owns the searcher (the transposition table, the histories and the threads,
-/// which nothing outside this crate reaches), the current [`Game`] with its history, and the
+/// which nothing outside this crate reaches), the current [`GameOf`] with its history, and the
 /// values of the one option table ([`options`]). It offers what a front-end needs and nothing
 /// about text: set the position, catch up with a host's position ([`Engine::sync`]), set an
 /// option (checked by the table, then applied: a new table size, new threads, the game

@@ -1,7 +1,7 @@
 //! `konakis datagen`: self-play games that write training positions for the network
 //! (docs/nnue.md).
 //!
-//! Each game starts with a few uniformly random plies ([`random_line`]) and is kept
+//! Each game starts with a few uniformly random plies ([`random_line_from`]) and is kept
 //! only when a short search judges the position within `margin` of the start position's score
 //! (as `konakis openings` does); otherwise the game draws another line from its own random
 //! stream. Then both sides play with a fixed number of nodes per move, one search thread per
