@@ -494,7 +494,7 @@ fn read_sized<G: Geometry>(
             "swf",
             "y",
             "a flanking shieldwall on 9x9: OpenTafl takes it only by a piece that has moved \
-             before, and Konakis keeps which pieces have moved on 7x7 and 11x11 boards only",
+             before, and Konakis keeps which pieces have moved on every board but 9x9",
         ));
     }
 
