@@ -103,7 +103,9 @@ pub enum ExitFort {
     None,
     /// The king stands on an edge square (aagenielsen.dk, hnefatafl.org, TaflZero).
     OnEdge,
-    /// The king stands on the edge or the fort's inside reaches it (OpenTafl's edge fort).
+    /// OpenTafl 0.4.8's edge fort as its code judges it: the king on the edge or his fort
+    /// reaching it, with OpenTafl's own tests of the fort (docs/rules.md, "OpenTafl's edge
+    /// fort").
     ReachesEdge,
 }
 

@@ -196,6 +196,9 @@ impl<G: Geometry> BoardOf<G> {
     /// defender or the board's end on its left or right, and one with an inside square beside
     /// it has one above or below (unless the attackers have fewer than two pieces).
     pub fn has_exit_fort(&self, rules: &Rules) -> bool {
+        if rules.exit_fort == ExitFort::ReachesEdge {
+            return self.opentafl_edge_fort(rules);
+        }
         let king = G::bit(self.king as usize);
         if king == G::Set::ZERO
             || (rules.exit_fort == ExitFort::OnEdge && king & G::EDGE == G::Set::ZERO)
@@ -211,9 +214,6 @@ impl<G: Geometry> BoardOf<G> {
         if neighbours::<G>(inside) & self.att != G::Set::ZERO {
             return false;
         }
-        if rules.exit_fort == ExitFort::ReachesEdge && inside & G::EDGE == G::Set::ZERO {
-            return false;
-        }
         if self.att.count_ones() < 2 {
             return true;
         }
@@ -227,6 +227,103 @@ impl<G: Geometry> BoardOf<G> {
         let covered_on_file =
             ((wall << G::SIDE) & G::ALL) | (wall >> G::SIDE) | G::RANK_FIRST | G::RANK_LAST;
         (by_files & !covered_on_rank) | (by_ranks & !covered_on_file) == G::Set::ZERO
+    }
+
+    /// OpenTafl 0.4.8's edge fort ([`ExitFort::ReachesEdge`]), as its code judges it
+    /// (`GameState.checkVictory` and `checkEdgeFortEscape`), after every move and of a position
+    /// set up:
+    /// - the king, able to move, stands among the squares of a row that the defenders' scan of
+    ///   the edges finds (the scan of the shieldwall, [`OpenTaflRows`], the king and the
+    ///   defenders as its side, the corners as brackets under a strong shieldwall), when the
+    ///   defenders (the king counted) and the attackers each have two pieces on the edges; or
+    /// - the fort: the squares the king reaches by his moves, one after another from where he
+    ///   stands (each move read on the board as it is, the king still on his square), his own
+    ///   included. He stands on the edge and can move, or reaches an edge square; no attacker
+    ///   is next to a square of the fort; and every piece next to one (the king too) has fewer
+    ///   than three neighbouring squares that are neither the fort's nor a defender's.
+    fn opentafl_edge_fort(&self, rules: &Rules) -> bool {
+        let k = self.king as usize;
+        let king = G::bit(k);
+        if king == G::Set::ZERO {
+            return false;
+        }
+        let moves = self.family_dests(rules, k);
+        let defenders = self.def | king;
+        if moves != G::Set::ZERO
+            && (self.att & G::EDGE).count_ones() >= 2
+            && (defenders & G::EDGE).count_ones() >= 2
+        {
+            let corners = match rules.shieldwall {
+                Shieldwall::OpenTafl | Shieldwall::OpenTaflRelaxed => {
+                    hostile_corners_or_corners::<G>(rules)
+                }
+                _ => G::Set::ZERO,
+            };
+            let rows = OpenTaflRows::<G>::scan(defenders, king, corners);
+            if rows.found.iter().any(|&r| rows.lists[r].0.contains(&k)) {
+                return true;
+            }
+        }
+        // The fort: every square the king reaches, move after move.
+        let mut fort = king | moves;
+        let mut frontier = moves;
+        while frontier != G::Set::ZERO {
+            let mut next = G::Set::ZERO;
+            for sq in BitboardOf::<G>::raw(frontier) {
+                next |= self.king_dests_from(rules, sq.index()) & !fort;
+            }
+            fort |= next;
+            frontier = next;
+        }
+        if G::EDGE.has(k) {
+            if moves == G::Set::ZERO {
+                return false;
+            }
+        } else if fort & G::EDGE == G::Set::ZERO {
+            return false;
+        }
+        let wall = neighbours::<G>(fort);
+        if wall & self.att != G::Set::ZERO {
+            return false;
+        }
+        for piece in BitboardOf::<G>::raw(wall & defenders) {
+            let outside = G::around(piece.index()) & !fort;
+            if (outside & !defenders).count_ones() >= 3 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The squares the king would move to from `from` (not his square), the board as it is:
+    /// his own square blocks as any piece does (OpenTafl's `getAllowableDestinationsFrom`).
+    fn king_dests_from(&self, rules: &Rules, from: usize) -> G::Set {
+        let sq = SquareOf::<G>::from_index(from);
+        let king = G::bit(self.king as usize);
+        let king_t = G::bit_t(self.king as usize);
+        let throne = if rules.throne && !rules.king_passes_throne() {
+            G::THRONE_BIT
+        } else {
+            G::Set::ZERO
+        };
+        let camps = if rules.foteviken_camps && !G::CAMPS.has(from) {
+            G::CAMPS
+        } else {
+            G::Set::ZERO
+        };
+        let walls = camps | throne;
+        let mut dests = slide_targets(
+            sq,
+            self.att | self.def | king | walls,
+            self.att_t | self.def_t | king_t | walls,
+        );
+        if rules.throne && !rules.king_reenters_throne {
+            dests &= !G::THRONE_BIT;
+        }
+        if rules.king_moves_one_square {
+            dests &= G::around(from);
+        }
+        dests
     }
 
     /// The squares where enemy soldiers of `victims` are captured against (besides the

@@ -1632,6 +1632,22 @@ mod tests {
     #[test]
     fn shieldwall_positions_count_in_konakis_as_opentafl_counts_them() {
         let text = include_str!("../../../../tests/data/opentafl/shieldwall-perft.txt");
+        assert_counts_as_opentafl(text, 90);
+    }
+
+    /// Positions made around forts on the edge (docs/rules.md, "OpenTafl's edge fort"), each
+    /// with OpenTafl 0.4.8's perft of its rules string: OpenTafl's Copenhagen judges its edge
+    /// fort after every move, so the counts at depth 2 hold every verdict.
+    #[test]
+    fn edge_fort_positions_count_in_konakis_as_opentafl_counts_them() {
+        let text = include_str!("../../../../tests/data/opentafl/edge-fort-perft.txt");
+        assert_counts_as_opentafl(text, 50);
+    }
+
+    /// Every line `LABEL DEPTH COUNT RULES-STRING` of `text` (at least `at_least` of them):
+    /// Konakis' perft of the string's position, under the rules it reads into, equals COUNT,
+    /// and a string labelled with a preset reads into that preset's shieldwall and fort.
+    fn assert_counts_as_opentafl(text: &str, at_least: usize) {
         let mut differ = Vec::new();
         let mut lines = 0;
         for line in text
@@ -1649,6 +1665,7 @@ mod tests {
             let read = parse_any_rules(string).unwrap_or_else(|e| panic!("{label}: {e}"));
             if let Some(v) = Variant::find(label) {
                 assert_eq!(read.rules.shieldwall, v.rules().shieldwall, "{line}");
+                assert_eq!(read.rules.exit_fort, v.rules().exit_fort, "{line}");
             }
             let got = sized_perft(&read.start, &read.rules, depth);
             if got != count {
@@ -1658,8 +1675,13 @@ mod tests {
             }
             lines += 1;
         }
-        assert!(differ.is_empty(), "{}", differ.join("\n"));
-        assert!(lines >= 90, "{lines} lines");
+        assert!(
+            differ.is_empty(),
+            "{} differ:\n{}",
+            differ.len(),
+            differ.join("\n")
+        );
+        assert!(lines >= at_least, "{lines} lines");
     }
 
     #[test]
