@@ -113,20 +113,7 @@ impl<G: Geometry> BoardOf<G> {
             G::Set::ZERO
         };
         if from == self.king as usize {
-            let walls = camps
-                | if rules.king_passes_throne() {
-                    G::Set::ZERO
-                } else {
-                    throne
-                };
-            let mut dests = slide_targets(sq, pieces | walls, pieces_t | walls);
-            if !rules.king_reenters_throne {
-                dests &= !throne;
-            }
-            if rules.king_moves_one_square {
-                dests &= G::around(from);
-            }
-            dests
+            self.king_moves_from(rules, from, pieces, pieces_t)
         } else {
             let king = G::bit(self.king as usize);
             let king_t = G::bit_t(self.king as usize);
@@ -298,10 +285,25 @@ impl<G: Geometry> BoardOf<G> {
     /// The squares the king would move to from `from` (not his square), the board as it is:
     /// his own square blocks as any piece does (OpenTafl's `getAllowableDestinationsFrom`).
     fn king_dests_from(&self, rules: &Rules, from: usize) -> G::Set {
-        let sq = SquareOf::<G>::from_index(from);
         let king = G::bit(self.king as usize);
         let king_t = G::bit_t(self.king as usize);
-        let throne = if rules.throne && !rules.king_passes_throne() {
+        let occupied = self.att | self.def | king;
+        let occupied_t = self.att_t | self.def_t | king_t;
+        self.king_moves_from(rules, from, occupied, occupied_t)
+    }
+
+    /// The king's moves from `from` under family rules among the pieces `occupied` (and
+    /// `occupied_t`, the same squares in the transposed layout): Foteviken's camps wall him in
+    /// unless he starts on one, the throne when he may not pass it, and he may not stop on it
+    /// when he may not re-enter it, nor go further than one square in Magpie.
+    fn king_moves_from(
+        &self,
+        rules: &Rules,
+        from: usize,
+        occupied: G::Set,
+        occupied_t: G::Set,
+    ) -> G::Set {
+        let throne = if rules.throne {
             G::THRONE_BIT
         } else {
             G::Set::ZERO
@@ -311,14 +313,16 @@ impl<G: Geometry> BoardOf<G> {
         } else {
             G::Set::ZERO
         };
-        let walls = camps | throne;
-        let mut dests = slide_targets(
-            sq,
-            self.att | self.def | king | walls,
-            self.att_t | self.def_t | king_t | walls,
-        );
-        if rules.throne && !rules.king_reenters_throne {
-            dests &= !G::THRONE_BIT;
+        let walls = camps
+            | if rules.king_passes_throne() {
+                G::Set::ZERO
+            } else {
+                throne
+            };
+        let sq = SquareOf::<G>::from_index(from);
+        let mut dests = slide_targets(sq, occupied | walls, occupied_t | walls);
+        if !rules.king_reenters_throne {
+            dests &= !throne;
         }
         if rules.king_moves_one_square {
             dests &= G::around(from);
