@@ -53,6 +53,28 @@ fn hostile_corners<G: Geometry>(rules: &Rules) -> G::Set {
     }
 }
 
+/// The throne's square, when the board has a throne.
+#[inline]
+fn throne_square<G: Geometry>(rules: &Rules) -> G::Set {
+    if rules.throne {
+        G::THRONE_BIT
+    } else {
+        G::Set::ZERO
+    }
+}
+
+/// The squares Foteviken's camps wall off for a piece moving from `from`: every camp, unless
+/// it starts on one (the camps are symmetric under transposition, so one mask serves both
+/// layouts).
+#[inline]
+fn camp_walls<G: Geometry>(rules: &Rules, from: usize) -> G::Set {
+    if rules.foteviken_camps && !G::CAMPS.has(from) {
+        G::CAMPS
+    } else {
+        G::Set::ZERO
+    }
+}
+
 /// The squares next to the squares `bits`.
 #[inline]
 fn neighbours<G: Geometry>(bits: G::Set) -> G::Set {
@@ -97,31 +119,19 @@ impl<G: Geometry> BoardOf<G> {
     /// family rules, the game not won.
     #[inline(never)]
     pub(super) fn family_dests(&self, rules: &Rules, from: usize) -> G::Set {
-        let sq = SquareOf::<G>::from_index(from);
         let pieces = self.att | self.def;
         let pieces_t = self.att_t | self.def_t;
-        let throne = if rules.throne {
-            G::THRONE_BIT
-        } else {
-            G::Set::ZERO
-        };
-        // Foteviken's camps wall in every piece that does not start on one (the camps are
-        // symmetric under transposition, so one mask serves both layouts).
-        let camps = if rules.foteviken_camps && !G::CAMPS.has(from) {
-            G::CAMPS
-        } else {
-            G::Set::ZERO
-        };
         if from == self.king as usize {
             self.king_moves_from(rules, from, pieces, pieces_t)
         } else {
+            let sq = SquareOf::<G>::from_index(from);
             let king = G::bit(self.king as usize);
             let king_t = G::bit_t(self.king as usize);
-            let walls = camps
+            let walls = camp_walls::<G>(rules, from)
                 | if rules.throne_passable {
                     G::Set::ZERO
                 } else {
-                    throne
+                    throne_square::<G>(rules)
                 };
             slide_targets(sq, pieces | king | walls, pieces_t | king_t | walls)
                 & !restricted::<G>(rules)
@@ -303,17 +313,8 @@ impl<G: Geometry> BoardOf<G> {
         occupied: G::Set,
         occupied_t: G::Set,
     ) -> G::Set {
-        let throne = if rules.throne {
-            G::THRONE_BIT
-        } else {
-            G::Set::ZERO
-        };
-        let camps = if rules.foteviken_camps && !G::CAMPS.has(from) {
-            G::CAMPS
-        } else {
-            G::Set::ZERO
-        };
-        let walls = camps
+        let throne = throne_square::<G>(rules);
+        let walls = camp_walls::<G>(rules, from)
             | if rules.king_passes_throne() {
                 G::Set::ZERO
             } else {
