@@ -525,35 +525,6 @@ impl<'a, G: Size> Worker<'a, G> {
         // The index of the move in the node's order.
         let mut i = 0;
         loop {
-            // With `SMP Mode=Split`, the main thread's principal-variation nodes share the moves
-            // after the first among the threads (worker/split.rs).
-            if i == 1
-                && pv_node
-                && let Some(splitter) = self.splitter
-                && depth >= split::SPLIT_DEPTH
-                && self.split_cutoff.is_none()
-            {
-                let (s, m) = self.split(
-                    splitter,
-                    board,
-                    (alpha, beta),
-                    depth,
-                    ply,
-                    threatened,
-                    (best, best_move),
-                );
-                if self.stopped {
-                    return 0;
-                }
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        best_move = m;
-                        alpha = s;
-                    }
-                }
-                break;
-            }
             let (root_moves, excluded) = (&self.root_moves, &self.excluded);
             let allow = |m: MoveOf<G>| {
                 ply > 0
@@ -573,12 +544,42 @@ impl<'a, G: Size> Worker<'a, G> {
                     number: i as u32 + 1,
                 });
             }
-            let late = !pv_node
-                && !threatened
-                && quiet
-                && depth <= LMP_DEPTH
-                && i >= lmp_count(depth)
-                && best > -MATE_BOUND;
+            let late = if pv_node {
+                // With `SMP Mode=Split`, the main thread's principal-variation nodes share the
+                // moves after the first among the threads (worker/split.rs).
+                if i == 1
+                    && let Some(splitter) = self.splitter
+                    && depth >= split::SPLIT_DEPTH
+                    && self.split_cutoff.is_none()
+                {
+                    let (s, m) = self.split(
+                        splitter,
+                        board,
+                        (alpha, beta),
+                        (depth, ply),
+                        (threatened, (mv, quiet)),
+                        (best, best_move),
+                    );
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s > best {
+                        best = s;
+                        if s > alpha {
+                            best_move = m;
+                            alpha = s;
+                        }
+                    }
+                    break;
+                }
+                false
+            } else {
+                !threatened
+                    && quiet
+                    && depth <= LMP_DEPTH
+                    && i >= lmp_count(depth)
+                    && best > -MATE_BOUND
+            };
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
             // (A quiet move captures nothing: a calm one cannot threaten the king either.)
@@ -615,11 +616,7 @@ impl<'a, G: Size> Worker<'a, G> {
                 board,
                 &child,
                 (mv, taken),
-                (
-                    i,
-                    ext,
-                    quiet && taken.is_empty() && !threatened && !no_reduce,
-                ),
+                (i, ext, quiet, threatened || no_reduce),
                 (alpha, beta, pv_node),
                 (depth, ply),
             );
@@ -680,16 +677,17 @@ impl<'a, G: Size> Worker<'a, G> {
     /// Searches `child`, reached from `board` (the node at `ply`, searched to `depth` within
     /// `(alpha, beta)`, a `pv_node` or not) by `mv`, which captured `taken`: the node's move
     /// number `i`, extended by `ext`, searched as principal variation search does (the first
-    /// move with the node's window, the others with a null window, reduced if late and
-    /// `reducible`, and again as needed; the split search, worker/split.rs, searches its moves
-    /// here too). Returns the score from the node's side.
+    /// move with the node's window, the others with a null window, reduced if late, `quiet`,
+    /// capturing nothing and not `unreducible` (a threat, or a threatened node), and again as
+    /// needed; the split search, worker/split.rs, searches its moves here too). Returns the
+    /// score from the node's side.
     #[inline(always)]
     fn search_child(
         &mut self,
         board: &BoardOf<G>,
         child: &BoardOf<G>,
         (mv, taken): (MoveOf<G>, BitboardOf<G>),
-        (i, ext, reducible): (usize, i32, bool),
+        (i, ext, quiet, unreducible): (usize, i32, bool, bool),
         (alpha, beta, pv_node): (i32, i32, bool),
         (depth, ply): (i32, usize),
     ) -> i32 {
@@ -702,7 +700,7 @@ impl<'a, G: Size> Worker<'a, G> {
         } else {
             // Late move reductions for quiet moves.
             let mut r = 0;
-            if depth >= 3 && i >= 3 && reducible {
+            if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !unreducible {
                 r = lmr(depth, i);
                 if pv_node {
                     r -= 1;

@@ -153,24 +153,27 @@ impl<G: Size> SplitPoint<G> {
 }
 
 impl<'a, G: Size> Worker<'a, G> {
-    /// Searches the moves of the node at `ply` after the first (searched already: `best` and
-    /// `best_move`, with alpha raised to `alpha`) on every thread of the pool. Returns the best
-    /// score and move; the principal variation at `ply` is then the best move's.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the moves of the node at `ply` (to `depth`, `threatened` or not) after the
+    /// first (searched already: `best` and `best_move`, with alpha raised to `alpha`) on every
+    /// thread of the pool: `second`, which the node's picker gave, and the picker's others.
+    /// Returns the best score and move; the principal variation at `ply` is then the best
+    /// move's.
+    #[cold]
+    #[inline(never)]
     pub(super) fn split(
         &mut self,
         splitter: &'a Splitter<G>,
         board: &BoardOf<G>,
         (alpha, beta): (i32, i32),
-        depth: i32,
-        ply: usize,
-        threatened: bool,
+        (depth, ply): (i32, usize),
+        (threatened, second): (bool, (MoveOf<G>, bool)),
         (best, best_move): (i32, Option<MoveOf<G>>),
     ) -> (i32, Option<MoveOf<G>>) {
         let point = &*splitter.point;
         {
             let mut node = lock(&point.node);
             node.moves.clear();
+            node.moves.push(second);
             let rules = self.rules;
             let (root_moves, excluded) = (&self.root_moves, &self.excluded);
             let allow = |m: MoveOf<G>| {
@@ -277,11 +280,7 @@ impl<'a, G: Size> Worker<'a, G> {
                 board,
                 &child,
                 (mv, taken),
-                (
-                    k + 1,
-                    ext,
-                    quiet && taken.is_empty() && !threatened && !no_reduce,
-                ),
+                (k + 1, ext, quiet, threatened || no_reduce),
                 (alpha, beta, true),
                 (depth, ply),
             );
