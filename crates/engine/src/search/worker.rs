@@ -84,8 +84,8 @@ pub(crate) struct Worker<'a, G: Size> {
     pub(crate) aborted: bool,
     /// What the main thread splits principal-variation nodes with (SMP Mode `Split`).
     pub(crate) splitter: Option<&'a Splitter<G>>,
-    /// While this thread searches a move of a split node: the flag that says another thread's
-    /// move reached beta there.
+    /// While this thread searches the moves of a split node: that node, which says when the
+    /// thread must leave the move it is at ([`split::SplitPoint::leave`]).
     split_cutoff: Option<&'a split::SplitPoint<G>>,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<(u64, i32)>,
