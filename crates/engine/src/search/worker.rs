@@ -616,9 +616,9 @@ impl<'a, G: Size> Worker<'a, G> {
                 board,
                 &child,
                 (mv, taken),
-                (i, ext, quiet, threatened || no_reduce),
+                (i, ext, quiet, no_reduce),
                 (alpha, beta, pv_node),
-                (depth, ply),
+                (depth, ply, threatened),
             );
             if self.stopped {
                 return 0;
@@ -675,11 +675,11 @@ impl<'a, G: Size> Worker<'a, G> {
     }
 
     /// Searches `child`, reached from `board` (the node at `ply`, searched to `depth` within
-    /// `(alpha, beta)`, a `pv_node` or not) by `mv`, which captured `taken`: the node's move
-    /// number `i`, extended by `ext`, searched as principal variation search does (the first
-    /// move with the node's window, the others with a null window, reduced if late, `quiet`,
-    /// capturing nothing and not `unreducible` (a threat, or a threatened node), and again as
-    /// needed; the split search, worker/split.rs, searches its moves here too). Returns the
+    /// `(alpha, beta)`, a `pv_node` or not, `threatened` or not) by `mv`, which captured
+    /// `taken`: the node's move number `i`, extended by `ext`, searched as principal variation
+    /// search does (the first move with the node's window, the others with a null window,
+    /// reduced if late, `quiet`, capturing nothing, in a node not threatened and not
+    /// `no_reduce` (a capture threat), and again as needed; the split search, worker/split.rs, searches its moves here too). Returns the
     /// score from the node's side.
     #[inline(always)]
     fn search_child(
@@ -687,9 +687,9 @@ impl<'a, G: Size> Worker<'a, G> {
         board: &BoardOf<G>,
         child: &BoardOf<G>,
         (mv, taken): (MoveOf<G>, BitboardOf<G>),
-        (i, ext, quiet, unreducible): (usize, i32, bool, bool),
+        (i, ext, quiet, no_reduce): (usize, i32, bool, bool),
         (alpha, beta, pv_node): (i32, i32, bool),
-        (depth, ply): (i32, usize),
+        (depth, ply, threatened): (i32, usize, bool),
     ) -> i32 {
         self.net_enter(ply + 1, board, child, Some(mv), taken);
         self.path.push(child.hash());
@@ -700,7 +700,7 @@ impl<'a, G: Size> Worker<'a, G> {
         } else {
             // Late move reductions for quiet moves.
             let mut r = 0;
-            if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !unreducible {
+            if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && !no_reduce {
                 r = lmr(depth, i);
                 if pv_node {
                     r -= 1;

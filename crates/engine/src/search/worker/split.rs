@@ -280,9 +280,9 @@ impl<'a, G: Size> Worker<'a, G> {
                 board,
                 &child,
                 (mv, taken),
-                (k + 1, ext, quiet, threatened || no_reduce),
+                (k + 1, ext, quiet, no_reduce),
                 (alpha, beta, true),
-                (depth, ply),
+                (depth, ply, threatened),
             );
             self.poll();
             let left = point.finished[me].load(Ordering::Relaxed) == k + 1;
