@@ -25,7 +25,7 @@ pub struct BenchArgs {
     #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MIB as u64,
           value_parser = clap::value_parser!(u64).range(1..=konakis::search::MAX_HASH_MIB as u64))]
     pub hash_mib: u64,
-    /// How several threads share the work: RootSplit or Lazy.
+    /// How several threads share the work: Split or Lazy.
     #[arg(long, default_value = "Lazy", value_parser = parse_smp)]
     pub smp: SmpMode,
     /// Instead of the bench positions, solve the built-in suite of king tactics (forced

@@ -295,7 +295,7 @@ fn uci_announces_identity_and_every_option() {
         "option name Ponder type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
         "option name Move Overhead type spin default 30 min 0 max 10000".to_string(),
-        "option name SMP Mode type combo default Lazy var RootSplit var Lazy".to_string(),
+        "option name SMP Mode type combo default Lazy var Split var Lazy".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name Eval type combo default Network var Network var Classical".to_string(),
         "option name EvalFile type string default <empty>".to_string(),

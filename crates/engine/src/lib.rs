@@ -14,8 +14,8 @@
 //! - [`options`]: the one option table every front-end shares.
 //! - [`search`]: the search. The searcher (`search/searcher.rs`) owns the transposition
 //!   table ([`search::tt`]), the settings and the threads; `search/deepen.rs` deepens
-//!   iteratively on the main thread, with Lazy SMP helpers or the parallel root search
-//!   (`search/root_split.rs`); `search/worker.rs` is one thread's principal variation search
+//!   iteratively on the main thread, with Lazy SMP helpers or helpers that share the moves of
+//!   the principal variation's nodes (`search/worker/split.rs`); `search/worker.rs` is one thread's principal variation search
 //!   (its quiescence search in `search/worker/qsearch.rs`), its moves ordered by
 //!   `search/movepick.rs` with the killers and history of `search/history.rs`;
 //!   `search/types.rs` holds what a search is asked ([`search::Limits`]) and what it reports
@@ -34,7 +34,7 @@
 //! # Features
 //!
 //! - `threads` (default): the search's helper threads, kept in a pool between searches, for
-//!   Lazy SMP and the parallel root search. Without it one thread searches whatever `Threads`
+//!   Lazy SMP and the split search. Without it one thread searches whatever `Threads`
 //!   says, and the crate
 //!   builds for `wasm32-unknown-unknown`. A search there runs on the calling thread with
 //!   [`Engine::search`] (the same reports, stopped by the caller's [`search::Cancel`], which

@@ -184,8 +184,9 @@ pub fn table() -> &'static [OptionRow] {
                     default: d.smp.name(),
                     values: &SmpMode::NAMES,
                 },
-                help: "how several threads share the work: RootSplit (the root moves split \
-                       among threads) or Lazy (every thread searches the whole tree)",
+                help: "how several threads share the work: Split (one tree, the moves after \
+                       the first of each principal-variation node shared among the threads) or \
+                       Lazy (every thread searches the whole tree)",
                 target: Target::SmpMode,
             },
             OptionRow {

@@ -115,6 +115,6 @@ fn main() {
     }
     TEST_THREAD.with(|t| t.set(true));
     second_search_allocates_nothing_on_helpers(SmpMode::Lazy);
-    second_search_allocates_nothing_on_helpers(SmpMode::RootSplit);
+    second_search_allocates_nothing_on_helpers(SmpMode::Split);
     println!("test second_search_allocates_nothing_on_helpers ... ok");
 }

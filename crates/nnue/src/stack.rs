@@ -56,6 +56,12 @@ impl<const H: usize> AccumulatorStack<H> {
         self.plies[0].valid = true;
     }
 
+    /// Makes `board` the position at `ply`, its accumulator computed from scratch (a thread
+    /// that joins a search in the middle of another thread's line).
+    pub fn set_at(&mut self, ply: usize, board: &Board) {
+        self.refresh(ply, board);
+    }
+
     /// Records that the position at `ply` is `child`, reached from `board` by `mv` (`None`:
     /// a null move), which captured `taken`.
     #[inline]

@@ -3,15 +3,14 @@
 //! that reports, keeps the clock and searches the MultiPV lines) and the Lazy SMP helpers
 //! (`pool.rs`), which start one ply apart, publish each iteration they complete, and whose
 //! iteration the main thread takes over when a helper finishes it first. At the end the
-//! deepest completed iteration of any thread gives the best move ([`run`]). With the parallel
-//! root search (`root_split.rs`), the helpers instead share each of the main thread's
-//! iterations. The search of one iteration is [`super::worker`]'s.
+//! deepest completed iteration of any thread gives the best move ([`run`]). With the split
+//! search (`worker/split.rs`) only the main thread deepens, and the helpers share the moves of
+//! the nodes of its principal variation. The search of one iteration is [`super::worker`]'s.
 
 use super::pool::{Crew, Job};
 use super::root::Root;
-use super::root_split::RootSplit;
 use super::time::TimeManager;
-use super::worker::Worker;
+use super::worker::{Splitter, Worker};
 use super::{
     Cancel, INFINITE, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Report, Score, ScoreBound, Settings,
     Shared, SmpMode,
@@ -37,7 +36,7 @@ pub(crate) struct RunContext<'a, G: Size> {
 }
 
 /// The search proper, on the calling thread as the main thread: iterative deepening, with
-/// the pool's helpers beside it (Lazy SMP, or the parallel root search) when `threads > 1`.
+/// the pool's helpers beside it (Lazy SMP, or the split search) when `threads > 1`.
 /// Returns the best move and the move expected in reply.
 pub(crate) fn run<G: Size>(
     context: &RunContext<'_, G>,
@@ -73,7 +72,7 @@ pub(crate) fn run<G: Size>(
         report(Report::Threads { wanted, running });
     }
     let helpers = running > 1;
-    let split = helpers && settings.smp == SmpMode::RootSplit && settings.multipv <= 1;
+    let split = helpers && settings.smp == SmpMode::Split;
     let root = Arc::new(Root {
         search: crew.next_search(),
         shared: Arc::clone(shared),
@@ -85,7 +84,9 @@ pub(crate) fn run<G: Size>(
         max_depth,
         net: shared.net.lock().ok().and_then(|n| n.clone()),
     });
+    let splitter = split.then(|| Splitter::new(crew, &root, running));
     let mut w = root.worker(crew.take_state(0));
+    w.splitter = splitter.as_ref();
     w.cancel = cancel;
     w.sink = Some(report);
     // With Lazy SMP helpers, an iteration a helper finishes first is taken over (one line
@@ -99,8 +100,7 @@ pub(crate) fn run<G: Size>(
         searched
     };
     let mut result = if split {
-        let split = RootSplit::new(crew, &root);
-        let searched = iterate(&mut w, &root, settings.multipv, Some(&split), 1);
+        let searched = iterate(&mut w, &root, settings.multipv, 1);
         finish(&mut w, searched)
     } else {
         let job: Job<G> = {
@@ -108,13 +108,14 @@ pub(crate) fn run<G: Size>(
             Arc::new(move |index, state| {
                 let mut w = root.worker(state);
                 w.main = false;
+                w.thread = index;
                 // Helpers start one ply apart, so that they fill the table with different work.
-                iterate(&mut w, &root, 1, None, 1 + (index as i32 - 1) % 2);
+                iterate(&mut w, &root, 1, 1 + (index as i32 - 1) % 2);
                 w.into_state()
             })
         };
         crew.run(job, || {
-            let searched = iterate(&mut w, &root, settings.multipv, None, 1);
+            let searched = iterate(&mut w, &root, settings.multipv, 1);
             finish(&mut w, searched)
         })
     };
@@ -178,13 +179,12 @@ fn report_lines<G: Size>(w: &mut Worker<'_, G>, depth: i32, lines: &[(i32, Vec<M
 /// Iterative deepening from `first_depth` with aspiration windows and `multipv` lines, on the
 /// main thread or a helper (`w.main`): only the main thread reports, keeps the clock and takes
 /// over what helpers finish first; a helper publishes each iteration it completes. Every
-/// thread records its deepest completed iteration in `w.completed`. With `split` the
-/// iterations are the parallel root search's. Returns the best move and the expected reply.
+/// thread records its deepest completed iteration in `w.completed`. Returns the best move and
+/// the expected reply.
 fn iterate<G: Size>(
     w: &mut Worker<'_, G>,
     root: &Root<G>,
     multipv: usize,
-    split: Option<&RootSplit<'_, G>>,
     first_depth: i32,
 ) -> (Option<MoveOf<G>>, Option<MoveOf<G>>) {
     let (board, limits, shared) = (&root.board, &root.limits, w.shared);
@@ -193,11 +193,6 @@ fn iterate<G: Size>(
     let mut prev_score = 0;
     let mut time = TimeManager::default();
     let multipv = multipv.clamp(1, root.moves.len());
-    // Root moves, best first, for the parallel root search.
-    let mut order: Vec<MoveOf<G>> = match split {
-        Some(_) => root.moves.clone(),
-        None => Vec::new(),
-    };
     let mut depth = first_depth - 1;
     while depth < root.max_depth {
         depth += 1;
@@ -222,10 +217,7 @@ fn iterate<G: Size>(
             };
             // The principal variation of each search is `w.pv()`.
             let score = loop {
-                let s = match split {
-                    Some(split) => split.search(w, &order, depth, alpha, beta),
-                    None => w.search_root(board, depth, alpha, beta),
-                };
+                let s = w.search_root(board, depth, alpha, beta);
                 if w.stopped {
                     break s;
                 }
@@ -287,9 +279,6 @@ fn iterate<G: Size>(
         time.iteration_done(best == Some(pv[0]), prev_score - score);
         best = Some(pv[0]);
         ponder = pv.get(1).copied();
-        if let Some(pos) = order.iter().position(|&m| m == pv[0]) {
-            order[..=pos].rotate_right(1);
-        }
         w.completed.set(depth, score, pv);
         if !w.main {
             shared.publish_helper_line(depth, score, pv);

@@ -15,7 +15,7 @@
 //!   from `skill/play.rs`), over the search of one thread (`worker.rs`, with
 //!   `worker/qsearch.rs` and its pruning parameters in `parameters.rs`; its moves from the
 //!   picker of `movepick.rs`, ordered by the killers and history of `history.rs`), the
-//!   parallel root search on the same threads (`root_split.rs`), the transposition table
+//!   split search on the same threads (`worker/split.rs`), the transposition table
 //!   ([`tt`]) and the time budget and its use while deepening ([`budget`], `time.rs`).
 //!
 //! The searcher is the engine's own: the compiler refuses it to every other crate, which asks
@@ -37,7 +37,6 @@ mod movepick;
 mod parameters;
 mod pool;
 mod root;
-mod root_split;
 mod searcher;
 mod settings;
 mod shared;

@@ -4,8 +4,8 @@
 //! searches, and keeps its [`ThreadState`] (its quiet history and every buffer its search
 //! needs), so that it allocates nothing after its first search. The crew has one primitive,
 //! [`Crew::run`]: a job on every helper while the calling thread does its own part, returning
-//! when all have finished. Lazy SMP (`deepen.rs`) and the parallel root search
-//! (`root_split.rs`) both run on it.
+//! when all have finished. Lazy SMP (`deepen.rs`) and the split search
+//! (`worker/split.rs`) both run on it.
 //!
 //! Without the `threads` feature (the browser's build) no helper is started: the crew has no
 //! helpers, [`Crew::run`] runs the calling thread's part alone, and the search is the calling

@@ -405,12 +405,12 @@ mod tests {
             .map(|(i, rules)| (i, rules, network::HIDDEN_UNITS))
             .chain([(1, &families[1], network::HIDDEN_SIZES[1])]);
         for (i, rules, hidden) in cases {
-            // One thread, Lazy SMP helpers, and the parallel root search (which starts each
-            // root move's path on its own).
-            for (threads, smp) in [
-                (1, SmpMode::Lazy),
-                (2, SmpMode::Lazy),
-                (2, SmpMode::RootSplit),
+            // One thread, Lazy SMP helpers, and the split search (whose helper takes up the
+            // network's accumulators at a split node, deep enough to be split).
+            for (threads, smp, depth) in [
+                (1, SmpMode::Lazy, 5),
+                (2, SmpMode::Lazy, 5),
+                (2, SmpMode::Split, 7),
             ] {
                 let mut searcher = Searcher::new(Settings {
                     threads,
@@ -424,7 +424,7 @@ mod tests {
                 let before = crate::search::worker::NET_CHECKS.load(Ordering::Relaxed);
                 for game in positions(rules, 7 + i as u64, 9) {
                     let limits = Limits {
-                        depth: Some(5),
+                        depth: Some(depth),
                         ..Limits::default()
                     };
                     // Every network evaluation is checked against a recomputation, which
@@ -534,7 +534,7 @@ mod tests {
     #[cfg(feature = "threads")]
     #[test]
     fn the_threads_outlive_a_search_and_the_next_search_runs_on_them() {
-        for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
+        for smp in [SmpMode::Lazy, SmpMode::Split] {
             let mut searcher = searcher(2, smp);
             let game = Game::start(Rules::default());
             assert!(
@@ -680,7 +680,7 @@ mod tests {
 
     #[test]
     fn with_helpers_a_node_limit_stops_every_thread_soon_after_it() {
-        for smp in [SmpMode::Lazy, SmpMode::RootSplit] {
+        for smp in [SmpMode::Lazy, SmpMode::Split] {
             let mut searcher = searcher(2, smp);
             let game = Game::start(Rules::default());
             let limit = 40_000;
@@ -740,6 +740,44 @@ mod tests {
         searcher.set(Settings { skill, ..settings }).unwrap();
         let (played, _) = searcher.search_sync(&game, depth(6));
         assert!(legal.contains(&played.unwrap()));
+    }
+
+    // Helpers only start with the `threads` feature.
+    #[cfg(feature = "threads")]
+    #[test]
+    fn the_split_search_splits_and_finds_the_forced_captures_one_thread_finds() {
+        use crate::search::worker::SPLITS;
+        // Captures in three moves of the tactics suite (tactics.txt), with their right moves.
+        let cases: [(&str, &[&str]); 3] = [
+            ("1b7/bK1w5/bb5b1/9/9/8w/9/7w1/w8 b 0", &["h7c7"]),
+            ("b2b5/1w7/bb1K1b3/5b3/3w5/9/9/9/9 b 0", &["f6d6"]),
+            ("4b1bb1/4w1K2/6bb1/5b3/9/9/1w7/9/9 b 0", &["h7h8", "h9h8"]),
+        ];
+        let rules = Rules::default();
+        let mut one = searcher(1, SmpMode::Lazy);
+        for threads in [2, 3] {
+            let mut split = searcher(threads, SmpMode::Split);
+            for (fen, right) in cases {
+                let game = Game::from_fen_and_moves(rules, fen, []).unwrap();
+                let (_, alone) = one.search_sync(&game, depth(8));
+                let before = SPLITS.load(Ordering::Relaxed);
+                let (best, info) = split.search_sync(&game, depth(8));
+                assert!(
+                    SPLITS.load(Ordering::Relaxed) > before,
+                    "{threads} threads, {fen}: no node was split"
+                );
+                let best = best.expect("a move").to_string();
+                assert!(
+                    right.contains(&best.as_str()),
+                    "{threads} threads, {fen}: {best}"
+                );
+                assert_eq!(
+                    info.map(|i| i.score),
+                    alone.map(|i| i.score),
+                    "{threads} threads, {fen}: the score of one thread"
+                );
+            }
+        }
     }
 
     #[test]

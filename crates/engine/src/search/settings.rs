@@ -7,21 +7,22 @@ use crate::skill::Skill;
 /// How several threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmpMode {
-    /// The first root move alone, then the others in parallel on the pool's threads against
-    /// the shared bound, re-searched on fail-high.
-    RootSplit,
+    /// One tree searched by every thread: at each node of the principal variation, the first
+    /// move by the main thread alone, then the others shared among the threads against the
+    /// best score so far (young brothers wait).
+    Split,
     /// Every thread searches the whole tree from the root, sharing the table (Lazy SMP).
     Lazy,
 }
 
 impl SmpMode {
     /// Names as the `SMP Mode` option spells them.
-    pub const NAMES: [&'static str; 2] = ["RootSplit", "Lazy"];
+    pub const NAMES: [&'static str; 2] = ["Split", "Lazy"];
 
     /// The mode named `name` (case-insensitive).
     pub fn parse(name: &str) -> Option<SmpMode> {
-        if name.eq_ignore_ascii_case("RootSplit") {
-            Some(SmpMode::RootSplit)
+        if name.eq_ignore_ascii_case("Split") {
+            Some(SmpMode::Split)
         } else if name.eq_ignore_ascii_case("Lazy") {
             Some(SmpMode::Lazy)
         } else {
@@ -32,7 +33,7 @@ impl SmpMode {
     /// The option value text.
     pub fn name(self) -> &'static str {
         match self {
-            SmpMode::RootSplit => "RootSplit",
+            SmpMode::Split => "Split",
             SmpMode::Lazy => "Lazy",
         }
     }

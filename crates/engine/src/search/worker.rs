@@ -21,11 +21,15 @@ use std::sync::atomic::Ordering;
 
 mod evaluate;
 mod qsearch;
+mod split;
 mod state;
 
 #[cfg(test)]
 pub(crate) use evaluate::NET_CHECKS;
 use evaluate::NetPath;
+#[cfg(test)]
+pub(crate) use split::SPLITS;
+pub(crate) use split::Splitter;
 pub(crate) use state::{Completed, Lines, ThreadState};
 /// Nodes between checks of the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
@@ -72,10 +76,17 @@ pub(crate) struct Worker<'a, G: Size> {
     pub(crate) cancel: Cancel<'a>,
     /// Is this the thread that reports?
     pub(crate) main: bool,
+    /// The thread's number in the pool (0 for the main thread).
+    pub(crate) thread: usize,
     /// Does the main thread take over iterations its helpers finish first (Lazy SMP)?
     pub(crate) adopt: bool,
     /// Was the current iteration given up because a helper finished it?
     pub(crate) aborted: bool,
+    /// What the main thread splits principal-variation nodes with (SMP Mode `Split`).
+    pub(crate) splitter: Option<&'a Splitter<G>>,
+    /// While this thread searches the moves of a split node: that node, which says when the
+    /// thread must leave the move it is at ([`split::SplitPoint::leave`]).
+    split_cutoff: Option<&'a split::SplitPoint<G>>,
     /// Static evaluations by position key (see [`Worker::evaluate`]).
     eval_cache: Vec<(u64, i32)>,
     /// The last position's key and whether its king was in danger (see
@@ -143,8 +154,11 @@ impl<'a, G: Size> Worker<'a, G> {
             node_limit: None,
             cancel: Cancel::Never,
             main: true,
+            thread: 0,
             adopt: false,
             aborted: false,
+            splitter: None,
+            split_cutoff: None,
             eval_cache,
             danger_memo: (0, false),
             exits_memo: (0, BitboardOf::EMPTY),
@@ -240,12 +254,6 @@ impl<'a, G: Size> Worker<'a, G> {
         &self.pv[0][..self.pv_len[0]]
     }
 
-    /// Makes `line` the principal variation of the last root search.
-    pub(crate) fn set_pv(&mut self, line: &[MoveOf<G>]) {
-        self.pv[0][..line.len()].copy_from_slice(line);
-        self.pv_len[0] = line.len();
-    }
-
     /// Adds the principal variation of the last root search, scored `score`, to the lines of
     /// the iteration.
     pub(crate) fn keep_pv(&mut self, score: i32) {
@@ -277,6 +285,11 @@ impl<'a, G: Size> Worker<'a, G> {
         if self.adopt && self.shared.helper_depth.load(Ordering::Relaxed) >= self.root_depth {
             self.stopped = true;
             self.aborted = true;
+        }
+        if let Some(point) = self.split_cutoff
+            && point.leave(self.thread)
+        {
+            self.stopped = true;
         }
         if let Some(n) = self.node_limit
             && self.shared.nodes.load(Ordering::Relaxed) >= n
@@ -380,36 +393,6 @@ impl<'a, G: Size> Worker<'a, G> {
         self.root_depth = depth;
         self.net_root(board);
         self.search(board, alpha, beta, depth, 0, true)
-    }
-
-    /// Searches one root move within `(alpha, beta)` (from the root's point of view) and
-    /// returns its score; its principal variation, the move first, is then [`Worker::pv`].
-    pub(crate) fn search_root_move(
-        &mut self,
-        board: &BoardOf<G>,
-        mv: MoveOf<G>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.path.clear();
-        self.path.push(board.hash());
-        self.seldepth = 0;
-        self.root_depth = depth;
-        let mut child = *board;
-        let taken = child.play(&self.rules, mv);
-        self.net_root(board);
-        self.net_enter(1, board, &child, Some(mv), taken);
-        self.path.push(child.hash());
-        let (_, ext) = self.threat_and_extension(board, &child, 0, false);
-        let score = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
-        self.pv[0][0] = mv;
-        let len = self.pv_len[1].max(1);
-        for p in 1..len {
-            self.pv[0][p] = self.pv[1][p];
-        }
-        self.pv_len[0] = len;
-        score
     }
 
     fn search(
@@ -561,12 +544,42 @@ impl<'a, G: Size> Worker<'a, G> {
                     number: i as u32 + 1,
                 });
             }
-            let late = !pv_node
-                && !threatened
-                && quiet
-                && depth <= LMP_DEPTH
-                && i >= lmp_count(depth)
-                && best > -MATE_BOUND;
+            let late = if pv_node {
+                // With `SMP Mode=Split`, the main thread's principal-variation nodes share the
+                // moves after the first among the threads (worker/split.rs).
+                if i == 1
+                    && let Some(splitter) = self.splitter
+                    && depth >= split::SPLIT_DEPTH
+                    && self.split_cutoff.is_none()
+                {
+                    let (s, m) = self.split(
+                        splitter,
+                        board,
+                        (alpha, beta),
+                        (depth, ply),
+                        (threatened, (mv, quiet)),
+                        (best, best_move),
+                    );
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s > best {
+                        best = s;
+                        if s > alpha {
+                            best_move = m;
+                            alpha = s;
+                        }
+                    }
+                    break;
+                }
+                false
+            } else {
+                !threatened
+                    && quiet
+                    && depth <= LMP_DEPTH
+                    && i >= lmp_count(depth)
+                    && best > -MATE_BOUND
+            };
             // A late quiet move that cannot open a line for the king is pruned before it is
             // played: any attackers' move, and a soldier's move from off the king's lines.
             // (A quiet move captures nothing: a calm one cannot threaten the king either.)
@@ -599,31 +612,14 @@ impl<'a, G: Size> Worker<'a, G> {
                 i += 1;
                 continue;
             }
-            self.net_enter(ply + 1, board, &child, Some(mv), taken);
-            self.path.push(child.hash());
-            let new_depth = depth - 1 + ext;
-            let mut score;
-            if i == 0 {
-                score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
-            } else {
-                // Late move reductions for quiet moves.
-                let mut r = 0;
-                if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && !no_reduce {
-                    r = lmr(depth, i);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
-                }
-            }
-            self.path.pop();
+            let score = self.search_child(
+                board,
+                &child,
+                (mv, taken),
+                (i, ext, quiet, no_reduce),
+                (alpha, beta, pv_node),
+                (depth, ply, threatened),
+            );
             if self.stopped {
                 return 0;
             }
@@ -676,6 +672,51 @@ impl<'a, G: Size> Worker<'a, G> {
             );
         }
         best
+    }
+
+    /// Searches `child`, reached from `board` (the node at `ply`, searched to `depth` within
+    /// `(alpha, beta)`, a `pv_node` or not, `threatened` or not) by `mv`, which captured
+    /// `taken`: the node's move number `i`, extended by `ext`, searched as principal variation
+    /// search does (the first move with the node's window, the others with a null window,
+    /// reduced if late, `quiet`, capturing nothing, in a node not threatened and not
+    /// `no_reduce` (a capture threat), and again as needed; the split search, worker/split.rs, searches its moves here too). Returns the
+    /// score from the node's side.
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        board: &BoardOf<G>,
+        child: &BoardOf<G>,
+        (mv, taken): (MoveOf<G>, BitboardOf<G>),
+        (i, ext, quiet, no_reduce): (usize, i32, bool, bool),
+        (alpha, beta, pv_node): (i32, i32, bool),
+        (depth, ply, threatened): (i32, usize, bool),
+    ) -> i32 {
+        self.net_enter(ply + 1, board, child, Some(mv), taken);
+        self.path.push(child.hash());
+        let new_depth = depth - 1 + ext;
+        let mut score;
+        if i == 0 {
+            score = -self.search(child, -beta, -alpha, new_depth, ply + 1, true);
+        } else {
+            // Late move reductions for quiet moves.
+            let mut r = 0;
+            if depth >= 3 && i >= 3 && quiet && taken.is_empty() && !threatened && !no_reduce {
+                r = lmr(depth, i);
+                if pv_node {
+                    r -= 1;
+                }
+                r = r.clamp(0, new_depth - 1);
+            }
+            score = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            if score > alpha && r > 0 {
+                score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, true);
+            }
+            if score > alpha && score < beta {
+                score = -self.search(child, -beta, -alpha, new_depth, ply + 1, true);
+            }
+        }
+        self.path.pop();
+        score
     }
 
     /// Ends the principal variation at `ply` with the winning move `mv`.

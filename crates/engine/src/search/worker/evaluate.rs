@@ -64,6 +64,13 @@ impl<G: Size> Worker<'_, G> {
         }
     }
 
+    /// Makes `board` the position at `ply` for the network (a helper joining a split).
+    pub(in crate::search) fn net_at(&mut self, ply: usize, board: &BoardOf<G>) {
+        if let (Some(n), Some(board)) = (&mut self.net, G::tablut(board)) {
+            on_stack!(n, s => s.set_at(ply, board));
+        }
+    }
+
     /// Records, for the network, that the position at `ply` is `child`, reached from `board`
     /// by `mv` (`None`: a null move), which captured `taken`.
     #[inline(always)]

@@ -1,7 +1,7 @@
 //! What one search thread keeps from search to search: its quiet history and every buffer its
 //! search needs, allocated once with the thread's first search so that the thread allocates
-//! nothing after it. A [`Worker`](super::Worker) takes the state over for a search (or one
-//! iteration of the parallel root search) and gives it back.
+//! nothing after it. A [`Worker`](super::Worker) takes the state over for a search (or, in the
+//! split search, for the moves of one split node) and gives it back.
 
 use super::evaluate::{EVAL_CACHE_SIZE, NetPath};
 use crate::Size;
