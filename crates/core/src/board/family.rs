@@ -15,6 +15,7 @@ use crate::geometry::{Geometry, MovedSet};
 use crate::rules::{Escape, ExitFort, KingCapture, Rules, Shieldwall};
 use crate::types::{Piece, Side, SquareOf};
 use crate::zobrist;
+use smallvec::SmallVec;
 
 use super::movegen::slide_targets;
 
@@ -250,14 +251,9 @@ impl<G: Geometry> BoardOf<G> {
             && (self.att & G::EDGE).count_ones() >= 2
             && (defenders & G::EDGE).count_ones() >= 2
         {
-            let corners = match rules.shieldwall {
-                Shieldwall::OpenTafl | Shieldwall::OpenTaflRelaxed => {
-                    hostile_corners_or_corners::<G>(rules)
-                }
-                _ => G::Set::ZERO,
-            };
+            let corners = opentafl_row_corners::<G>(rules);
             let rows = OpenTaflRows::<G>::scan(defenders, king, corners);
-            if rows.found.iter().any(|&r| rows.lists[r].0.contains(&k)) {
+            if rows.found.iter().any(|&r| rows.lists[r].squares.has(k)) {
                 return true;
             }
         }
@@ -606,12 +602,7 @@ impl<G: Geometry> BoardOf<G> {
         if (self.att & G::EDGE).count_ones() < 2 || (defenders & G::EDGE).count_ones() < 2 {
             return G::Set::ZERO;
         }
-        let corners = match rules.shieldwall {
-            Shieldwall::OpenTafl | Shieldwall::OpenTaflRelaxed => {
-                hostile_corners_or_corners::<G>(rules)
-            }
-            _ => G::Set::ZERO,
-        };
+        let corners = opentafl_row_corners::<G>(rules);
         let attackers_rows = OpenTaflRows::<G>::scan(self.att, king, corners);
         let defenders_rows = OpenTaflRows::<G>::scan(defenders, king, corners);
         let flanking = rules.shieldwall.needs_moved_pieces();
@@ -622,7 +613,9 @@ impl<G: Geometry> BoardOf<G> {
         let mut captured = G::Set::ZERO;
         for rows in [&attackers_rows, &defenders_rows] {
             for &r in &rows.found {
-                let (squares, pieces) = &rows.lists[r];
+                let RowList {
+                    squares, pieces, ..
+                } = rows.lists[r];
                 if flanking && !(G::EDGE.has(to) && moved_before && pieces.has(to)) {
                     continue;
                 }
@@ -631,11 +624,8 @@ impl<G: Geometry> BoardOf<G> {
                     Piece::Attacker => defenders,
                     _ => attackers,
                 };
-                if squares.iter().all(|&s| others.has(s)) {
-                    let taken = squares
-                        .iter()
-                        .fold(G::Set::ZERO, |set, &s| set | G::Set::bit(s))
-                        & !G::bit(self.king as usize);
+                if squares & !others == G::Set::ZERO {
+                    let taken = squares & !G::bit(self.king as usize);
                     captured |= self.remove_all(victim, taken, hash);
                 }
             }
@@ -644,13 +634,55 @@ impl<G: Geometry> BoardOf<G> {
     }
 }
 
+/// The corners that bracket a row of OpenTafl's scan: those of a strong shieldwall (`sw:s`).
+fn opentafl_row_corners<G: Geometry>(rules: &Rules) -> G::Set {
+    match rules.shieldwall {
+        Shieldwall::OpenTafl | Shieldwall::OpenTaflRelaxed => {
+            hostile_corners_or_corners::<G>(rules)
+        }
+        _ => G::Set::ZERO,
+    }
+}
+
+/// Lists the scan keeps, on the stack: a scan starts at most one list per edge square, and
+/// finds at most as many rows.
+const SCAN_LISTS: usize = 64;
+
 /// The rows of one side that OpenTafl 0.4.8's scan of the edges finds
-/// ([`BoardOf::opentafl_shieldwall_captures`]).
+/// ([`BoardOf::opentafl_shieldwall_captures`]). The scan runs after every move under
+/// OpenTafl's shieldwall, in the search too, so it allocates nothing.
 struct OpenTaflRows<G: Geometry> {
-    /// Each pair of lists the scan filled: the row's squares in scan order, and its pieces.
-    lists: Vec<(Vec<usize>, G::Set)>,
+    /// Each list the scan filled.
+    lists: SmallVec<[RowList<G>; SCAN_LISTS]>,
     /// The rows found, as indices into `lists`, in the order found (one may come twice).
-    found: Vec<usize>,
+    found: SmallVec<[usize; SCAN_LISTS]>,
+}
+
+/// One list of OpenTafl's scan: a row's squares, how many times a square was added (OpenTafl
+/// keeps them in a list, and a row is one only when the list holds two or more), and its
+/// pieces.
+#[derive(Clone, Copy)]
+struct RowList<G: Geometry> {
+    squares: G::Set,
+    len: usize,
+    pieces: G::Set,
+}
+
+impl<G: Geometry> RowList<G> {
+    fn new() -> RowList<G> {
+        RowList {
+            squares: G::Set::ZERO,
+            len: 0,
+            pieces: G::Set::ZERO,
+        }
+    }
+
+    /// Adds the edge square `sq` to the row, with the piece `inward` in front of it.
+    fn push(&mut self, sq: usize, inward: usize) {
+        self.squares |= G::Set::bit(sq);
+        self.len += 1;
+        self.pieces |= G::Set::bit(inward);
+    }
 }
 
 impl<G: Geometry> OpenTaflRows<G> {
@@ -659,10 +691,10 @@ impl<G: Geometry> OpenTaflRows<G> {
     /// squares that bracket.
     fn scan(side: G::Set, king: G::Set, corners: G::Set) -> OpenTaflRows<G> {
         let mut rows = OpenTaflRows {
-            lists: vec![(Vec::new(), G::Set::ZERO)],
-            found: Vec::new(),
+            lists: SmallVec::new(),
+            found: SmallVec::new(),
         };
-        let at = |sq: usize| G::Set::bit(sq);
+        rows.lists.push(RowList::new());
         for e in &edges::<G>() {
             let mut started = false;
             let mut count = 0;
@@ -676,12 +708,12 @@ impl<G: Geometry> OpenTaflRows<G> {
                 }
                 if !started && side.has(sq) {
                     started = true;
-                    rows.lists[cur].1 |= at(sq);
+                    rows.lists[cur].pieces |= G::Set::bit(sq);
                     continue;
                 }
                 if started {
                     if corners.has(sq) {
-                        if rows.lists[cur].0.len() > 1 {
+                        if rows.lists[cur].len > 1 {
                             rows.found.push(cur);
                         }
                         break;
@@ -693,23 +725,21 @@ impl<G: Geometry> OpenTaflRows<G> {
                             count + 1 < G::SIDE && side.has(e.first + (count + 1) * e.step);
                         let king_here = (king & side).has(sq);
                         if (counted || king_here) && side.has(inward) {
-                            rows.lists[cur].1 |= at(inward);
-                            rows.lists[cur].0.push(sq);
+                            rows.lists[cur].push(sq, inward);
                         } else {
-                            if rows.lists[cur].0.len() > 1 {
-                                rows.lists[cur].1 |= at(sq);
+                            if rows.lists[cur].len > 1 {
+                                rows.lists[cur].pieces |= G::Set::bit(sq);
                                 rows.found.push(cur);
                             }
-                            rows.lists.push((Vec::new(), G::Set::ZERO));
+                            rows.lists.push(RowList::new());
                         }
                         continue;
                     }
                     if side.has(inward) {
-                        rows.lists[cur].1 |= at(inward);
-                        rows.lists[cur].0.push(sq);
+                        rows.lists[cur].push(sq, inward);
                     } else {
                         started = false;
-                        rows.lists.push((Vec::new(), G::Set::ZERO));
+                        rows.lists.push(RowList::new());
                     }
                 }
                 count += 1;
