@@ -32,9 +32,10 @@ const HELPER_ROOM_BYTES: usize = 96 << 20;
 /// main thread is 0) and its state, it gives the state back.
 pub(crate) type Job<G> = Arc<dyn Fn(usize, ThreadState<G>) -> ThreadState<G> + Send + Sync>;
 
-/// Locks `m`, whether or not a thread panicked while holding it (what it guards stays valid:
-/// a thread's state is taken out while it searches, not changed in place).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `m`, whether or not a thread panicked while holding it (what the search's locks guard
+/// stays valid: a thread's state is taken out while it searches, not changed in place, and a
+/// split's node and best line are written whole under the lock).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

@@ -11,22 +11,18 @@
 
 use super::Worker;
 use crate::Size;
-use crate::search::pool::{Crew, Job};
+use crate::search::pool::{Crew, Job, lock};
 use crate::search::root::Root;
 use crate::search::{MAX_PLY, Report};
 use konakis_core::board::BoardOf;
 use konakis_core::types::{MoveOf, Side};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// The shallowest node split: a shallower one is over before the helpers have joined it. Time
 /// to depth 11 on the bench positions with two threads, against one thread: 1.61 times faster
 /// from depth 5, 1.77 from depth 6, 1.57 from depth 7 (docs/strength.md).
 pub(super) const SPLIT_DEPTH: i32 = 6;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// What the main thread splits with: the pool, the job its helpers run at each split, and the
 /// node being split.
