@@ -781,6 +781,34 @@ mod tests {
     }
 
     #[test]
+    fn the_split_search_reports_the_root_s_second_move_once_a_pass() {
+        // After a second of search the root's moves are reported as they are searched. The
+        // root's own loop reports its second move, then splits: the split must not report it
+        // again. (A pass over the root's moves starts at move 1; an aspiration window's
+        // re-search is a new pass, and a thread with no move left may report a later move
+        // another thread is at.)
+        let mut split = searcher(2, SmpMode::Split);
+        let game = Game::start(Rules::default());
+        let limits = Limits {
+            movetime: Some(2_500),
+            ..Limits::default()
+        };
+        let mut numbers = Vec::new();
+        split
+            .search(&game, limits, Cancel::Never, |r| {
+                if let Report::CurrMove { number, .. } = r {
+                    numbers.push(number);
+                }
+            })
+            .unwrap();
+        assert!(numbers.contains(&2), "no second move reported: {numbers:?}");
+        for pass in numbers.split(|&n| n == 1) {
+            let seconds = pass.iter().filter(|&&n| n == 2).count();
+            assert!(seconds <= 1, "the second move reported twice: {pass:?}");
+        }
+    }
+
+    #[test]
     fn a_move_that_failed_high_is_answered_without_the_reply_of_the_line_before() {
         // One thread, deterministic: this search stops while it searches again the move
         // that failed high at the root, and answers with that move.

@@ -19,10 +19,12 @@ use konakis_core::types::{MoveOf, Side};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The shallowest node split: a shallower one is over before the helpers have joined it. Time
-/// to depth 11 on the bench positions with two threads, against one thread: 1.61 times faster
-/// from depth 5, 1.77 from depth 6, 1.57 from depth 7 (docs/strength.md).
-pub(super) const SPLIT_DEPTH: i32 = 6;
+/// The shallowest node split: a shallower one is over before the helpers have joined it, a
+/// deeper limit leaves the helpers idle in short searches. From depth 4 rather than 6, two
+/// threads reach depth 11 on the bench positions 1.66 to 1.70 times faster than one thread
+/// (1.57 to 1.64 from depth 6, in the same runs), reach about 0.15 ply deeper in 20 ms, and
+/// lost 25 Elo less against Lazy SMP at 30 ms a move (docs/strength.md).
+pub(super) const SPLIT_DEPTH: i32 = 4;
 
 /// What the main thread splits with: the pool, the job its helpers run at each split, and the
 /// node being split.
@@ -262,7 +264,9 @@ impl<'a, G: Size> Worker<'a, G> {
                 return;
             }
             point.working[me].store(k + 1, Ordering::Relaxed);
-            if ply == 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
+            // The node's second move (k = 0) was reported by the node's own loop, which
+            // picked it before splitting.
+            if ply == 0 && k > 0 && self.sink.is_some() && self.elapsed_ms() >= 1000 {
                 let depth = self.root_depth as u32;
                 // The node's first move was number 1.
                 let number = k as u32 + 2;
