@@ -557,7 +557,7 @@ impl<'a, G: Size> Worker<'a, G> {
                         board,
                         (alpha, beta),
                         (depth, ply),
-                        (threatened, (mv, quiet)),
+                        (threatened, Picked { mv, quiet }),
                         (best, best_move),
                     );
                     if self.stopped {
@@ -679,8 +679,8 @@ impl<'a, G: Size> Worker<'a, G> {
     /// `taken`: the node's move number `i`, extended by `ext`, searched as principal variation
     /// search does (the first move with the node's window, the others with a null window,
     /// reduced if late, `quiet`, capturing nothing, in a node not threatened and not
-    /// `no_reduce` (a capture threat), and again as needed; the split search, worker/split.rs, searches its moves here too). Returns the
-    /// score from the node's side.
+    /// `no_reduce` (a capture threat), and again as needed). The split search
+    /// (worker/split.rs) searches its moves here too. Returns the score from the node's side.
     #[inline(always)]
     fn search_child(
         &mut self,

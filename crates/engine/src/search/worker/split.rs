@@ -11,6 +11,7 @@
 
 use super::Worker;
 use crate::Size;
+use crate::search::movepick::Picked;
 use crate::search::pool::{Crew, Job, lock};
 use crate::search::root::Root;
 use crate::search::{MAX_PLY, Report};
@@ -83,7 +84,7 @@ struct Node<G: Size> {
     root_depth: i32,
     threatened: bool,
     /// The moves after the first, in the picker's order, each with whether it is quiet.
-    moves: Vec<(MoveOf<G>, bool)>,
+    moves: Vec<Picked<G>>,
 }
 
 /// The best move found at the node, its score and its line (from the node on).
@@ -164,7 +165,7 @@ impl<'a, G: Size> Worker<'a, G> {
         board: &BoardOf<G>,
         (alpha, beta): (i32, i32),
         (depth, ply): (i32, usize),
-        (threatened, second): (bool, (MoveOf<G>, bool)),
+        (threatened, second): (bool, Picked<G>),
         (best, best_move): (i32, Option<MoveOf<G>>),
     ) -> (i32, Option<MoveOf<G>>) {
         let point = &*splitter.point;
@@ -180,7 +181,7 @@ impl<'a, G: Size> Worker<'a, G> {
                         && !excluded.contains(&m))
             };
             while let Some(picked) = self.pickers[ply].next(board, &rules, &self.histories, allow) {
-                node.moves.push((picked.mv, picked.quiet));
+                node.moves.push(picked);
             }
             node.board = *board;
             node.path.clear();
@@ -255,7 +256,7 @@ impl<'a, G: Size> Worker<'a, G> {
                 joined = other;
                 k = other - 1;
             }
-            let (mv, quiet) = lock(&point.node).moves[k];
+            let Picked { mv, quiet } = lock(&point.node).moves[k];
             if point.cutoff.load(Ordering::Relaxed) || self.shared.stop.load(Ordering::Relaxed) {
                 return;
             }
